@@ -79,6 +79,7 @@ def ndcg_tables(recommended, ground_truth, k, *, gain="linear") -> tuple[pd.Data
     The ideal ranking orders *every* item of the ground truth by grade, including relevant
     items that were never recommended (the seed's item 999).
     """
+    k = check_k(k)
     items = check_ranking(recommended)
     grades = check_grades(ground_truth)
     actual = dcg_table([grades.get(i, 0.0) for i in items[:k]], k, gain=gain, items=items)
