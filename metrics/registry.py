@@ -8,8 +8,10 @@ labels, scores per user, or probabilities.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import inf
+
+import pandas as pd
 
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
@@ -162,3 +164,12 @@ def metrics_for(case_type: type) -> tuple[Metric, ...]:
 def evaluate(case) -> dict[str, float]:
     """Every metric of the case's kind, keyed by metric key."""
     return {m.key: m.compute(case) for m in metrics_for(type(case))}
+
+
+def evaluate_over_k(case: RankingCase, ks) -> pd.DataFrame:
+    """Every K-dependent ranking metric at each K in ``ks``: one row per K, one column per metric."""
+    rows = []
+    for k in ks:
+        at_k = replace(case, k=int(k))
+        rows.append({"k": int(k), **{m.key: m.compute(at_k) for m in metrics_for(RankingCase) if m.needs_k}})
+    return pd.DataFrame(rows)

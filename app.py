@@ -1,0 +1,35 @@
+"""RecEval Lab home: the playground where every ranking metric follows each edit."""
+
+import streamlit as st
+
+from metrics import registry
+from metrics.topn_metrics import top_k_table
+from ui import charts
+from ui.scenario import ranking_scenario
+from ui.widgets import loaded_example_banner, metric_cards, page, pitfalls
+
+page(
+    "RecEval Lab: the playground", "🎯",
+    "Edit the recommended list, the relevant items and their grades, or K, and watch every ranking "
+    "metric move. Each card shows the change since your last edit. The pages in the sidebar explain "
+    "one metric family each, step by step.",
+)
+case, _ = ranking_scenario(show_denominator=True)
+loaded_example_banner("home")
+
+st.subheader("Every ranking metric at once")
+metric_cards(registry.evaluate(case), group="home", k=case.k)
+
+st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
+                key="home_window")
+max_k = max(len(case.recommended), case.k, 1)
+st.plotly_chart(charts.metrics_vs_k(registry.evaluate_over_k(case, range(1, max_k + 1)), case.k),
+                key="home_curves")
+
+pitfalls(
+    "The same list gives six different numbers: each answers a different question "
+    "(how many hits, how early, how well ordered).",
+    "Recall@K and NDCG@K count relevant items that were never recommended (like the seed's 999); "
+    "libraries that only see the recommended rows (scikit-learn, torchmetrics) score higher.",
+    "RR has no cut-off here, as in the seed and trec_eval: a first hit below K still counts.",
+)

@@ -1,0 +1,61 @@
+"""Shared AppTest helpers: run a page, edit a table, read cards and charts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_page(path: str = "app.py") -> AppTest:
+    """Run one page (as a deep link would) and fail on any exception it shows."""
+    at = AppTest.from_file(str(ROOT / path), default_timeout=30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def editor_key(at: AppTest, table: str) -> str:
+    """The current key of the editor of scenario table ``table`` (keys carry a version)."""
+    keys = [e.key for e in at.data_editor if e.key and e.key.startswith(f"{table}_editor_")]
+    assert len(keys) == 1, f"expected one editor for {table!r}, found {keys}"
+    return keys[0]
+
+
+def edit(at: AppTest, table: str, *, edited_rows=None, added_rows=None, deleted_rows=None) -> AppTest:
+    """Edit a scenario table the way the browser's data editor reports an edit, then rerun."""
+    at.session_state[editor_key(at, table)] = {
+        "edited_rows": edited_rows or {}, "added_rows": added_rows or [], "deleted_rows": deleted_rows or [],
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def card(at: AppTest, label: str) -> str:
+    """The shown value of the metric card with this label."""
+    values = [m.value for m in at.metric if m.label == label]
+    assert len(values) == 1, f"expected one card {label!r}, found {[m.label for m in at.metric]}"
+    return values[0]
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    """The Plotly specs of every chart on the page, in page order."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def texts(at: AppTest) -> str:
+    """All markdown, captions, warnings, infos and errors on the page, as one string."""
+    parts = []
+    for kind in ("markdown", "caption", "warning", "info", "error", "success", "latex"):
+        parts += [str(e.value) for e in at.get(kind)]
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def home() -> AppTest:
+    return run_page("app.py")

@@ -1,0 +1,141 @@
+"""Plotly figure builders. No Streamlit here: each takes tables from ``metrics`` and returns a figure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from metrics.registry import BY_KEY
+
+HIT, MISS, IDEAL, NEUTRAL = "#2e7d32", "#b0bec5", "#f9a825", "#1565c0"
+PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, template="plotly_white",
+                      margin={"l": 40, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.2},
+                      font={"size": 14})
+    return fig
+
+
+def metrics_vs_k(curves: pd.DataFrame, current_k: int) -> go.Figure:
+    """One line per metric over K, with the current K marked by a vertical line."""
+    fig = go.Figure()
+    for index, key in enumerate(c for c in curves.columns if c != "k"):
+        fig.add_trace(go.Scatter(x=curves["k"], y=curves[key], mode="lines+markers",
+                                 name=BY_KEY[key].label, line={"color": PALETTE[index % len(PALETTE)]}))
+    fig.add_vline(x=current_k, line_dash="dash", line_color="black", annotation_text=f"K = {current_k}")
+    fig.update_yaxes(range=[-0.02, 1.05])
+    return _layout(fig, "Each metric as K grows", "K", "value")
+
+
+def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
+    """The ranked list as bars (hit, relevant outside the top K, miss), the top-K window shaded."""
+    colors = np.where(table["hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
+    fig = go.Figure(go.Bar(x=table["rank"], y=np.ones(len(table)), marker_color=colors,
+                           text=table["item"].astype(str), textposition="inside",
+                           hovertext=[f"rank {r}: {i} ({'hit' if h else 'relevant, outside top K' if rel else 'miss'})"
+                                      for r, i, h, rel in zip(table["rank"], table["item"], table["hit"], table["relevant"], strict=True)],
+                           hoverinfo="text", name="items"))
+    fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.12, line_width=0,
+                  annotation_text=f"top {k}", annotation_position="top left")
+    fig.update_yaxes(visible=False)
+    fig.update_layout(height=220, showlegend=False)
+    return _layout(fig, "The list: green = hit in the top K, amber = relevant but below K, grey = miss", "rank", "")
+
+
+def contributions(table: pd.DataFrame, title: str) -> go.Figure:
+    """AP contributions per rank: precision@i at each hit."""
+    fig = go.Figure(go.Bar(x=table["rank"], y=table["contribution"],
+                           marker_color=np.where(table["hit"], HIT, MISS),
+                           text=[f"{v:.3f}" if h else "" for v, h in zip(table["contribution"], table["hit"], strict=True)],
+                           name="contribution"))
+    fig.add_trace(go.Scatter(x=table["rank"], y=table["precision_at_i"], mode="lines+markers",
+                             name="precision@i", line={"color": NEUTRAL, "dash": "dot"}))
+    return _layout(fig, title, "rank i", "value")
+
+
+def dcg_actual_vs_ideal(actual: pd.DataFrame, ideal: pd.DataFrame) -> go.Figure:
+    """Per-rank DCG contributions of the recommended list next to the ideal ranking's."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=actual["rank"], y=actual["contribution"], name="your list", marker_color=NEUTRAL,
+                         text=actual["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
+    fig.add_trace(go.Bar(x=ideal["rank"], y=ideal["contribution"], name="ideal order", marker_color=IDEAL,
+                         text=ideal["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Contribution gain / log2(i+1) per rank", "rank i", "contribution")
+
+
+def rating_errors(table: pd.DataFrame) -> go.Figure:
+    """Absolute and squared error per prediction: squares make the large misses tower."""
+    fig = go.Figure()
+    x = np.arange(1, len(table) + 1)
+    fig.add_trace(go.Bar(x=x, y=table["absolute_error"], name="|error| (MAE averages these)", marker_color=NEUTRAL))
+    fig.add_trace(go.Bar(x=x, y=table["squared_error"], name="error² (MSE averages these)", marker_color="#c62828"))
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Error of each prediction", "row", "error")
+
+
+def rmse_vs_mae(summary: pd.DataFrame) -> go.Figure:
+    """RMSE and MAE per model side by side."""
+    fig = go.Figure()
+    for name, color in (("RMSE", "#c62828"), ("MAE", NEUTRAL)):
+        fig.add_trace(go.Bar(x=summary["model"], y=summary[name], name=name, marker_color=color,
+                             text=[f"{v:.4f}" for v in summary[name]], textposition="outside"))
+    fig.update_layout(barmode="group")
+    return _layout(fig, "RMSE vs MAE per model", "model", "error (stars)")
+
+
+def rmse_mae_over_outliers(sweep: pd.DataFrame, current: float) -> go.Figure:
+    """RMSE and MAE of the outlier-prone model as the outlier share grows."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["RMSE"], name="RMSE", mode="lines+markers", line={"color": "#c62828"}))
+    fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["MAE"], name="MAE", mode="lines+markers", line={"color": NEUTRAL}))
+    fig.add_vline(x=current, line_dash="dash", annotation_text=f"{current:.0%}")
+    fig.update_xaxes(tickformat=".0%")
+    return _layout(fig, "Outlier-prone model: RMSE climbs with the outlier share, MAE barely moves", "share of ±4-star misses", "error (stars)")
+
+
+def confusion_matrix(counts: dict[str, int]) -> go.Figure:
+    """The 2x2 confusion matrix as a labelled heatmap."""
+    z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
+    text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
+    fig = go.Figure(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
+                               texttemplate="%{text}", colorscale="Blues", showscale=False))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(height=320)
+    return _layout(fig, "Confusion matrix", "", "")
+
+
+def roc_curve(points: pd.DataFrame, auc: float) -> go.Figure:
+    """The ROC curve with its area shaded and the chance diagonal."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=points["fpr"], y=points["tpr"], mode="lines+markers", fill="tozeroy",
+                             name=f"ROC (AUC = {auc:.4f})", line={"color": NEUTRAL}))
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC = 0.5)",
+                             line={"color": "grey", "dash": "dash"}))
+    fig.update_xaxes(range=[0, 1])
+    fig.update_yaxes(range=[0, 1.02])
+    return _layout(fig, "ROC curve", "false-positive rate", "true-positive rate")
+
+
+def per_user_auc(table: pd.DataFrame, weight: str) -> go.Figure:
+    """Each user's AUC as a bar whose width of evidence (the weight) is printed on it."""
+    used = table[table["skipped_because"] == ""]
+    fig = go.Figure(go.Bar(x=used["user"].astype(str), y=used["auc"], marker_color=NEUTRAL,
+                           text=[f"w = {w}" for w in used[weight]], textposition="outside", name="AUC"))
+    fig.update_yaxes(range=[0, 1.15])
+    return _layout(fig, f"AUC per user (weight: {weight})", "user", "AUC")
+
+
+def log_loss_curve(table: pd.DataFrame) -> go.Figure:
+    """−log(p) of the true class, with each sample placed on the curve."""
+    p = np.linspace(0.001, 1, 400)
+    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name="−log(p of the true label)", line={"color": "grey"}))
+    p_true = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
+    fig.add_trace(go.Scatter(x=p_true, y=table["loss"], mode="markers+text", name="your samples",
+                             text=[f"#{i + 1}" for i in range(len(table))], textposition="top center",
+                             marker={"size": 12, "color": "#c62828"}))
+    fig.update_yaxes(range=[0, max(7.0, float(table["loss"].max()) * 1.1 if len(table) else 7.0)])
+    return _layout(fig, "Loss of each sample: confident mistakes cost the most", "probability given to the true label", "loss")

@@ -1,0 +1,130 @@
+"""Streamlit pieces every page shares: page frame, table editors, bound controls, metric cards."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from metrics.registry import BY_KEY, Metric
+from metrics.seed_examples import BY_KEY as EXAMPLES
+from ui import tables
+from ui.state import init_state
+
+
+def page(title: str, icon: str, idea: str) -> None:
+    """Page config, the shared state, the title and the one-paragraph idea."""
+    st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
+    init_state()
+    st.title(f"{icon} {title}")
+    st.markdown(idea)
+
+
+def table_editor(name: str, column_config: dict, *, normalize: Callable = lambda t: t,
+                 num_rows: str = "dynamic", height: int | str = "auto") -> pd.DataFrame:
+    """An editor over the scenario table ``name``; returns the table as the user has it now.
+
+    Every edit is committed to the scenario (normalised, e.g. re-sorted by rank) and the editor
+    restarts from it, so the table survives page switches and presets replace it cleanly.
+    """
+    key = f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+    if key not in st.session_state:
+        st.session_state[f"{name}_base"] = st.session_state[name]
+    base = st.session_state[f"{name}_base"]
+    edited = st.data_editor(
+        base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
+        width="stretch", height=height, on_change=_commit, args=(name, key, normalize),
+    )
+    st.session_state[name] = edited
+    return edited
+
+
+def _commit(name: str, key: str, normalize: Callable) -> None:
+    edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state.get(key))
+    st.session_state[name] = normalize(edited)
+    st.session_state[f"{name}_version"] = st.session_state.get(f"{name}_version", 0) + 1
+
+
+def bound(widget: Callable, label: str, state_key: str, **kwargs):
+    """A widget whose value lives in ``st.session_state[state_key]``, which outlives the page."""
+    widget_key = f"_{state_key}_widget"
+    st.session_state[widget_key] = st.session_state[state_key]
+    return widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+
+
+def _copy(source: str, target: str) -> None:
+    st.session_state[target] = st.session_state[source]
+
+
+def show_problems(problems: list[str]) -> None:
+    """One warning listing every row that was left out, and why."""
+    if problems:
+        st.warning("**Some rows are left out of the numbers below:**\n\n" + "\n".join(f"- {p}" for p in problems), icon="⚠️")
+
+
+def _format(value: float) -> str:
+    return "undefined" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, columns: int = 4,
+                 help_text: dict[str, str] | None = None) -> None:
+    """One card per metric (label from the registry), with the change since the last edit.
+
+    ``values`` maps registry keys (or free labels) to numbers. The delta compares with the
+    values shown before the most recent change of any of them, so a what-if edit shows its effect.
+    """
+    snapshot_key, previous_key = f"_cards_{group}", f"_cards_{group}_previous"
+    if st.session_state.get(snapshot_key) != values:
+        st.session_state[previous_key] = st.session_state.get(snapshot_key, {})
+        st.session_state[snapshot_key] = dict(values)
+    previous = st.session_state.get(previous_key, {})
+    cells = st.columns(columns)
+    for index, (key, value) in enumerate(values.items()):
+        metric: Metric | None = BY_KEY.get(key)
+        label = metric.display_label(k if metric.needs_k else None) if metric else key
+        before = previous.get(key)
+        delta = None
+        if before is not None and not math.isnan(before) and not math.isnan(value) and before != value:
+            delta = f"{value - before:+.4f}"
+        with cells[index % columns]:
+            st.metric(
+                label, _format(value), delta=delta, border=True,
+                delta_color="normal" if metric is None or metric.higher_is_better else "inverse",
+                help=(help_text or {}).get(key) or (metric.meaning if metric else None),
+            )
+
+
+def formula(latex: str, substituted: str | None = None) -> None:
+    """The general formula, and beside it the same formula with the current numbers."""
+    left, right = st.columns(2)
+    with left:
+        st.caption("Formula")
+        st.latex(latex)
+    if substituted:
+        with right:
+            st.caption("With your numbers")
+            st.latex(substituted)
+
+
+def pitfalls(*lines: str) -> None:
+    with st.expander("Pitfalls", expanded=False):
+        st.markdown("\n".join(f"- {line}" for line in lines))
+
+
+def loaded_example_banner(topic: str) -> None:
+    """Say which seed example is loaded, with the document's printed value next to the exact one."""
+    key = st.session_state.get("loaded_example")
+    example = EXAMPLES.get(key) if key else None
+    if example is None or example.topic != topic:
+        return
+    rows = [{"value": v.label, "document prints": v.printed or "—", "exact": f"{v.exact:.5f}"} for v in example.values]
+    with st.container(border=True):
+        st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        for value in example.values:
+            if value.note:
+                st.info(f"**{value.label}:** {value.note}")
+        if example.note:
+            st.caption(example.note)
