@@ -59,3 +59,14 @@ def texts(at: AppTest) -> str:
 @pytest.fixture
 def home() -> AppTest:
     return run_page("app.py")
+
+
+def plotly_array(values) -> list:
+    """A Plotly spec array as a list: Plotly 7 sends numeric arrays as base64 ``bdata``."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(values, dict) and "bdata" in values:
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
+    return list(values)

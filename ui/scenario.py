@@ -15,7 +15,7 @@ RECOMMENDED_COLUMNS = {
 }
 GROUND_TRUTH_COLUMNS = {
     "item": st.column_config.TextColumn("Relevant item", help="Relevant items, recommended or not (like the seed's 999)."),
-    "grade": st.column_config.NumberColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."),
+    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."),
 }
 
 

@@ -26,7 +26,8 @@ def recommended_table(items) -> pd.DataFrame:
 
 
 def ground_truth_table(grades: dict) -> pd.DataFrame:
-    return pd.DataFrame({"item": [str(i) for i in grades], "grade": [float(g) for g in grades.values()]})
+    """Grades are kept as text so that whatever the user types stays visible, even "high"."""
+    return pd.DataFrame({"item": [str(i) for i in grades], "grade": [f"{g:g}" for g in grades.values()]}, dtype=object)
 
 
 def scores_table(user_ids, y_true, y_score) -> pd.DataFrame:

@@ -1,0 +1,79 @@
+"""Typed input becomes clean metric input, and every unusable row is named."""
+
+import pandas as pd
+import pytest
+
+from ui import tables
+from ui.state import ground_truth_table, recommended_table
+
+
+def test_apply_edits_edits_adds_and_deletes_like_the_data_editor():
+    base = recommended_table(["a", "b", "c"])
+    edited = tables.apply_edits(base, {"edited_rows": {1: {"item": "B"}}, "added_rows": [{"item": "d"}],
+                                       "deleted_rows": [0]})
+    assert edited["item"].tolist() == ["B", "c", "d"]
+    assert edited["rank"].tolist()[:2] == [2, 3] and pd.isna(edited["rank"].iloc[2])
+
+
+def test_typing_a_rank_moves_the_item_there():
+    table = recommended_table(["a", "b", "c", "d"])
+    table.loc[3, "rank"] = 2
+    assert tables.order_by_rank(table)["item"].tolist() == ["a", "d", "b", "c"]
+    assert tables.order_by_rank(table)["rank"].tolist() == [1, 2, 3, 4]
+
+
+def test_added_rows_without_rank_go_last():
+    table = tables.apply_edits(recommended_table(["a", "b"]), {"added_rows": [{"item": "z"}]})
+    assert tables.parse_recommended(table).columns["recommended"] == ["a", "b", "z"]
+
+
+def test_duplicate_item_is_named_with_both_ranks_and_left_out():
+    parsed = tables.parse_recommended(recommended_table(["101", "102", "103", "102"]))
+    assert parsed.columns["recommended"] == ["101", "102", "103"]
+    assert parsed.problems == [
+        "Recommended list: item '102' appears twice, at ranks 2 and 4. An item can be recommended once, "
+        "so rank 4 is left out until you rename or delete it."
+    ]
+
+
+def test_integer_like_items_are_read_as_text():
+    table = pd.DataFrame({"rank": [1, 2], "item": [101.0, "102"]})
+    assert tables.parse_recommended(table).columns["recommended"] == ["101", "102"]
+
+
+@pytest.mark.parametrize(
+    ("grade", "message"),
+    [("abc", "the grade of item '104' is 'abc', not a number"), (-1, "the grade of item '104' is -1; grades must be 0 or more"),
+     (None, "the grade of item '104' is '', not a number")],
+    ids=["text", "negative", "empty"],
+)
+def test_bad_grade_is_named_and_left_out(grade, message):
+    table = ground_truth_table({101: 1, 104: 1}).astype(object)
+    table.loc[1, "grade"] = grade
+    parsed = tables.parse_ground_truth(table)
+    assert parsed.columns["ground_truth"] == {"101": 1.0}
+    assert parsed.problems == [f"Ground truth, row 2: {message}, so that row is left out."]
+
+
+def test_repeated_ground_truth_item_keeps_the_first_grade():
+    table = pd.DataFrame({"item": ["a", "a"], "grade": [2, 3]})
+    parsed = tables.parse_ground_truth(table)
+    assert parsed.columns["ground_truth"] == {"a": 2.0} and "listed twice" in parsed.problems[0]
+
+
+def test_numeric_rows_check_each_rule_and_skip_blank_rows():
+    table = pd.DataFrame({"label": [1, 2, None, 0, "x"], "probability": [0.5, 0.5, None, 1.3, 0.2]})
+    parsed = tables.parse_numeric_rows(table, {"label": "label", "probability": "probability"}, "Samples")
+    assert parsed.columns == {"label": [1], "probability": [0.5]}
+    assert parsed.problems == [
+        "Samples, row 2: label is 2, not 0 or 1, so that row is left out.",
+        "Samples, row 4: probability is 1.3, not a probability in [0, 1], so that row is left out.",
+        "Samples, row 5: label is x, not 0 or 1, so that row is left out.",
+    ]
+
+
+def test_users_table_parses_lists_and_rejects_repeats():
+    table = pd.DataFrame({"user": ["u1", "u2"], "recommended": ["a, b, c", "x, y, x"], "relevant": ["c", "y"]})
+    parsed = tables.parse_users(table)
+    assert parsed.columns == {"user": ["u1"], "recommended": [["a", "b", "c"]], "relevant": [{"c"}]}
+    assert parsed.problems == ["Users, row 2 (u2): item 'x' is recommended twice (ranks 1 and 3), so that user is left out."]
