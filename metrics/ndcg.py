@@ -206,3 +206,139 @@ def ndcg_score(y_true, y_score, *, k=None, gain="linear") -> float:
         dcg = tie_averaged_dcg(true_row, score_row, k, gain=gain)
         values.append(dcg / ideal if ideal > 0 else 0.0)
     return float(np.mean(values))
+
+
+def _score_pair(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
+    true = as_finite_array(y_true, "y_true")
+    score = as_finite_array(y_score, "y_score")
+    if true.size != score.size:
+        raise ValueError(f"inputs must have the same length: y_true has {true.size} and y_score has {score.size}")
+    if true.min() < 0:
+        raise ValueError(f"y_true must be relevance grades >= 0, got {true.min():g}")
+    return true, score
+
+
+def tie_groups_table(y_true, y_score, k=None, *, gain="linear", items=None) -> pd.DataFrame:
+    """One row per item, best score first: how a tie group shares its positions.
+
+    Items with equal scores form a tie group spanning positions ``first_position`` to
+    ``last_position``. Each position of the group gets the group's ``averaged_gain``, so the group
+    contributes ``averaged_gain * summed_discount``: the expected DCG over every order of the tie,
+    as :func:`tie_averaged_dcg` and scikit-learn compute it. Each item's ``contribution`` is its
+    own gain times the group's mean discount (``summed_discount / group_size``); the column sums
+    to :func:`tie_averaged_dcg`. Positions after ``k`` get discount 0.
+
+    Parameters
+    ----------
+    y_true : array-like of float >= 0
+        True relevance of each item.
+    y_score : array-like of float, same length
+        Predicted scores; higher is ranked first.
+    k : int or None
+        Cut-off; None means every position counts.
+    gain : {"linear", "exponential"}, keyword-only
+    items : sequence or None, keyword-only
+        Item names, same length; None names items by position 0, 1, ...
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns item, relevance, gain, score, tie_group (1 = highest score), first_position,
+        last_position, positions (text), group_size, averaged_gain, summed_discount, contribution.
+
+    Examples
+    --------
+    >>> t = tie_groups_table([3, 2, 3, 0, 1], [3, 2, 1, 0, 3], items=list("ABCDE"))
+    >>> t[["item", "tie_group", "positions", "averaged_gain"]].values.tolist()[:3]
+    [['A', 1, '1–2', 2.0], ['E', 1, '1–2', 2.0], ['B', 2, '3', 2.0]]
+    >>> bool(np.isclose(t["contribution"].sum(), tie_averaged_dcg([3, 2, 3, 0, 1], [3, 2, 1, 0, 3])))
+    True
+    """
+    if k is not None:
+        k = check_k(k)
+    true, score = _score_pair(y_true, y_score)
+    names = list(range(true.size)) if items is None else list(items)
+    if len(names) != true.size:
+        raise ValueError(f"inputs must have the same length: items has {len(names)} and y_true has {true.size}")
+    g = gain_of(true, gain)
+    d = discounts(true.size)
+    if k is not None:
+        d[k:] = 0.0
+    _, group_of, group_size = np.unique(-score, return_inverse=True, return_counts=True)
+    ends = np.cumsum(group_size)
+    starts = ends - group_size
+    summed = np.add.reduceat(d, starts)
+    averaged = np.bincount(group_of, weights=g) / group_size
+    order = np.lexsort((np.arange(true.size), -score))
+    group = group_of[order]
+    first, last = starts[group] + 1, ends[group]
+    return pd.DataFrame(
+        {
+            "item": pd.Series([names[i] for i in order], dtype=object),
+            "relevance": true[order],
+            "gain": g[order],
+            "score": score[order],
+            "tie_group": group + 1,
+            "first_position": first,
+            "last_position": last,
+            "positions": [f"{a}" if a == b else f"{a}–{b}" for a, b in zip(first, last, strict=True)],
+            "group_size": group_size[group],
+            "averaged_gain": averaged[group],
+            "summed_discount": summed[group],
+            "contribution": g[order] * summed[group] / group_size[group],
+        }
+    )
+
+
+def tie_broken_orders(y_true, y_score) -> dict[str, list[int]]:
+    """Three ways to break tied scores into one ranking; each is a list of item positions.
+
+    ``"best"`` puts the more relevant item of a tie first, ``"worst"`` the less relevant one, and
+    ``"input order"`` keeps the order the items were given (ranx, Recommenders). Any other
+    tie-breaking rule (trec_eval's document ids, scikit-learn's ``ignore_ties=True``) scores
+    between best and worst. Untied items are ranked by descending score in all three.
+
+    Examples
+    --------
+    >>> tie_broken_orders([3, 2, 3, 0, 1], [3, 2, 1, 0, 3])
+    {'best': [0, 4, 1, 2, 3], 'worst': [4, 0, 1, 2, 3], 'input order': [0, 4, 1, 2, 3]}
+    """
+    true, score = _score_pair(y_true, y_score)
+    position = np.arange(true.size)
+    return {
+        "best": np.lexsort((position, -true, -score)).tolist(),
+        "worst": np.lexsort((position, true, -score)).tolist(),
+        "input order": np.lexsort((position, -score)).tolist(),
+    }
+
+
+def relevant_not_recommended(recommended, ground_truth) -> list:
+    """Items with a grade > 0 that the list never recommends (like the seed's 999), in ground-truth order.
+
+    They lower NDCG (they enter the ideal ranking) without ever entering the DCG.
+
+    Examples
+    --------
+    >>> relevant_not_recommended([101, 102, 104], {101: 5, 104: 0, 999: 5})
+    [999]
+    """
+    listed = set(check_ranking(recommended))
+    return [item for item, grade in check_grades(ground_truth).items() if grade > 0 and item not in listed]
+
+
+def ndcg_ideal_from_list(recommended, ground_truth, k, *, gain="linear") -> float:
+    """NDCG@K when the ideal ranking is built only from the recommended items.
+
+    This is what scikit-learn's ``ndcg_score`` (given the recommended items' grades and scores),
+    torchmetrics and Evidently compute: a relevant item that was never recommended is invisible
+    to them, so they score at least as high as :func:`ndcg_at_k`.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> round(ndcg_ideal_from_list(rec, {101: 5, 104: 4, 107: 3, 999: 5}, 10), 4)
+    0.8558
+    """
+    listed = set(check_ranking(recommended))
+    grades = check_grades(ground_truth)
+    return ndcg_at_k(recommended, {i: g for i, g in grades.items() if i in listed}, k, gain=gain)

@@ -159,3 +159,128 @@ def mean_reciprocal_rank(all_recommended, all_ground_truth) -> float:
     """
     users = _per_user(all_recommended, all_ground_truth)
     return float(np.mean([reciprocal_rank(r, g) for r, g in users]))
+
+
+def ap_denominator_table(recommended, ground_truth, k) -> pd.DataFrame:
+    """AP@K under each of :data:`AP_DENOMINATORS`: the number divided by and the result.
+
+    Parameters
+    ----------
+    recommended : sequence of hashable
+        Ranked list, best first, no repeated item.
+    ground_truth : set or dict
+        Relevant items, or ``{item: grade}`` (grade > 0 is relevant).
+    k : int
+        Cut-off, a positive integer.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per denominator: ``denominator``, ``sum_of_precisions`` (the numerator),
+        ``divide_by`` (D) and ``ap`` (0.0 when D is 0).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a positive integer, ``recommended`` repeats an item, or a grade is negative.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> table = ap_denominator_table(rec, {103, 105, 108, 999}, 10)
+    >>> table["divide_by"].tolist(), table["ap"].round(4).tolist()
+    ([4, 4, 3], [0.2771, 0.2771, 0.3694])
+    """
+    table = average_precision_table(recommended, ground_truth, k)
+    n_relevant = len(relevant_items(ground_truth))
+    n_hits = int(table["hit"].sum())
+    total = float(table["contribution"].sum())
+    rows = []
+    for name in AP_DENOMINATORS:
+        d = ap_denominator(n_relevant, int(k), n_hits, name)
+        rows.append({"denominator": name, "sum_of_precisions": total, "divide_by": d,
+                     "ap": total / d if d else 0.0})
+    return pd.DataFrame(rows)
+
+
+def per_user_table(users, all_recommended, all_ground_truth, k, *, denominator="min") -> pd.DataFrame:
+    """AP@K, RR and the first-hit rank of each user: the rows MAP@K and MRR average.
+
+    Parameters
+    ----------
+    users : sequence of hashable
+        One name per user, in the same order as the two lists below.
+    all_recommended : sequence of sequences
+        Each user's ranked list, best first, no repeated item within a list.
+    all_ground_truth : sequence of sets or dicts
+        Each user's relevant items (or ``{item: grade}``, grade > 0 is relevant).
+    k : int
+        Cut-off for AP@K; RR has none.
+    denominator : {"min", "relevant", "hits"}, keyword-only
+        The AP@K denominator, see :func:`average_precision_at_k`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``user``, ``ap``, ``rr``, ``first_hit_rank`` (nullable integer: <NA> when the user has
+        no hit anywhere in the list).
+
+    Raises
+    ------
+    ValueError
+        If the three sequences differ in length, there is no user, or a user's input is invalid.
+
+    Examples
+    --------
+    >>> per_user_table(["a", "b"], [[1, 2], [3, 4]], [{1}, {9}], k=2)["first_hit_rank"].tolist()
+    [1, <NA>]
+    """
+    pairs = _per_user(all_recommended, all_ground_truth)
+    users = list(users)
+    if len(users) != len(pairs):
+        raise ValueError(f"users has {len(users)} names but all_recommended has {len(pairs)} users")
+    return pd.DataFrame({
+        "user": pd.Series(users, dtype=object),
+        "ap": [average_precision_at_k(r, g, k, denominator=denominator) for r, g in pairs],
+        "rr": [reciprocal_rank(r, g) for r, g in pairs],
+        "first_hit_rank": pd.array([first_hit_rank(r, g) for r, g in pairs], dtype="Int64"),
+    })
+
+
+def reciprocal_rank_at_k(recommended, ground_truth, k) -> float:
+    r"""RR@K: like :func:`reciprocal_rank`, but 0.0 when the first hit is below rank K.
+
+    .. math:: \mathrm{RR@K} = \frac{1}{\mathrm{rank}_{\text{first hit}}}\ \text{if that rank} \le K,\ \text{else } 0
+
+    This is ranx ``mrr@k`` per user; trec_eval ``recip_rank`` and the seed have no cut-off.
+
+    Examples
+    --------
+    >>> reciprocal_rank_at_k([1, 2, 3, 4], {4}, k=3), reciprocal_rank_at_k([1, 2, 3, 4], {4}, k=4)
+    (0.0, 0.25)
+    """
+    k = check_k(k)
+    rank = first_hit_rank(recommended, ground_truth)
+    return 1.0 / rank if rank and rank <= k else 0.0
+
+
+def reciprocal_rank_table(recommended, ground_truth) -> pd.DataFrame:
+    """One row per rank: rank, item, relevant, first_hit and 1/rank (what RR would be if the
+    first hit were there; RR is the value on the ``first_hit`` row, or 0 without one).
+
+    Examples
+    --------
+    >>> reciprocal_rank_table(["a", "b", "c"], {"b", "c"})["first_hit"].tolist()
+    [False, True, False]
+    """
+    items = check_ranking(recommended)
+    relevant = relevant_items(ground_truth)
+    first = first_hit_rank(items, ground_truth)
+    rank = np.arange(1, len(items) + 1)
+    return pd.DataFrame({
+        "rank": rank,
+        "item": pd.Series(items, dtype=object),
+        "relevant": [item in relevant for item in items],
+        "first_hit": rank == (first or 0),
+        "one_over_rank": 1.0 / rank if len(items) else np.array([], dtype=float),
+    })

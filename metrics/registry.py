@@ -173,3 +173,31 @@ def evaluate_over_k(case: RankingCase, ks) -> pd.DataFrame:
         at_k = replace(case, k=int(k))
         rows.append({"k": int(k), **{m.key: m.compute(at_k) for m in metrics_for(RankingCase) if m.needs_k}})
     return pd.DataFrame(rows)
+
+
+def evaluate_keys_over_k(case: RankingCase, ks, keys) -> pd.DataFrame:
+    """Only the named K-dependent ranking metrics at each K in ``ks`` (cheaper than
+    :func:`evaluate_over_k` when a page plots a few of them): one row per K, one column per key.
+
+    Raises
+    ------
+    ValueError
+        If a key is not a K-dependent ranking metric of the registry.
+
+    Examples
+    --------
+    >>> case = RankingCase([1, 2, 3], {1: 1, 3: 1}, k=3)
+    >>> evaluate_keys_over_k(case, [1, 3], ["precision_at_k", "hit_rate_at_k"]).to_dict("list")
+    {'k': [1, 3], 'precision_at_k': [1.0, 0.6666666666666666], 'hit_rate_at_k': [1.0, 1.0]}
+    """
+    metrics = []
+    for key in keys:
+        metric = BY_KEY.get(key)
+        if metric is None or metric.case is not RankingCase or not metric.needs_k:
+            raise ValueError(f"keys must name K-dependent ranking metrics, got {key!r}")
+        metrics.append(metric)
+    rows = []
+    for k in ks:
+        at_k = replace(case, k=int(k))
+        rows.append({"k": int(k), **{m.key: m.compute(at_k) for m in metrics}})
+    return pd.DataFrame(rows, columns=["k", *(m.key for m in metrics)])

@@ -132,3 +132,45 @@ def top_k_table(recommended, ground_truth, k) -> pd.DataFrame:
     table["in_top_k"] = table["rank"] <= k
     table["hit"] = table["relevant"] & table["in_top_k"]
     return table
+
+
+def topn_counts(recommended, ground_truth, k) -> dict:
+    """The counts behind P@K, R@K and HR@K, for writing the formulas out with numbers.
+
+    Parameters
+    ----------
+    recommended : sequence of hashable
+        Ranked list, best first, no repeated item.
+    ground_truth : set or dict
+        Relevant items, or ``{item: grade}`` (grade > 0 is relevant).
+    k : int
+        Cut-off, a positive integer.
+
+    Returns
+    -------
+    dict
+        ``hits`` (relevant items in the top K), ``k``, ``n_recommended`` (list length),
+        ``n_relevant`` (|Rel|, recommended or not) and ``never_recommended`` (relevant items
+        absent from the whole list, sorted by their text, like the seed's 999).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a positive integer, ``recommended`` repeats an item, or a grade is negative.
+
+    Examples
+    --------
+    >>> counts = topn_counts([101, 102, 103], {101, 103, 999}, k=2)
+    >>> counts["hits"], counts["n_relevant"], counts["never_recommended"]
+    (1, 3, [999])
+    """
+    items = check_ranking(recommended)
+    hits, relevant = _hits_at_k(items, ground_truth, k)
+    listed = set(items)
+    return {
+        "hits": hits,
+        "k": int(k),
+        "n_recommended": len(items),
+        "n_relevant": len(relevant),
+        "never_recommended": sorted((item for item in relevant if item not in listed), key=str),
+    }

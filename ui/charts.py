@@ -139,3 +139,42 @@ def log_loss_curve(table: pd.DataFrame) -> go.Figure:
                              marker={"size": 12, "color": "#c62828"}))
     fig.update_yaxes(range=[0, max(7.0, float(table["loss"].max()) * 1.1 if len(table) else 7.0)])
     return _layout(fig, "Loss of each sample: confident mistakes cost the most", "probability given to the true label", "loss")
+
+
+def per_user_bars(table: pd.DataFrame, column: str, mean: float, mean_label: str, title: str) -> go.Figure:
+    """One bar per user (``table["user"]``, ``table[column]``) and the mean over users as a line.
+
+    Bars sit at positions 1..n labelled with the user names, so two users typed with the same
+    name still get a bar each.
+    """
+    positions = list(range(1, len(table) + 1))
+    fig = go.Figure(go.Bar(x=positions, y=table[column], marker_color=NEUTRAL, name=column,
+                           text=[f"{v:.4f}" for v in table[column]], textposition="outside"))
+    fig.add_hline(y=mean, line_dash="dash", line_color="#c62828", annotation_text=f"{mean_label} = {mean:.4f}")
+    fig.update_xaxes(tickvals=positions, ticktext=table["user"].astype(str).tolist())
+    fig.update_yaxes(range=[0, 1.15])
+    return _layout(fig, title, "user", column)
+
+
+def reciprocal_rank_positions(table: pd.DataFrame) -> go.Figure:
+    """1/rank at each position of the list; the first hit (whose bar is RR) in green."""
+    colors = np.where(table["first_hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
+    fig = go.Figure(go.Bar(x=table["rank"], y=table["one_over_rank"], marker_color=colors, name="1/rank",
+                           text=table["item"].astype(str), textposition="inside",
+                           hovertemplate="rank %{x}: %{text}<br>1/rank = %{y:.4f}<extra></extra>"))
+    fig.update_yaxes(range=[0, 1.05])
+    return _layout(fig, "1/rank at each position: RR is the green bar (the first hit); amber = later hits",
+                   "rank", "1/rank")
+
+
+def accuracy_vs_positive_share(sweep: pd.DataFrame, current: float) -> go.Figure:
+    """Accuracy and recall of an always-0 model as the share of positives grows."""
+    fig = go.Figure()
+    for key, color in (("accuracy", NEUTRAL), ("recall", "#c62828")):
+        fig.add_trace(go.Scatter(x=sweep["positive_share"], y=sweep[key], name=BY_KEY[key].label,
+                                 mode="lines", line={"color": color}))
+    fig.add_vline(x=current, line_dash="dash", annotation_text=f"{current:.0%}")
+    fig.update_xaxes(tickformat=".0%")
+    fig.update_yaxes(range=[-0.02, 1.05])
+    return _layout(fig, "A model that never predicts a click: accuracy looks great, recall is 0",
+                   "share of clicks (label 1) among impressions", "value")

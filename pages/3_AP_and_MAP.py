@@ -1,0 +1,112 @@
+"""AP and MAP: precision at every hit, averaged; then averaged again over users."""
+
+import streamlit as st
+
+from metrics import registry
+from metrics.ranked_metrics import (
+    ap_denominator_table, average_precision_table, mean_average_precision_at_k, per_user_table,
+)
+from ui import charts, formulas, tables
+from ui.scenario import DENOMINATOR_LABELS, ranking_scenario
+from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+
+USER_COLUMNS = {
+    "user": st.column_config.TextColumn("User"),
+    "recommended": st.column_config.TextColumn("Recommended (best first)", help="Comma-separated item ids, e.g. 101, 102, 103."),
+    "relevant": st.column_config.TextColumn("Relevant", help="Comma-separated relevant item ids; they need not be recommended."),
+}
+DENOMINATOR_NAMES = {"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits in top K"}
+
+page(
+    "AP and MAP", "📈",
+    "**Average precision** walks down the top K and, at every hit, notes the precision so far "
+    "(hits so far ÷ rank). AP@K adds these up and divides by a denominator D, so a hit at rank 1 "
+    "is worth more than one at rank 7. **MAP@K** is the mean of AP@K over users. Libraries disagree on D: "
+    "pick one below and compare all three.",
+)
+loaded_example_banner("ap")
+formula_area = st.container()
+
+case, problems = ranking_scenario(show_gain=False, show_denominator=True)
+table = average_precision_table(case.recommended, case.ground_truth, case.k)
+by_denominator = ap_denominator_table(case.recommended, case.ground_truth, case.k).set_index("denominator")
+chosen = by_denominator.loc[case.ap_denominator]
+ap = registry.BY_KEY["ap_at_k"].compute(case)
+hit_rows = table[table["hit"]]
+
+with formula_area:
+    formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(
+        hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"], int(chosen["divide_by"]), case.k, ap))
+    st.caption(f"The registry formula shows the seed's D = min(|Rel|, K); the line with your numbers uses the "
+               f"denominator chosen below: D = {DENOMINATOR_NAMES[case.ap_denominator]} = {int(chosen['divide_by'])}.")
+
+st.subheader("Result")
+metric_cards({"ap_at_k": ap}, group="ap", k=case.k, columns=3)
+
+st.markdown(f"**The same list under each denominator** (AP@{case.k})")
+metric_cards(
+    {f"÷ {DENOMINATOR_NAMES[name]} = {int(row['divide_by'])}": row["ap"] for name, row in by_denominator.iterrows()},
+    group="ap_denominators", columns=3,
+    help_text={f"÷ {DENOMINATOR_NAMES[name]} = {int(row['divide_by'])}": DENOMINATOR_LABELS[name]
+               for name, row in by_denominator.iterrows()},
+)
+st.dataframe(
+    by_denominator.reset_index().assign(
+        used_by=lambda t: t["denominator"].map(DENOMINATOR_LABELS).str.split(": ", n=1).str[1],
+        chosen=lambda t: t["denominator"] == case.ap_denominator,
+        denominator=lambda t: t["denominator"].map(DENOMINATOR_NAMES),
+    ),
+    hide_index=True, width="stretch",
+    column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
+                   "sum_of_precisions": st.column_config.NumberColumn("sum of precision@i at hits", format="%.4f"),
+                   "divide_by": "D"},
+)
+if case.ap_denominator == "hits" and not hit_rows.empty:
+    st.caption("Dividing by the hits ignores the relevant items that were missed: a list with one hit at rank 1 "
+               "scores 1.0 however many relevant items it missed.")
+
+st.subheader("Step by step")
+if table.empty:
+    st.info("The recommended list is empty, so there is no rank to walk through: AP@K is 0.")
+else:
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={"precision_at_i": st.column_config.NumberColumn("precision@i", format="%.4f"),
+                                "contribution": st.column_config.NumberColumn(format="%.4f")})
+    st.plotly_chart(charts.contributions(table, f"Precision@i at each hit (green bars add up to the AP@{case.k} numerator)"),
+                    key="ap_contributions")
+
+st.subheader(f"MAP@{case.k}: the mean over users")
+st.markdown("One user per row; type the lists as comma-separated item ids. K and the denominator above apply.")
+users = tables.parse_users(table_editor("users", USER_COLUMNS))
+show_problems(users.problems)
+if not users.columns["user"]:
+    st.info("No usable user in the table, so there is no MAP to compute. Add a row with a recommended list.")
+else:
+    columns = users.columns
+    per_user = per_user_table(columns["user"], columns["recommended"], columns["relevant"], case.k,
+                              denominator=case.ap_denominator)
+    map_label = f"MAP@{case.k}"
+    map_value = mean_average_precision_at_k(columns["recommended"], columns["relevant"], case.k,
+                                            denominator=case.ap_denominator)
+    st.latex(formulas.mean_over_users_latex(map_label, per_user["ap"], map_value))
+    metric_cards({map_label: map_value}, group="map", columns=3,
+                 help_text={map_label: "The mean of AP@K over the usable users; a user with no relevant item counts 0."})
+    st.dataframe(per_user, hide_index=True, width="stretch",
+                 column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
+                                "rr": st.column_config.NumberColumn("RR", format="%.4f"),
+                                "first_hit_rank": "first hit at rank"})
+    ap_label = f"AP@{case.k}"
+    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"ap": ap_label}), ap_label, map_value, map_label,
+                                         f"{ap_label} per user"), key="ap_per_user")
+
+pitfalls(
+    "**Three denominators, three answers.** min(|Rel|, K) (the seed, Recommenders `map_at_k`, RecBole), |Rel| "
+    "(trec_eval `map_cut`, ranx `map@k`, Recommenders `map`) and hits in the top K (torchmetrics). With a relevant "
+    "item never recommended (the seed's 999) they give 0.2771, 0.2771 and 0.3694. RecTools can also divide by K. "
+    "Users keep reporting this as a bug: Recommenders issues #1702 and #2309.",
+    "**No cut-off.** scikit-learn `average_precision_score` and cornac score the whole ranking, not the top K "
+    "(0.3680 on the 999 example).",
+    "**Which users count in MAP.** Here (and in trec_eval, ranx, torchmetrics) a user with no relevant item counts 0; "
+    "Evidently and cornac skip such users, and Recommenders averages only users present in both truth and predictions.",
+    "**AP needs the order**; Precision@K does not: moving a hit from rank 7 to rank 2 raises AP but leaves P@K unchanged.",
+)
