@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_page(path: str = "app.py") -> AppTest:
-    """Run one page (as a deep link would) and fail on any exception it shows."""
-    at = AppTest.from_file(str(ROOT / path), default_timeout=30)
+    """Run one page first, as a deep link on a fresh server does, and fail on any exception it shows."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    if path != "app.py":
+        at.switch_page(path)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -10,7 +10,7 @@ from ui import tables
 from ui.widgets import bound, show_problems, table_editor
 
 RECOMMENDED_COLUMNS = {
-    "rank": st.column_config.NumberColumn("Rank", help="Type a new rank to move the item there.", min_value=1, step=1),
+    "rank": st.column_config.NumberColumn("Rank", help="Type a new rank to move the item there.", min_value=1, step=1, width="small"),
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {

@@ -7,18 +7,20 @@ import streamlit as st
 
 from metrics.seed_examples import Example
 
-TOPIC_PAGES = {
-    "home": "app.py",
-    "rating": "pages/1_Rating_errors.py",
-    "topn": "pages/2_Precision_Recall_HR_F1.py",
-    "ap": "pages/3_AP_and_MAP.py",
-    "rr": "pages/4_RR_and_MRR.py",
-    "ndcg": "pages/5_NDCG.py",
-    "classification": "pages/6_Classification_metrics.py",
-    "auc": "pages/7_AUC_and_GAUC.py",
-    "logloss": "pages/8_LogLoss.py",
-    "examples": "pages/9_Worked_examples.py",
-}
+NAVIGATION = (
+    # (topic, page path, sidebar label, icon)
+    ("home", "app.py", "Playground", "🎯"),
+    ("rating", "pages/1_Rating_errors.py", "Rating errors: RMSE, MAE", "📏"),
+    ("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR, F1 @K", "🎣"),
+    ("ap", "pages/3_AP_and_MAP.py", "AP and MAP", "📈"),
+    ("rr", "pages/4_RR_and_MRR.py", "RR and MRR", "🥇"),
+    ("ndcg", "pages/5_NDCG.py", "NDCG", "🪜"),
+    ("classification", "pages/6_Classification_metrics.py", "Accuracy, Precision, Recall, F1", "🧮"),
+    ("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉"),
+    ("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲"),
+    ("examples", "pages/9_Worked_examples.py", "Worked examples", "📚"),
+)
+TOPIC_PAGES = {topic: path for topic, path, _, _ in NAVIGATION}
 
 
 def recommended_table(items) -> pd.DataFrame:

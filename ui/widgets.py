@@ -11,13 +11,17 @@ import streamlit as st
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import tables
-from ui.state import init_state
+from ui.state import NAVIGATION, init_state
 
 
 def page(title: str, icon: str, idea: str) -> None:
     """Page config, the shared state, the title and the one-paragraph idea."""
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
     init_state()
+    with st.sidebar:
+        st.markdown("### RecEval Lab")
+        for _, path, label, page_icon in NAVIGATION:
+            st.page_link(path, label=label, icon=page_icon)
     st.title(f"{icon} {title}")
     st.markdown(idea)
 
