@@ -300,3 +300,132 @@ def log_loss(y_true, y_prob, *, eps=None) -> float:
     0.3635
     """
     return float(log_loss_table(y_true, y_prob, eps=eps)["loss"].mean())
+
+
+def confusion_table(y_true, y_pred) -> pd.DataFrame:
+    """One row per sample: label, prediction and its outcome (TP, FP, TN or FN).
+
+    Examples
+    --------
+    >>> confusion_table([1, 0, 1], [1, 1, 0])["outcome"].tolist()
+    ['TP', 'FP', 'FN']
+    """
+    t, p = _labels_pair(y_true, y_pred, "y_pred")
+    outcome = np.where(t == 1, np.where(p == 1, "TP", "FN"), np.where(p == 1, "FP", "TN"))
+    return pd.DataFrame({"label": t, "predicted": p, "outcome": outcome})
+
+
+def constant_predictor_labels(n: int = 1000, positive_share: float = 0.05, *, predict: int = 0):
+    """Labels with a given share of positives, and a model that predicts ``predict`` for all.
+
+    The positives come first; ``round(n * positive_share)`` of the ``n`` labels are 1.
+
+    Parameters
+    ----------
+    n : int
+        Number of impressions, >= 1.
+    positive_share : float in [0, 1]
+        Share of impressions that are clicks (label 1).
+    predict : {0, 1}, keyword-only
+        The one label the model always predicts.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``y_true`` and ``y_pred``, int arrays of length ``n``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` < 1, ``positive_share`` is outside [0, 1] or ``predict`` is not 0 or 1.
+
+    Examples
+    --------
+    >>> y_true, y_pred = constant_predictor_labels(10, 0.2)
+    >>> y_true.tolist(), y_pred.tolist()
+    ([1, 1, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not 0 <= positive_share <= 1:
+        raise ValueError(f"positive_share must be in [0, 1], got {positive_share!r}")
+    if predict not in (0, 1):
+        raise ValueError(f"predict must be 0 or 1, got {predict!r}")
+    positives = int(round(n * positive_share))
+    y_true = np.r_[np.ones(positives, dtype=int), np.zeros(n - positives, dtype=int)]
+    return y_true, np.full(n, int(predict))
+
+
+def constant_predictor_sweep(shares, n: int = 1000, *, predict: int = 0) -> pd.DataFrame:
+    """Accuracy, precision, recall and F1 of an always-``predict`` model at each positive share.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``positive_share``, ``accuracy``, ``precision``, ``recall``, ``f1``.
+
+    Examples
+    --------
+    >>> constant_predictor_sweep([0.1, 0.5], 10)[["accuracy", "recall"]].values.tolist()
+    [[0.9, 0.0], [0.5, 0.0]]
+    """
+    shares = as_finite_array(shares, "shares")
+    rows = []
+    for share in shares:
+        y_true, y_pred = constant_predictor_labels(n, float(share), predict=predict)
+        rows.append({"positive_share": float(share), "accuracy": accuracy(y_true, y_pred),
+                     "precision": precision(y_true, y_pred), "recall": recall(y_true, y_pred),
+                     "f1": f1(y_true, y_pred)})
+    return pd.DataFrame(rows)
+
+
+def log_loss_terms(y_true, y_prob, *, eps=None) -> pd.DataFrame:
+    """:func:`log_loss_table` plus ``p_true_label``, the clipped probability given to the true label.
+
+    Each sample's loss is ``-ln(p_true_label)``; ``was_clipped`` marks the samples whose
+    probability was moved to [eps, 1 - eps].
+
+    Examples
+    --------
+    >>> log_loss_terms([1, 0], [0.8, 0.3])["p_true_label"].round(4).tolist()
+    [0.8, 0.7]
+    >>> log_loss_terms([1], [0.0], eps=1e-7)["was_clipped"].tolist()
+    [True]
+    """
+    table = log_loss_table(y_true, y_prob, eps=eps)
+    table["p_true_label"] = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
+    table["was_clipped"] = table["clipped"] != table["probability"]
+    return table
+
+
+def auc_pair_counts(y_true, y_score) -> dict:
+    r"""How the positive/negative pairs split: positive higher, tied, or positive lower.
+
+    .. math:: \mathrm{AUC} = \frac{n_{>} + \tfrac12\, n_{=}}{P \cdot N}
+
+    Returns ``{"positives": P, "negatives": N, "higher": n_>, "tied": n_=, "lower": n_<,
+    "auc": ..., "auc_strict": n_> / (P N)}``. ``auc`` counts a tie 1/2 (scikit-learn, equal to
+    :func:`roc_auc`); ``auc_strict`` counts it 0 (the seed's hand-written loop, cornac). Both are
+    nan, without a warning, when one class is missing (see :func:`single_class_reason`).
+    Computed by sorting, in O(n log n).
+
+    Examples
+    --------
+    >>> auc_pair_counts([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])
+    {'positives': 2, 'negatives': 2, 'higher': 3, 'tied': 1, 'lower': 0, 'auc': 0.875, 'auc_strict': 0.75}
+    """
+    labels, scores = _labels_pair(y_true, y_score, "y_score", as_other=as_finite_array)
+    positive, negative = scores[labels == 1], np.sort(scores[labels == 0])
+    below = np.searchsorted(negative, positive, side="left")
+    not_above = np.searchsorted(negative, positive, side="right")
+    higher, tied = int(below.sum()), int((not_above - below).sum())
+    pairs = positive.size * negative.size
+    return {
+        "positives": int(positive.size),
+        "negatives": int(negative.size),
+        "higher": higher,
+        "tied": tied,
+        "lower": pairs - higher - tied,
+        "auc": (higher + 0.5 * tied) / pairs if pairs else float("nan"),
+        "auc_strict": higher / pairs if pairs else float("nan"),
+    }

@@ -121,3 +121,74 @@ def simulate_rating_models(
         "Low-noise": (good, actuals),
         "Outlier-prone": (outlier_prone, actuals),
     }
+
+
+def rating_models_summary(models) -> pd.DataFrame:
+    """RMSE, MAE and MSE of each model: one row per model, in the order given.
+
+    Parameters
+    ----------
+    models : mapping of str to (predictions, actuals)
+        As returned by :func:`simulate_rating_models`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``RMSE``, ``MAE``, ``MSE``.
+
+    Raises
+    ------
+    ValueError
+        If ``models`` is empty, or a model's inputs are invalid (see :func:`mse`).
+
+    Examples
+    --------
+    >>> rating_models_summary({"m": ([3.0, 4.0, 5.0], [3.0, 4.0, 2.0])})[["RMSE", "MAE"]].round(4).values.tolist()
+    [[1.7321, 1.0]]
+    """
+    if len(models) == 0:
+        raise ValueError(f"models is empty, got {models!r}")
+    return pd.DataFrame(
+        [
+            {"model": name, "RMSE": rmse(p, a), "MAE": mae(p, a), "MSE": mse(p, a)}
+            for name, (p, a) in models.items()
+        ]
+    )
+
+
+def outlier_sweep(shares, *, noise: float = 0.5, seed: int = 42, n: int = 1000) -> pd.DataFrame:
+    """RMSE and MAE of the seed's outlier-prone model at each outlier share.
+
+    Each share reruns :func:`simulate_rating_models` with the same ``seed``, so the curve shows
+    the effect of the share alone.
+
+    Parameters
+    ----------
+    shares : array-like of float in [0, 1]
+        Shares of users who get a +-4-star miss.
+    noise, seed, n
+        Passed to :func:`simulate_rating_models`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``outlier_share``, ``RMSE``, ``MAE``; one row per share.
+
+    Raises
+    ------
+    ValueError
+        If ``shares`` is empty or a share is outside [0, 1].
+
+    Examples
+    --------
+    >>> outlier_sweep([0.0, 0.05])[["RMSE", "MAE"]].round(4).values.tolist()
+    [[0.194, 0.155], [0.9009, 0.3417]]
+    """
+    shares = as_finite_array(shares, "shares")
+    rows = []
+    for share in shares:
+        predictions, actuals = simulate_rating_models(
+            n, noise=noise, outlier_share=float(share), seed=seed)["Outlier-prone"]
+        rows.append({"outlier_share": float(share), "RMSE": rmse(predictions, actuals),
+                     "MAE": mae(predictions, actuals)})
+    return pd.DataFrame(rows)
