@@ -94,7 +94,7 @@ def rmse_mae_over_outliers(sweep: pd.DataFrame, current: float) -> go.Figure:
     fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["MAE"], name="MAE", mode="lines+markers", line={"color": NEUTRAL}))
     fig.add_vline(x=current, line_dash="dash", annotation_text=f"{current:.0%}")
     fig.update_xaxes(tickformat=".0%")
-    return _layout(fig, "Outlier-prone model: RMSE climbs with the outlier share, MAE barely moves", "share of ±4-star misses", "error (stars)")
+    return _layout(fig, "Outlier-prone model: RMSE jumps with the first outliers, MAE grows slowly", "share of ±4-star misses", "error (stars)")
 
 
 def confusion_matrix(counts: dict[str, int]) -> go.Figure:
@@ -178,3 +178,15 @@ def accuracy_vs_positive_share(sweep: pd.DataFrame, current: float) -> go.Figure
     fig.update_yaxes(range=[-0.02, 1.05])
     return _layout(fig, "A model that never predicts a click: accuracy looks great, recall is 0",
                    "share of clicks (label 1) among impressions", "value")
+
+
+def printed_vs_exact(table: pd.DataFrame) -> go.Figure:
+    """How far each number a document prints is from the exact value (0 = printed correctly)."""
+    wrong = ~table["agrees"].to_numpy(dtype=bool)
+    fig = go.Figure(go.Bar(
+        x=table["difference"], y=table["value"], orientation="h",
+        marker_color=np.where(wrong, "#c62828", HIT),
+        text=[f"prints {p:g}, exact {e:.5f}" for p, e in zip(table["printed"], table["exact"], strict=True)],
+        textposition="auto", name="printed − exact"))
+    fig.update_layout(height=max(300, 28 * len(table)), yaxis={"autorange": "reversed"})
+    return _layout(fig, "Printed minus exact: red bars are numbers the documents get wrong", "printed − exact", "")

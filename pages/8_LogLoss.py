@@ -1,0 +1,94 @@
+"""LogLoss: the average surprise of each true label under the predicted click probability."""
+
+import streamlit as st
+
+from metrics import classification_metrics as cls
+from metrics.registry import BY_KEY, ProbabilityCase, evaluate
+from ui import charts, formulas, tables
+from ui.widgets import bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+
+EPS_CHOICES = {
+    cls.default_log_loss_eps(): "2.2e-16: float64 machine epsilon (scikit-learn 1.9)",
+    1e-15: "1e-15: RecBole",
+    1e-7: "1e-7: Keras (backend epsilon)",
+}
+PROBABILITY_COLUMNS = {
+    "label": st.column_config.NumberColumn("Label (clicked?)", help="1 = the user clicked, 0 = not.", step=1),
+    "probability": st.column_config.NumberColumn("Predicted probability of a click",
+                                                 help="The model's probability that the label is 1, in [0, 1]."),
+}
+
+page(
+    "LogLoss", "🎲",
+    "LogLoss (binary cross-entropy) judges predicted **probabilities**, not yes/no answers. Each "
+    "impression costs −ln(the probability the model gave to what really happened): 0.9 for a click "
+    "that happened costs 0.105, 0.1 costs 2.3, and 0 would cost infinity — so libraries clip "
+    "probabilities away from 0 and 1. LogLoss is the mean cost; lower is better.",
+)
+loaded_example_banner("logloss")
+st.session_state.setdefault("logloss_eps", cls.default_log_loss_eps())
+
+st.subheader("Formula")
+formula_area = st.container()  # filled below, once the edited table is parsed
+
+st.subheader("Labels and predicted probabilities")
+st.caption("One row per impression: the label (0 or 1) and the predicted probability of a click, in [0, 1].")
+parsed = tables.parse_numeric_rows(table_editor("probabilities", PROBABILITY_COLUMNS),
+                                   {"label": "label", "probability": "probability"}, "Probabilities")
+eps = bound(st.radio, "Clipping ε: probabilities are moved into [ε, 1 − ε] before the log", "logloss_eps",
+            options=list(EPS_CHOICES), format_func=EPS_CHOICES.get, horizontal=True)
+show_problems(parsed.problems)
+y_true, y_prob = parsed.columns["label"], parsed.columns["probability"]
+
+terms = cls.log_loss_terms(y_true, y_prob, eps=eps) if y_true else None
+values = evaluate(ProbabilityCase(y_true, y_prob, eps)) if y_true else None
+substituted = formulas.log_loss_latex(terms, values["log_loss"], eps, max_terms=4) if y_true else None
+with formula_area:
+    formula(BY_KEY["log_loss"].latex, formulas.aligned_steps(substituted) if substituted else None)
+
+if not y_true:
+    st.info("No usable row is left: add a row with a label of 0 or 1 and a probability in [0, 1].")
+else:
+    metric_cards(values, group="logloss", columns=3)
+    if terms["was_clipped"].any():
+        st.info(f"Some probabilities are 0 or 1, so they were clipped to ε = {eps:.2g} or 1 − ε: without "
+                "clipping a confident mistake would cost infinity. The `clipped` column shows the value used.")
+    st.markdown("**Each impression's loss** — `p_true_label` is the probability given to what really "
+                "happened (p for a click, 1 − p for no click); `loss` = −ln of it. LogLoss is the mean of `loss`.")
+    st.dataframe(terms, hide_index=True, width="stretch")
+    st.plotly_chart(charts.log_loss_curve(terms), key="logloss_curve")
+
+st.divider()
+st.subheader("Clipping decides what a confident mistake costs")
+st.markdown(
+    "Predicting p = 0 for an impression that was clicked is infinitely surprising: −ln 0 = ∞. Each library "
+    "clips p into [ε, 1 − ε] first, so the loss becomes −ln ε — and ε differs between libraries. One such "
+    "mistake among many samples can dominate the mean, so the same predictions get different LogLoss "
+    "values in different libraries."
+)
+st.dataframe(
+    [
+        {
+            "clipping ε": label,
+            "loss of p = 0 for a click": f"{cls.log_loss([1], [0.0], eps=choice):.2f}",
+            "your LogLoss with this ε": f"{cls.log_loss(y_true, y_prob, eps=choice):.4f}" if y_true else "—",
+        }
+        for choice, label in EPS_CHOICES.items()
+    ],
+    hide_index=True, width="stretch",
+)
+st.caption("Add a row with label 1 and probability 0 above to see the ε change your LogLoss.")
+
+pitfalls(
+    "The probability is that of the **positive** class (a click). Feeding the probability of the predicted "
+    "label, or a score that is not a probability, gives a wrong LogLoss.",
+    "Clipping: scikit-learn 1.9 clips at the machine epsilon of the input dtype (2.2e-16 for float64) and "
+    "no longer has an `eps` argument; RecBole clips at 1e-15, Keras at 1e-7. A confident mistake then costs "
+    "36.04, 34.54 or 16.12.",
+    "scikit-learn 1.9 renamed `log_loss(y_true, y_pred)`'s second argument to `y_proba`.",
+    "scikit-learn's `log_loss` raises an error when `y_true` holds one class only unless you pass "
+    "`labels=[0, 1]`; the formula itself is defined (this page computes it).",
+    "The natural log is used (nats). Some texts use log2 (bits): the value is then 1/ln 2 ≈ 1.44 times larger.",
+    "LogLoss rewards calibrated probabilities; AUC only cares about the order of the scores. A model can have "
+    "a good AUC and a poor LogLoss if its probabilities are all too high or too low.",
+)
