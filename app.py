@@ -3,10 +3,11 @@
 import streamlit as st
 
 from metrics import registry
+from metrics.ndcg import ndcg_tables
 from metrics.topn_metrics import top_k_table
-from ui import charts
+from ui import charts, formulas
 from ui.scenario import ranking_scenario
-from ui.widgets import loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
 page(
     "RecEval Lab: the playground", "🎯",
@@ -18,7 +19,13 @@ case, _ = ranking_scenario(show_denominator=True)
 loaded_example_banner("home")
 
 st.subheader("Every ranking metric at once")
-metric_cards(registry.evaluate(case), group="home", k=case.k)
+values = registry.evaluate(case)
+metric_cards(values, group="home", k=case.k)
+
+st.markdown("**How the graded NDCG card is computed** (the NDCG page explains every step)")
+formula(registry.BY_KEY["ndcg_graded_at_k"].latex,
+        formulas.ndcg_latex(*ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain),
+                            case.k, values["ndcg_graded_at_k"]))
 
 st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
                 key="home_window")

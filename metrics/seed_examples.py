@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pandas as pd
+
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 
@@ -223,3 +225,29 @@ EXAMPLES: tuple[Example, ...] = (
 )
 
 BY_KEY = {example.key: example for example in EXAMPLES}
+
+
+def _decimals(printed: str) -> int:
+    return len(printed.split(".")[1]) if "." in printed else 0
+
+
+def printed_vs_exact() -> pd.DataFrame:
+    """Every value a document prints as a number, next to the exact value and the difference.
+
+    ``agrees`` is True when the exact value rounds to the printed one at the printed precision.
+
+    Examples
+    --------
+    >>> table = printed_vs_exact()
+    >>> row = table[table["value"] == "NDCG@10"].iloc[0]
+    >>> float(row["printed"]), round(float(row["exact"]), 5)
+    (0.829, 0.82781)
+    """
+    rows = [
+        {"example": e.title, "value": v.label, "printed": float(v.printed), "exact": v.exact,
+         "agrees": abs(float(v.printed) - v.exact) <= 0.5 * 10.0 ** -_decimals(v.printed)}
+        for e in EXAMPLES for v in e.values if v.printed is not None
+    ]
+    table = pd.DataFrame(rows).drop_duplicates(subset=["value", "printed"])
+    table["difference"] = table["printed"] - table["exact"]
+    return table.reset_index(drop=True)

@@ -3,9 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2
+from metrics.ndcg import ndcg_at_k, ndcg_tables
+from metrics.registry import BY_KEY
+from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
+from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
+from ui import charts, formulas
 from ui.state import load_example
-from ui.widgets import page
+from ui.widgets import formula, page
 
 page(
     "Worked examples", "📚",
@@ -13,6 +17,18 @@ page(
     "the scenario and opens the page that explains it. Each value is computed live; the column "
     "*document prints* shows what the document says. Where they differ, the note says why.",
 )
+
+st.subheader("Where the documents print a wrong number")
+st.markdown(
+    "The first document prints NDCG@10 = **0.8290** for recommended 101..110 with relevant "
+    "{101, 104, 107}. Its own code gives **0.82781**: written out, the sum cannot reach 0.8290."
+)
+misprint = EXAMPLE_BY_KEY["ndcg_binary"].data
+actual, ideal = ndcg_tables(misprint["recommended"], misprint["ground_truth"], misprint["k"])
+formula(BY_KEY["ndcg_binary_at_k"].latex,
+        formulas.ndcg_latex(actual, ideal, misprint["k"],
+                            ndcg_at_k(misprint["recommended"], misprint["ground_truth"], misprint["k"])))
+st.plotly_chart(charts.printed_vs_exact(printed_vs_exact()), key="examples_printed_vs_exact")
 
 
 def values_table(example) -> pd.DataFrame:

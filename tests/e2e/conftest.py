@@ -1,0 +1,132 @@
+"""A real Streamlit server and Debian's Chromium, driven by Playwright.
+
+Every test fails on any browser console error, page error or failed request, except the two
+probes Streamlit's frontend makes on a deep link to find its base URL (they 404 by design).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+PROBE_SUFFIXES = ("/_stcore/health", "/_stcore/host-config")
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium); .ci/run installs it",
+                allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``streamlit run app.py`` on a free loopback port, output to a log file."""
+
+    def __init__(self, name: str):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log_path = ARTIFACTS / f"streamlit-{name}.log"
+        self._log = self.log_path.open("w")
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        self.process = subprocess.Popen(  # noqa: S603
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.headless", "true",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env,
+        )
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"streamlit exited: {self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"streamlit did not become healthy in {timeout}s: {self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    running = Server("shared")
+    running.wait_healthy()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def fresh_servers() -> Iterator[dict[str, Server]]:
+    """One server per page, all started at once; each is opened first by its own page's URL."""
+    from ui.state import NAVIGATION
+
+    servers = {topic: Server(f"fresh-{topic}") for topic, *_ in NAVIGATION}
+    try:
+        for running in servers.values():
+            running.wait_healthy()
+        yield servers
+    finally:
+        for running in servers.values():
+            running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Page]:
+    """A new browser tab; the test fails on any console error, page error or failed request."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.set_default_timeout(20_000)
+    problems: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and not _is_probe_404(m) and problems.append(f"console: {m.text}"))
+    tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    tab.on("response", lambda r: r.status >= 400 and not r.url.endswith(PROBE_SUFFIXES)
+           and problems.append(f"HTTP {r.status}: {r.url}"))
+    yield tab
+    context.close()
+    assert not problems, problems
+
+
+def _is_probe_404(message) -> bool:
+    """Streamlit's deep-link base-URL probes show up as 'Failed to load resource' console errors."""
+    location = (message.location or {}).get("url", "")
+    return "Failed to load resource" in message.text and location.endswith(PROBE_SUFFIXES)

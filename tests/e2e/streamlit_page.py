@@ -1,0 +1,97 @@
+"""How a person uses a Streamlit page, in Playwright terms: open, read a card, edit a cell, slide."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+HEADER_HEIGHT = ROW_HEIGHT = 35  # Streamlit's data-editor default, in CSS pixels
+
+
+def open_page(page: Page, url: str) -> None:
+    """Open a URL and wait until the script has finished its first run."""
+    page.goto(url)
+    page.wait_for_selector("h1")
+    wait_until_idle(page)
+
+
+def wait_until_idle(page: Page) -> None:
+    """Wait until Streamlit is not running the script (its status widget is gone)."""
+    page.wait_for_timeout(300)  # a rerun's status widget appears a moment after the action
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=20_000)
+
+
+def card(page: Page, label: str) -> Locator:
+    """The value of the metric card whose label is exactly ``label``."""
+    metric = page.get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return metric.get_by_test_id("stMetricValue")
+
+
+def editor(page: Page, index: int) -> Locator:
+    return page.get_by_test_id("stDataFrame").nth(index)
+
+
+def edit_cell(page: Page, table: Locator, column: int, row: int, text: str) -> None:
+    """Type ``text`` into a data-editor cell, as a person does: select it, type, press Enter.
+
+    The grid is a canvas: the first data cell is clicked by position and the target reached with
+    the arrow keys, checking the selection the grid reports in its accessibility table.
+    ``column`` counts data columns from 1, ``row`` counts rows from 0.
+    """
+    select_cell(page, table, column, row)
+    page.keyboard.press(text[0])
+    overlay = page.locator("#portal :is(input, textarea):focus")
+    expect(overlay).to_have_count(1)
+    overlay.fill(text)
+    page.keyboard.press("Enter")
+    wait_until_idle(page)
+
+
+def select_cell(page: Page, table: Locator, column: int, row: int) -> None:
+    target = table.locator(f'#glide-cell-{column}-{row}[aria-selected="true"]')
+    for _ in range(5):  # a click right after a rerun or on another grid may only focus the canvas
+        table.locator(".dvn-scroller").click(position={"x": 60, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
+        if not _wait_for(table.locator('#glide-cell-1-0[aria-selected="true"]')):
+            continue
+        for _ in range(row):
+            page.keyboard.press("ArrowDown")
+        for _ in range(column - 1):
+            page.keyboard.press("ArrowRight")
+        if _wait_for(target):
+            return
+    expect(target).to_have_count(1)
+
+
+def _wait_for(locator: Locator, timeout: int = 1500) -> bool:
+    try:
+        expect(locator).to_have_count(1, timeout=timeout)
+    except AssertionError:
+        return False
+    return True
+
+
+def add_row(page: Page, table: Locator) -> None:
+    """Append an empty row with the editor's toolbar button, as a person does."""
+    table.hover()
+    table.get_by_role("button", name="Add row").click()
+    wait_until_idle(page)
+
+
+def set_slider(page: Page, label: str, value: int) -> None:
+    """Move a slider with the keyboard, as a person with the thumb focused would."""
+    thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]")
+    thumb.focus()
+    current = int(thumb.input_value())
+    key = "ArrowRight" if value > current else "ArrowLeft"
+    for _ in range(abs(value - current)):
+        page.keyboard.press(key)
+    wait_until_idle(page)
+
+
+def screenshot(page: Page, folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

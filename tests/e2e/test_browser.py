@@ -1,0 +1,95 @@
+"""The dashboard in a real Chromium, used the way a teacher in front of a class uses it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.streamlit_page import add_row, card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
+from ui.state import NAVIGATION
+
+TITLES = {
+    "home": "RecEval Lab: the playground", "rating": "Rating errors", "topn": "Precision, Recall, HR and F1 @K",
+    "ap": "AP and MAP", "rr": "RR and MRR", "ndcg": "NDCG", "classification": "Classification metrics",
+    "auc": "AUC and GAUC", "logloss": "LogLoss", "examples": "Worked examples",
+}
+
+
+def url_path(page_path: str) -> str:
+    """Streamlit's URL for a page file: pages/3_AP_and_MAP.py -> /AP_and_MAP."""
+    if page_path == "app.py":
+        return "/"
+    return "/" + Path(page_path).stem.split("_", 1)[1]
+
+
+def no_exception_box(page: Page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("topic", "path"), [(t, p) for t, p, _, _ in NAVIGATION], ids=[t for t, *_ in NAVIGATION])
+def test_every_page_opens_by_its_own_url_on_a_fresh_server(fresh_servers, page, topic, path):
+    open_page(page, fresh_servers[topic].url + url_path(path))
+    expect(page.locator("h1").first).to_contain_text(TITLES[topic])
+    expect(page.locator(".katex").first).to_be_visible()
+    expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, f"{NAVIGATION.index(next(n for n in NAVIGATION if n[0] == topic)):02d}_{topic}")
+
+
+def test_home_ndcg_card_follows_grade_and_rank_edits(server, page):
+    open_page(page, server.url)
+    expect(card(page, "NDCG@10 (binary)")).to_have_text("0.8278")
+    expect(card(page, "NDCG@10 (graded)")).to_have_text("0.8278")
+
+    edit_cell(page, editor(page, 1), column=2, row=1, text="3")  # grade of item 104
+    expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6355")
+    expect(card(page, "NDCG@10 (binary)")).to_have_text("0.8278")
+
+    edit_cell(page, editor(page, 0), column=1, row=6, text="2")  # move item 107 to rank 2
+    # DCG = 1/log2(2) + 1/log2(3) + 3/log2(6); IDCG = 3/log2(2) + 1/log2(3) + 1/log2(4)
+    expected = (1 + 1 / np.log2(3) + 3 / np.log2(6)) / (3 + 1 / np.log2(3) + 1 / np.log2(4))
+    expect(card(page, "NDCG@10 (graded)")).to_have_text(f"{expected:.4f}")
+    expect(card(page, "AP@10")).to_have_text("0.8667")
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, "home_after_edits")
+
+
+def test_k_slider_changes_precision_and_the_highlighted_k(server, page):
+    open_page(page, server.url)
+    expect(card(page, "Precision@10")).to_have_text("0.3000")
+    set_slider(page, "K (cut-off)", 4)
+    expect(card(page, "Precision@4")).to_have_text("0.5000")
+    marker = page.locator(".js-plotly-plot").filter(has_text="Each metric as K grows").locator(".annotation-text")
+    expect(marker.filter(has_text="K = 4")).to_have_count(1)
+    no_exception_box(page)
+
+
+def test_duplicate_item_shows_the_message_and_keeps_the_metrics(server, page):
+    open_page(page, server.url)
+    add_row(page, editor(page, 0))
+    edit_cell(page, editor(page, 0), column=2, row=10, text="103")
+    expect(page.get_by_text("item '103' appears twice, at ranks 3 and 11")).to_be_visible()
+    expect(card(page, "Precision@10")).to_have_text("0.3000")
+    expect(card(page, "NDCG@10 (binary)")).to_have_text("0.8278")
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, "home_duplicate_item")
+
+
+def test_scenario_survives_switching_pages_through_the_sidebar(server, page):
+    open_page(page, server.url)
+    edit_cell(page, editor(page, 1), column=2, row=1, text="3")
+    expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6355")
+
+    page.get_by_test_id("stSidebar").get_by_role("link", name="NDCG").click()
+    wait_until_idle(page)
+    expect(page.locator("h1").first).to_contain_text("NDCG")
+    expect(card(page, "NDCG@10 (graded, linear)").or_(card(page, "NDCG@10 (graded)")).first).to_have_text("0.6355")
+
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Playground").click()
+    wait_until_idle(page)
+    expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6355")
+    no_exception_box(page)
