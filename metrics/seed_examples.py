@@ -244,7 +244,7 @@ def printed_vs_exact() -> pd.DataFrame:
     (0.829, 0.82781)
     """
     rows = [
-        {"example": e.title, "value": v.label, "printed": float(v.printed), "exact": v.exact,
+        {"example": e.title, "value": v.label, "printed_text": v.printed, "printed": float(v.printed), "exact": v.exact,
          "agrees": abs(float(v.printed) - v.exact) <= 0.5 * 10.0 ** -_decimals(v.printed)}
         for e in EXAMPLES for v in e.values if v.printed is not None
     ]

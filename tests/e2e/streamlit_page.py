@@ -91,7 +91,13 @@ def set_slider(page: Page, label: str, value: int) -> None:
 
 
 def screenshot(page: Page, folder: Path, name: str) -> Path:
+    """The whole page: Streamlit scrolls an inner container, so the viewport is made as tall as it."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    viewport = page.viewport_size
+    height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": viewport["width"], "height": min(max(height, viewport["height"]), 12_000)})
+    page.wait_for_timeout(800)  # Plotly redraws on resize
+    page.screenshot(path=str(path))
+    page.set_viewport_size(viewport)
     return path
