@@ -275,7 +275,10 @@ def log_loss_table(y_true, y_prob, *, eps=None) -> pd.DataFrame:
     if not 0 < eps < 0.5:
         raise ValueError(f"eps must be in (0, 0.5), got {eps!r}")
     clipped = np.clip(probs, eps, 1 - eps)
-    loss = -(labels * np.log(clipped) + (1 - labels) * np.log(1 - clipped))
+    # Clip the probability of the true label rather than p: the same as clipping p, but a tiny eps
+    # (1 - eps rounding to 1) can no longer turn p = 1 into log(0) for a negative label.
+    p_true = np.clip(np.where(labels == 1, probs, 1 - probs), eps, 1 - eps)
+    loss = -np.log(p_true)
     return pd.DataFrame({"label": labels, "probability": probs, "clipped": clipped, "loss": loss})
 
 

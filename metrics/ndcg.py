@@ -16,7 +16,10 @@ def gain_of(relevances, gain: str = "linear") -> np.ndarray:
     """Gain per relevance grade: rel, or 2^rel - 1. Equal for binary grades."""
     check_choice(gain, "gain", GAINS)
     relevances = np.asarray(relevances, dtype=float)
-    return relevances if gain == "linear" else np.exp2(relevances) - 1.0
+    if gain == "linear":
+        return relevances
+    # expm1 keeps a tiny positive grade's gain positive; exp2 - 1 keeps integer grades exact.
+    return np.where(relevances < 1, np.expm1(relevances * np.log(2)), np.exp2(relevances) - 1.0)
 
 
 def discounts(n: int) -> np.ndarray:
