@@ -33,6 +33,16 @@ class RankingCase:
 
 
 @dataclass(frozen=True)
+class UsersCase:
+    """Several users' ranked lists and relevant sets, for the means over users."""
+
+    all_recommended: Sequence[Sequence[Hashable]]
+    all_ground_truth: Sequence[set]
+    k: int
+    ap_denominator: str = "min"
+
+
+@dataclass(frozen=True)
 class RatingCase:
     predictions: Sequence[float]
     actuals: Sequence[float]
@@ -128,6 +138,15 @@ METRICS: tuple[Metric, ...] = (
            lambda c: ndcg.ndcg_at_k(c.recommended, c.ground_truth, c.k, gain=c.gain),
            r"\mathrm{NDCG@K}=\frac{\mathrm{DCG@K}}{\mathrm{IDCG@K}},\ \mathrm{DCG@K}=\sum_{i=1}^{K}\frac{g(\mathrm{rel}_i)}{\log_2(i+1)}",
            "Position-discounted graded gains, divided by the best possible.", needs_k=True),
+    Metric("map_at_k", "MAP@K", UsersCase,
+           lambda c: ranked_metrics.mean_average_precision_at_k(
+               c.all_recommended, c.all_ground_truth, c.k, denominator=c.ap_denominator),
+           r"\mathrm{MAP@K}=\frac{1}{|U|}\sum_{u\in U}\mathrm{AP@K}_u",
+           "AP@K averaged over users; a user with no relevant item counts 0.", needs_k=True),
+    Metric("mrr", "MRR", UsersCase,
+           lambda c: ranked_metrics.mean_reciprocal_rank(c.all_recommended, c.all_ground_truth),
+           r"\mathrm{MRR}=\frac{1}{|U|}\sum_{u\in U}\frac{1}{\mathrm{rank}_u}",
+           "RR averaged over users; a user with no hit counts 0."),
     Metric("accuracy", "Accuracy", LabelCase, lambda c: cls.accuracy(c.y_true, c.y_pred),
            r"\mathrm{Accuracy}=\frac{TP+TN}{TP+FP+TN+FN}",
            "Share of all predictions that are right."),

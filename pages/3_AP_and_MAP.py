@@ -4,7 +4,7 @@ import streamlit as st
 
 from metrics import registry
 from metrics.ranked_metrics import (
-    ap_denominator_table, average_precision_table, mean_average_precision_at_k, per_user_table,
+    ap_denominator_table, average_precision_table, per_user_table,
 )
 from ui import charts, formulas, tables
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario
@@ -85,18 +85,17 @@ else:
     columns = users.columns
     per_user = per_user_table(columns["user"], columns["recommended"], columns["relevant"], case.k,
                               denominator=case.ap_denominator)
-    map_label = f"MAP@{case.k}"
-    map_value = mean_average_precision_at_k(columns["recommended"], columns["relevant"], case.k,
-                                            denominator=case.ap_denominator)
-    st.latex(formulas.mean_over_users_latex(map_label, per_user["ap"], map_value))
-    metric_cards({map_label: map_value}, group="map", columns=3,
-                 help_text={map_label: "The mean of AP@K over the usable users; a user with no relevant item counts 0."})
+    map_at_k = registry.BY_KEY["map_at_k"]
+    map_value = map_at_k.compute(registry.UsersCase(columns["recommended"], columns["relevant"], case.k,
+                                                    case.ap_denominator))
+    st.latex(formulas.mean_over_users_latex(map_at_k.display_label(case.k), per_user["ap"], map_value))
+    metric_cards({"map_at_k": map_value}, group="map", k=case.k, columns=3)
     st.dataframe(per_user, hide_index=True, width="stretch",
                  column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
                                 "rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})
     ap_label = f"AP@{case.k}"
-    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"ap": ap_label}), ap_label, map_value, map_label,
+    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"ap": ap_label}), ap_label, map_value, map_at_k.display_label(case.k),
                                          f"{ap_label} per user"), key="ap_per_user")
 
 pitfalls(

@@ -4,7 +4,7 @@ import streamlit as st
 
 from metrics import registry
 from metrics.ranked_metrics import (
-    first_hit_rank, mean_reciprocal_rank, per_user_table, reciprocal_rank_at_k, reciprocal_rank_table,
+    first_hit_rank, per_user_table, reciprocal_rank_at_k, reciprocal_rank_table,
 )
 from ui import charts, formulas, tables
 from ui.scenario import ranking_scenario
@@ -65,10 +65,9 @@ if not users.columns["user"]:
 else:
     columns = users.columns
     per_user = per_user_table(columns["user"], columns["recommended"], columns["relevant"], case.k)
-    mrr = mean_reciprocal_rank(columns["recommended"], columns["relevant"])
+    mrr = registry.BY_KEY["mrr"].compute(registry.UsersCase(columns["recommended"], columns["relevant"], case.k))
     st.latex(formulas.mean_over_users_latex("MRR", per_user["rr"], mrr))
-    metric_cards({"MRR": mrr}, group="mrr", columns=3,
-                 help_text={"MRR": "The mean of RR over the usable users; a user with no hit counts 0."})
+    metric_cards({"mrr": mrr}, group="mrr", columns=3)
     st.dataframe(per_user[["user", "first_hit_rank", "rr"]], hide_index=True, width="stretch",
                  column_config={"rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})

@@ -23,6 +23,7 @@ from metrics.registry import (
     RankingCase,
     RatingCase,
     ScoreCase,
+    UsersCase,
     evaluate,
     metrics_for,
 )
@@ -108,8 +109,20 @@ def probability_cases(draw):
     )
 
 
+@st.composite
+def users_cases(draw):
+    users = draw(st.lists(ranking_cases(), min_size=1, max_size=6))
+    return UsersCase(
+        all_recommended=[u.recommended for u in users],
+        all_ground_truth=[u.binary_truth for u in users],
+        k=draw(ks),
+        ap_denominator=draw(st.sampled_from(ranked_metrics.AP_DENOMINATORS)),
+    )
+
+
 CASE_STRATEGIES = {
     RankingCase: ranking_cases(),
+    UsersCase: users_cases(),
     RatingCase: rating_cases(),
     LabelCase: label_cases(),
     ScoreCase: score_cases(),
@@ -255,6 +268,12 @@ def test_ap_denominators_are_ordered(case):
     }
     assert ap["hits"] >= ap["min"] >= ap["relevant"], ap
     assert ap["hits"] >= ap["relevant"], ap
+    # The three share one numerator (the sum of precision@i over hits), so AP times its
+    # denominator -- counted here, not by metrics/ -- is the same for all three.
+    relevant = {item for item, grade in case.ground_truth.items() if grade > 0}
+    hits = sum(item in relevant for item in case.recommended[: case.k])
+    numerators = [ap["hits"] * hits, ap["min"] * min(len(relevant), case.k), ap["relevant"] * len(relevant)]
+    assert numerators == pytest.approx([numerators[2]] * 3, abs=1e-9), (ap, hits, len(relevant))
 
 
 # --------------------------------------------------------------------------- regressions

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import urlparse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,9 +122,17 @@ def page(browser) -> Iterator[Page]:
     tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     tab.on("response", lambda r: r.status >= 400 and not r.url.endswith(PROBE_SUFFIXES)
            and problems.append(f"HTTP {r.status}: {r.url}"))
+    tab.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
+    # The page must not reach the internet (fonts, icons, telemetry): every request stays on loopback.
+    tab.on("request", lambda r: _leaves_the_machine(r.url) and problems.append(f"external request: {r.url}"))
     yield tab
     context.close()
     assert not problems, problems
+
+
+def _leaves_the_machine(url: str) -> bool:
+    host = urlparse(url).hostname
+    return url.startswith(("http:", "https:", "ws:", "wss:")) and host not in ("127.0.0.1", "localhost")
 
 
 def _is_probe_404(message) -> bool:
