@@ -27,6 +27,15 @@ def discounts(n: int) -> np.ndarray:
     return 1.0 / np.log2(np.arange(2, n + 2))
 
 
+def _gains_and_discounts(relevances, k, gain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first K relevances (checked), their gains and their discounts."""
+    k = check_k(k)
+    rel = np.asarray(relevances, dtype=float)[:k]
+    if rel.size and (not np.all(np.isfinite(rel)) or rel.min() < 0):
+        raise ValueError(f"relevances must be finite numbers >= 0, got {rel.tolist()}")
+    return rel, gain_of(rel, gain), discounts(rel.size)
+
+
 def dcg_table(relevances, k, *, gain="linear", items=None) -> pd.DataFrame:
     """One row per rank i <= K: rank, item, relevance, gain, discount, contribution, running DCG.
 
@@ -35,12 +44,7 @@ def dcg_table(relevances, k, *, gain="linear", items=None) -> pd.DataFrame:
     >>> dcg_table([1, 0, 1], 3)["running_dcg"].round(4).tolist()
     [1.0, 1.0, 1.5]
     """
-    k = check_k(k)
-    rel = np.asarray(relevances, dtype=float)[:k]
-    if rel.size and (not np.all(np.isfinite(rel)) or rel.min() < 0):
-        raise ValueError(f"relevances must be finite numbers >= 0, got {rel.tolist()}")
-    g = gain_of(rel, gain)
-    d = discounts(rel.size)
+    rel, g, d = _gains_and_discounts(relevances, k, gain)
     table = pd.DataFrame(
         {
             "rank": np.arange(1, rel.size + 1),
@@ -68,7 +72,8 @@ def dcg_at_k(relevances, k, *, gain="linear") -> float:
     >>> round(dcg_at_k([3, 2, 3, 0, 1], 5, gain="exponential"), 4)
     12.7796
     """
-    return float(dcg_table(relevances, k, gain=gain)["contribution"].sum())
+    _, g, d = _gains_and_discounts(relevances, k, gain)
+    return float(np.dot(g, d))
 
 
 def ideal_relevances(ground_truth) -> list[float]:
@@ -127,9 +132,13 @@ def ndcg_at_k(recommended, ground_truth, k, *, gain="linear") -> float:
     >>> round(ndcg_at_k(rec, {101: 5, 104: 4, 107: 3, 999: 5}, 10), 4)
     0.6747
     """
-    actual, ideal = ndcg_tables(recommended, ground_truth, k, gain=gain)
-    idcg = ideal["contribution"].sum()
-    return float(actual["contribution"].sum() / idcg) if idcg > 0 else 0.0
+    k = check_k(k)
+    items = check_ranking(recommended)
+    grades = check_grades(ground_truth)
+    idcg = dcg_at_k(sorted(grades.values(), reverse=True), k, gain=gain)
+    if idcg <= 0:
+        return 0.0
+    return dcg_at_k([grades.get(i, 0.0) for i in items[:k]], k, gain=gain) / idcg
 
 
 def _as_score_rows(values, name) -> np.ndarray:
@@ -138,8 +147,10 @@ def _as_score_rows(values, name) -> np.ndarray:
         array = array[np.newaxis, :]
     if array.ndim != 2 or array.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 1-D or 2-D array, got shape {array.shape}")
-    for row in array:
-        as_finite_array(row, name)
+    bad = np.argwhere(~np.isfinite(array))
+    if bad.size:
+        row, column = bad[0]
+        raise ValueError(f"{name} must be finite, got {array[row, column]} at row {row}, column {column}")
     return array
 
 

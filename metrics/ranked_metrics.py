@@ -12,6 +12,14 @@ AP_DENOMINATORS = ("min", "relevant", "hits")
 by |Rel| (trec_eval ``map_cut``, ranx), or by the hits in the top K (torchmetrics)."""
 
 
+def _top_k_hits(recommended, ground_truth, k) -> tuple[list, np.ndarray, set]:
+    """The top K items, whether each is relevant, and the relevant set (inputs checked)."""
+    k = check_k(k)
+    top_k = check_ranking(recommended)[:k]
+    relevant = relevant_items(ground_truth)
+    return top_k, np.fromiter((item in relevant for item in top_k), dtype=bool, count=len(top_k)), relevant
+
+
 def average_precision_table(recommended, ground_truth, k) -> pd.DataFrame:
     """One row per rank in the top K: rank, item, hit, hits so far, precision@i, contribution.
 
@@ -23,13 +31,10 @@ def average_precision_table(recommended, ground_truth, k) -> pd.DataFrame:
     >>> average_precision_table([101, 102, 103, 104], {101, 104}, k=4)["contribution"].tolist()
     [1.0, 0.0, 0.0, 0.5]
     """
-    k = check_k(k)
-    top_k = check_ranking(recommended)[:k]
-    relevant = relevant_items(ground_truth)
-    hit = np.array([item in relevant for item in top_k], dtype=bool)
+    top_k, hit, relevant = _top_k_hits(recommended, ground_truth, k)
     rank = np.arange(1, len(top_k) + 1)
     hits_so_far = np.cumsum(hit)
-    precision = hits_so_far / rank if len(top_k) else np.array([], dtype=float)
+    precision = hits_so_far / rank
     return pd.DataFrame(
         {
             "rank": rank,
@@ -80,10 +85,12 @@ def average_precision_at_k(recommended, ground_truth, k, *, denominator="min") -
     >>> round(average_precision_at_k(rec, {103, 105, 108, 999}, 10, denominator="hits"), 4)
     0.3694
     """
-    table = average_precision_table(recommended, ground_truth, k)
-    n_relevant = len(relevant_items(ground_truth))
-    d = ap_denominator(n_relevant, k, int(table["hit"].sum()), denominator)
-    return float(table["contribution"].sum() / d) if d else 0.0
+    _, hit, relevant = _top_k_hits(recommended, ground_truth, k)
+    d = ap_denominator(len(relevant), k, int(hit.sum()), denominator)
+    if not d:
+        return 0.0
+    precision_at_hits = np.cumsum(hit)[hit] / (np.flatnonzero(hit) + 1)
+    return float(precision_at_hits.sum() / d)
 
 
 def first_hit_rank(recommended, ground_truth) -> int | None:

@@ -5,17 +5,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_page(path: str = "app.py") -> AppTest:
-    """Run one page first, as a deep link on a fresh server does, and fail on any exception it shows."""
+def run_page(path: str = "app.py", **state) -> AppTest:
+    """Run one page first, as a deep link on a fresh server does, and fail on any exception it shows.
+
+    Each ``state`` entry is put in the session before that first run, as loading a seed example leaves it.
+    """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     if path != "app.py":
         at.switch_page(path)
+    for name, value in state.items():
+        at.session_state[name] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -48,6 +54,24 @@ def card(at: AppTest, label: str) -> str:
 def chart_specs(at: AppTest) -> list[dict]:
     """The Plotly specs of every chart on the page, in page order."""
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def chart_titled(at: AppTest, title_start: str) -> dict:
+    """The Plotly spec of the one chart whose title starts with ``title_start``."""
+    specs = chart_specs(at)
+    matching = [s for s in specs if s["layout"]["title"]["text"].startswith(title_start)]
+    assert len(matching) == 1, [s["layout"]["title"]["text"] for s in specs]
+    return matching[0]
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    """The first table on the page that has this column."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def latex(at: AppTest) -> str:
+    """All formulas on the page, as one string."""
+    return "\n".join(str(e.value) for e in at.latex)
 
 
 def texts(at: AppTest) -> str:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, plotly_array, run_page, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
 from ui.state import TOPIC_PAGES, ground_truth_table, recommended_table
 
 PAGE = TOPIC_PAGES["ap"]
@@ -13,28 +13,8 @@ AP_999 = (1 / 3 + 2 / 5 + 3 / 8)  # numerator for relevant {103, 105, 108, 999}
 MAP_DEFAULT = ((1 + 2 / 4) / 2 + 1 / 3 + 0) / 3  # alice, bob, carol
 
 
-def latex(at) -> str:
-    return "\n".join(str(e.value) for e in at.latex)
-
-
 def denominator_cards(at) -> dict:
     return {m.label: m.value for m in at.metric if m.label.startswith("÷ ")}
-
-
-def per_user(at):
-    return next(d.value for d in at.dataframe if "first_hit_rank" in d.value.columns)
-
-
-def load(example: str | None, grades: dict, k: int = 10) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    at.session_state["recommended"] = recommended_table(range(101, 111))
-    at.session_state["ground_truth"] = ground_truth_table(grades)
-    at.session_state["k"] = k
-    at.session_state["loaded_example"] = example
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 @pytest.fixture
@@ -82,7 +62,8 @@ def test_small_k_separates_the_three_denominators(ap):
 
 
 def test_seed_999_shows_all_three_denominators():
-    at = load("topn_999", {103: 1, 105: 1, 108: 1, 999: 1})
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({103: 1, 105: 1, 108: 1, 999: 1}), k=10, loaded_example="topn_999")
     assert card(at, "AP@10") == f"{AP_999 / 4:.4f}" == "0.2771"
     assert denominator_cards(at) == {"÷ min(|Rel|, K) = 4": "0.2771", "÷ |Rel| = 4": "0.2771",
                                      "÷ hits in top K = 3": f"{AP_999 / 3:.4f}"}
@@ -97,7 +78,8 @@ def test_seed_999_shows_all_three_denominators():
 
 
 def test_seed_example_ap_rr_banner():
-    at = load("ap_rr", {101: 1, 104: 1, 107: 1})
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({101: 1, 104: 1, 107: 1}), k=10, loaded_example="ap_rr")
     assert "AP@10 and RR with relevant items at ranks 1, 4 and 7" in texts(at)
     banner = at.dataframe[0].value
     assert banner["document prints"].tolist() == ["0.6429", "1.0"]
@@ -109,7 +91,7 @@ def test_editing_a_user_changes_map_and_the_per_user_table(ap):
     edit(ap, "users", edited_rows={2: {"relevant": "301, 305"}})
     carol = (1 / 1 + 2 / 5) / 2
     assert card(ap, "MAP@10") == f"{((1 + 2 / 4) / 2 + 1 / 3 + carol) / 3:.4f}" == "0.5944"
-    table = per_user(ap)
+    table = table_with(ap, "first_hit_rank")
     assert table["user"].tolist() == ["alice", "bob", "carol"]
     np.testing.assert_allclose(table["ap"], [0.75, 1 / 3, 0.7])
     np.testing.assert_allclose(table["rr"], [1, 1 / 3, 1])
@@ -120,7 +102,7 @@ def test_repeated_item_in_a_user_leaves_that_user_out(ap):
     edit(ap, "users", edited_rows={1: {"recommended": "201, 202, 201"}})
     assert "Users, row 2 (bob): item '201' is recommended twice (ranks 1 and 3), so that user is left out." in texts(ap)
     assert card(ap, "MAP@10") == f"{(0.75 + 0) / 2:.4f}"
-    assert per_user(ap)["user"].tolist() == ["alice", "carol"]
+    assert table_with(ap, "first_hit_rank")["user"].tolist() == ["alice", "carol"]
     assert card(ap, "AP@10") == "0.6429"
 
 

@@ -1,12 +1,10 @@
 """AUC and GAUC page: pair counts with ties, ROC curve, per-user AUCs under each weighting."""
 
-import base64
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, run_page, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
 from ui.state import TOPIC_PAGES, scores_table
 
 PAGE = TOPIC_PAGES["auc"]
@@ -16,31 +14,6 @@ STRICT = "AUC, ties count 0 (strict >)"
 # The default scores: user1 has one tied pair (0.5 vs 0.5), user3 only clicks.
 USER1_AUC = (1 + 1 + 0.5 + 1) / 4
 USER2_AUC = (0 + 1 + 0 + 1) / 4
-
-
-def array(values) -> list:
-    """A Plotly spec array as a list (Plotly 7 may send {"dtype", "bdata"})."""
-    if isinstance(values, dict) and "bdata" in values:
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
-
-
-def latex(at) -> str:
-    return "\n".join(str(e.value) for e in at.latex)
-
-
-def frame(at, column):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
-
-
-def load(example: str, users, labels, scores) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    at.session_state["scores"] = scores_table(users, labels, scores)
-    at.session_state["loaded_example"] = example
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 @pytest.fixture
@@ -58,7 +31,7 @@ def test_deep_link_counts_the_tied_pairs_as_half(auc):
 
 
 def test_pair_table_gives_the_tied_pair_half_a_credit(auc):
-    pairs = frame(auc, "credit")
+    pairs = table_with(auc, "credit")
     assert len(pairs) == 24
     tied = pairs[pairs["credit"] == 0.5]
     assert tied[["positive_row", "negative_row", "positive_score", "why"]].values.tolist() == [
@@ -72,7 +45,7 @@ def test_gauc_under_each_weighting_and_the_skipped_user(auc):
     shown = texts(auc)
     assert "**1 user(s) skipped**" in shown
     assert "**user3**: AUC is undefined: every label is positive (1)" in shown
-    per_user = frame(auc, "skipped_because")
+    per_user = table_with(auc, "skipped_because")
     assert per_user["auc"].tolist()[:2] == [USER1_AUC, USER2_AUC]
 
 
@@ -88,8 +61,8 @@ def test_weights_differ_once_users_have_different_impressions(auc):
 
 def test_weight_radio_drives_the_per_user_chart_and_formula(auc):
     chart = chart_specs(auc)[1]
-    assert array(chart["data"][0]["x"]) == ["user1", "user2"]
-    np.testing.assert_allclose(array(chart["data"][0]["y"]), [USER1_AUC, USER2_AUC])
+    assert plotly_array(chart["data"][0]["x"]) == ["user1", "user2"]
+    np.testing.assert_allclose(plotly_array(chart["data"][0]["y"]), [USER1_AUC, USER2_AUC])
     assert chart["data"][0]["text"] == ["w = 4", "w = 4"]
     auc.radio(key="auc_gauc_weight").set_value("clicks").run()
     chart = chart_specs(auc)[1]
@@ -99,8 +72,8 @@ def test_weight_radio_drives_the_per_user_chart_and_formula(auc):
 
 def test_roc_curve_steps_diagonally_through_ties(auc):
     roc = chart_specs(auc)[0]["data"][0]
-    np.testing.assert_allclose(array(roc["x"]), [0, 0, 1 / 4, 1 / 4, 1 / 4, 2 / 4, 3 / 4, 3 / 4, 1])
-    np.testing.assert_allclose(array(roc["y"]), [0, 1 / 6, 1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1, 1])
+    np.testing.assert_allclose(plotly_array(roc["x"]), [0, 0, 1 / 4, 1 / 4, 1 / 4, 2 / 4, 3 / 4, 3 / 4, 1])
+    np.testing.assert_allclose(plotly_array(roc["y"]), [0, 1 / 6, 1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1, 1])
     assert roc["name"] == "ROC (AUC = 0.6250)"
 
 
@@ -139,8 +112,9 @@ def test_empty_score_and_empty_table(auc):
 
 
 def test_seed_auc_users_is_a_uniform_gauc():
-    at = load("auc_users", ["user1"] * 4 + ["user2"] * 4, [1, 1, 0, 0, 1, 1, 0, 0],
-              [0.9, 0.8, 0.5, 0.4, 0.7, 0.6, 0.3, 0.2])
+    at = run_page(PAGE, scores=scores_table(["user1"] * 4 + ["user2"] * 4, [1, 1, 0, 0, 1, 1, 0, 0],
+                                            [0.9, 0.8, 0.5, 0.4, 0.7, 0.6, 0.3, 0.2]),
+                  loaded_example="auc_users")
     assert card(at, "AUC") == "1.0000"
     assert [card(at, GAUC[w]) for w in GAUC] == ["1.0000"] * 3
     assert "a mean of per-user AUCs is GAUC with equal weights" in texts(at)
@@ -148,8 +122,9 @@ def test_seed_auc_users_is_a_uniform_gauc():
 
 
 def test_seed_auc_manual_has_nine_winning_pairs():
-    at = load("auc_manual", ["u"] * 6, [1, 1, 0, 0, 1, 0], [0.9, 0.8, 0.1, 0.4, 0.95, 0.6])
+    at = run_page(PAGE, scores=scores_table(["u"] * 6, [1, 1, 0, 0, 1, 0], [0.9, 0.8, 0.1, 0.4, 0.95, 0.6]),
+                  loaded_example="auc_manual")
     assert card(at, "AUC") == card(at, STRICT) == "1.0000"
     assert r"\frac{9+0.5\cdot 0}{3\cdot 3}=1.0000" in latex(at)
     assert "Every positive outscores every negative, so all 9 pairs count 1" in texts(at)
-    assert frame(at, "credit")["credit"].tolist() == [1.0] * 9
+    assert table_with(at, "credit")["credit"].tolist() == [1.0] * 9

@@ -1,41 +1,14 @@
 """Classification metrics page: accuracy, precision, recall, F1, the confusion matrix and imbalance."""
 
-import base64
-
-import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, run_page, texts
+from tests.conftest import card, chart_titled, edit, plotly_array, run_page, texts
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["classification"]
 LABELS = ("Accuracy", "Precision", "Recall", "F1")
-
-
-def array(values) -> list:
-    """A Plotly spec array as a list (Plotly 7 may send numbers as base64 ``bdata``)."""
-    if isinstance(values, dict) and "bdata" in values:
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
-
-
-def chart(at, title_start: str) -> dict:
-    specs = [s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith(title_start)]
-    assert len(specs) == 1, [s["layout"]["title"]["text"] for s in chart_specs(at)]
-    return specs[0]
-
-
-def fresh(**state) -> AppTest:
-    """The page opened first (deep link), with scenario state set as a loaded example sets it."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    for name, value in state.items():
-        at.session_state[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def cards(at, prefix: str = "") -> dict:
@@ -71,11 +44,11 @@ def test_fixing_the_false_negative_changes_every_card(cls_page):
 
 
 def test_confusion_matrix_chart_carries_the_counts(cls_page):
-    z = chart(cls_page, "Confusion matrix")["data"][0]["z"]
-    assert [array(row) for row in z] == [[3, 1], [1, 1]]  # [[TP, FN], [FP, TN]]
+    z = chart_titled(cls_page, "Confusion matrix")["data"][0]["z"]
+    assert [plotly_array(row) for row in z] == [[3, 1], [1, 1]]  # [[TP, FN], [FP, TN]]
     edit(cls_page, "labels", added_rows=[{"label": 1, "predicted": 1}, {"label": 0, "predicted": 0}])
-    z = chart(cls_page, "Confusion matrix")["data"][0]["z"]
-    assert [array(row) for row in z] == [[4, 1], [1, 2]]
+    z = chart_titled(cls_page, "Confusion matrix")["data"][0]["z"]
+    assert [plotly_array(row) for row in z] == [[4, 1], [1, 2]]
     assert cards(cls_page) == shown(6 / 8, 4 / 5, 4 / 5, 2 * 4 / (2 * 4 + 2))
 
 
@@ -124,17 +97,17 @@ def test_imbalance_slider_moves_accuracy_but_recall_stays_0(cls_page):
 
 
 def test_imbalance_chart_shows_accuracy_falling_and_recall_flat(cls_page):
-    spec = chart(cls_page, "A model that never predicts a click")
-    shares = array(spec["data"][0]["x"])
+    spec = chart_titled(cls_page, "A model that never predicts a click")
+    shares = plotly_array(spec["data"][0]["x"])
     assert shares == pytest.approx([i / 100 for i in range(1, 51)])
-    assert array(spec["data"][0]["y"]) == pytest.approx([1 - s for s in shares])
-    assert array(spec["data"][1]["y"]) == [0.0] * 50
+    assert plotly_array(spec["data"][0]["y"]) == pytest.approx([1 - s for s in shares])
+    assert plotly_array(spec["data"][1]["y"]) == [0.0] * 50
     assert spec["layout"]["shapes"][0]["x0"] == 0.05
 
 
 def test_seed_example_labels_sklearn():
-    at = fresh(labels=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "predicted": [0, 1, 0, 1, 1, 1]}),
-               loaded_example="labels_sklearn")
+    at = run_page(PAGE, labels=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "predicted": [0, 1, 0, 1, 1, 1]}),
+                  loaded_example="labels_sklearn")
     assert cards(at) == shown(4 / 6, 3 / 4, 3 / 4, 3 / 4)
     banner = next(d.value for d in at.dataframe if "document prints" in d.value.columns)
     assert banner["exact"].tolist() == [f"{v:.5f}" for v in (3 / 4, 3 / 4, 4 / 6, 3 / 4)]
@@ -142,8 +115,8 @@ def test_seed_example_labels_sklearn():
 
 
 def test_seed_example_text_examples():
-    at = fresh(labels=pd.DataFrame({"label": [1] * 5 + [0] * 5, "predicted": [1] * 10}),
-               loaded_example="text_examples")
+    at = run_page(PAGE, labels=pd.DataFrame({"label": [1] * 5 + [0] * 5, "predicted": [1] * 10}),
+                  loaded_example="text_examples")
     # TP 5, FP 5, TN 0, FN 0: "5 of 10 recommended are interesting"
     assert cards(at) == shown(5 / 10, 5 / 10, 1.0, 2 * 0.5 * 1 / 1.5)
     banner = next(d.value for d in at.dataframe if "document prints" in d.value.columns)

@@ -1,44 +1,18 @@
 """LogLoss page: per-sample losses, the -ln(p) curve, the formula written out and the clipping ε."""
 
-import base64
 import math
 import sys
 
-import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, run_page, texts
+from tests.conftest import card, chart_specs, chart_titled, edit, plotly_array, run_page, texts
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["logloss"]
 SEED_TERMS = [-math.log(0.8), -math.log(0.6), -math.log(1 - 0.3)]
 MACHINE_EPS = sys.float_info.epsilon  # 2.220446049250313e-16
-
-
-def array(values) -> list:
-    """A Plotly spec array as a list (Plotly 7 may send numbers as base64 ``bdata``)."""
-    if isinstance(values, dict) and "bdata" in values:
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
-
-
-def curve(at) -> dict:
-    specs = [s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("Loss of each sample")]
-    assert len(specs) == 1
-    return specs[0]
-
-
-def fresh(**state) -> AppTest:
-    """The page opened first (deep link), with scenario state set as a loaded example sets it."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    for name, value in state.items():
-        at.session_state[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def eps_table(at) -> pd.DataFrame:
@@ -60,10 +34,10 @@ def test_deep_link_shows_the_seed_probabilities(logloss):
 
 
 def test_curve_places_each_sample_at_its_true_label_probability(logloss):
-    spec = curve(logloss)
-    assert array(spec["data"][1]["x"]) == pytest.approx([0.8, 0.6, 0.7], abs=1e-12)
-    assert array(spec["data"][1]["y"]) == pytest.approx(SEED_TERMS, abs=1e-12)
-    assert array(spec["data"][1]["text"]) == ["#1", "#2", "#3"]
+    spec = chart_titled(logloss, "Loss of each sample")
+    assert plotly_array(spec["data"][1]["x"]) == pytest.approx([0.8, 0.6, 0.7], abs=1e-12)
+    assert plotly_array(spec["data"][1]["y"]) == pytest.approx(SEED_TERMS, abs=1e-12)
+    assert plotly_array(spec["data"][1]["text"]) == ["#1", "#2", "#3"]
 
 
 def test_editing_a_probability_changes_the_card(logloss):
@@ -90,7 +64,7 @@ def test_a_confident_mistake_costs_what_the_clipping_allows(logloss):
     assert not logloss.exception
     assert logloss.session_state["logloss_eps"] == 1e-7
     assert card(logloss, "LogLoss") == f"{(sum(SEED_TERMS) - math.log(1e-7)) / 4:.4f}" == "4.3022"
-    assert array(curve(logloss)["data"][1]["y"])[3] == pytest.approx(-math.log(1e-7))
+    assert plotly_array(chart_titled(logloss, "Loss of each sample")["data"][1]["y"])[3] == pytest.approx(-math.log(1e-7))
 
 
 def test_eps_does_not_matter_without_extreme_probabilities(logloss):
@@ -127,8 +101,8 @@ def test_empty_table_says_so_and_keeps_the_clipping_table(logloss):
 
 
 def test_seed_example_log_loss():
-    at = fresh(probabilities=pd.DataFrame({"label": [1, 1, 0], "probability": [0.8, 0.6, 0.3]}),
-               loaded_example="log_loss")
+    at = run_page(PAGE, probabilities=pd.DataFrame({"label": [1, 1, 0], "probability": [0.8, 0.6, 0.3]}),
+                  loaded_example="log_loss")
     assert card(at, "LogLoss") == "0.3635"
     banner = next(d.value for d in at.dataframe if "document prints" in d.value.columns)
     assert banner["document prints"].tolist() == ["—"]

@@ -1,42 +1,17 @@
 """NDCG page: substituted formula, binary/graded and linear/exponential cards, DCG tables, ties."""
 
-import base64
-
 import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, run_page, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, texts
 from ui.state import TOPIC_PAGES, ground_truth_table, recommended_table
 
 PAGE = TOPIC_PAGES["ndcg"]
 D = lambda i: 1 / np.log2(i + 1)  # noqa: E731  discount of rank i
 IDCG3 = D(1) + D(2) + D(3)
 SCORE_CARDS = ("Ties averaged (scikit-learn)", "Tie broken in favour", "Tie broken against", "Input order kept (ranx)")
-
-
-def array(values) -> list:
-    """A Plotly spec array as a list (Plotly 7 may send {"dtype", "bdata"})."""
-    if isinstance(values, dict) and "bdata" in values:
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
-
-
-def latex(at) -> str:
-    return "\n".join(str(e.value) for e in at.latex)
-
-
-def load(example: str, **state) -> AppTest:
-    """Open the page first with a seed example in the scenario, as load_example leaves it."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    for name, value in state.items():
-        at.session_state[name] = value
-    at.session_state["loaded_example"] = example
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 @pytest.fixture
@@ -87,9 +62,9 @@ def test_dcg_tables_and_chart_carry_each_rank(ndcg):
     assert ideal["item"].tolist() == ["101", "104", "107"]
     chart = chart_specs(ndcg)[0]
     assert [t["name"] for t in chart["data"]] == ["your list", "ideal order"]
-    assert array(chart["data"][0]["x"]) == list(range(1, 11))
-    np.testing.assert_allclose(array(chart["data"][0]["y"]), [1, 0, 0, D(4), 0, 0, D(7), 0, 0, 0])
-    np.testing.assert_allclose(array(chart["data"][1]["y"]), [1, D(2), D(3)])
+    assert plotly_array(chart["data"][0]["x"]) == list(range(1, 11))
+    np.testing.assert_allclose(plotly_array(chart["data"][0]["y"]), [1, 0, 0, D(4), 0, 0, D(7), 0, 0, 0])
+    np.testing.assert_allclose(plotly_array(chart["data"][1]["y"]), [1, D(2), D(3)])
 
 
 def test_duplicate_item_is_named_and_the_rest_still_scored(ndcg):
@@ -117,8 +92,9 @@ def test_empty_ground_truth_scores_zero_and_says_why(ndcg):
 
 
 def test_seed_ndcg_binary_says_the_printed_0_8290_is_wrong():
-    at = load("ndcg_binary", recommended=recommended_table(range(101, 111)),
-              ground_truth=ground_truth_table({101: 1, 104: 1, 107: 1}), k=10, gain="linear")
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({101: 1, 104: 1, 107: 1}), k=10, gain="linear",
+                  loaded_example="ndcg_binary")
     assert card(at, "NDCG@10 (binary)") == "0.8278"
     shown = texts(at)
     assert "The document prints 0.8290, which its code does not give" in shown
@@ -128,8 +104,9 @@ def test_seed_ndcg_binary_says_the_printed_0_8290_is_wrong():
 
 
 def test_seed_ndcg_graded_counts_the_unrecommended_999_in_the_ideal():
-    at = load("ndcg_graded", recommended=recommended_table(range(101, 111)),
-              ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}), k=10, gain="linear")
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}), k=10, gain="linear",
+                  loaded_example="ndcg_graded")
     linear = (5 + 4 * D(4) + 3 * D(7)) / (5 + 5 * D(2) + 4 * D(3) + 3 * D(4))
     exponential = (31 + 15 * D(4) + 7 * D(7)) / (31 + 31 * D(2) + 15 * D(3) + 7 * D(4))
     list_only = (5 + 4 * D(4) + 3 * D(7)) / (5 + 4 * D(2) + 3 * D(3))
@@ -143,8 +120,9 @@ def test_seed_ndcg_graded_counts_the_unrecommended_999_in_the_ideal():
 
 
 def test_seed_ndcg_formula_uses_exponential_gain():
-    at = load("ndcg_formula", recommended=recommended_table(list("ABCDE")),
-              ground_truth=ground_truth_table({"A": 3, "B": 2, "C": 3, "E": 1}), k=5, gain="exponential")
+    at = run_page(PAGE, recommended=recommended_table(list("ABCDE")),
+                  ground_truth=ground_truth_table({"A": 3, "B": 2, "C": 3, "E": 1}), k=5, gain="exponential",
+                  loaded_example="ndcg_formula")
     exponential = (7 + 3 * D(2) + 7 * D(3) + 1 * D(5)) / (7 + 7 * D(2) + 3 * D(3) + 1 * D(4))
     linear = (3 + 2 * D(2) + 3 * D(3) + 1 * D(5)) / (3 + 3 * D(2) + 2 * D(3) + 1 * D(4))
     assert card(at, "NDCG@5 (graded)") == f"{exponential:.4f}"
@@ -153,8 +131,9 @@ def test_seed_ndcg_formula_uses_exponential_gain():
 
 
 def test_seed_ndcg_sklearn_averages_the_tie_and_shows_both_broken_orders():
-    at = load("ndcg_sklearn", ndcg_scores=pd.DataFrame({"item": list("ABCDE"), "true_relevance": [3, 2, 3, 0, 1],
-                                                        "score": [3.0, 2.0, 1.0, 0.0, 3.0]}))
+    at = run_page(PAGE, ndcg_scores=pd.DataFrame({"item": list("ABCDE"), "true_relevance": [3, 2, 3, 0, 1],
+                                                  "score": [3.0, 2.0, 1.0, 0.0, 3.0]}),
+                  loaded_example="ndcg_sklearn")
     idcg = 3 + 3 * D(2) + 2 * D(3) + 1 * D(4)
     averaged = (2 * (D(1) + D(2)) + 2 * D(3) + 3 * D(4)) / idcg
     a_first = (3 + 1 * D(2) + 2 * D(3) + 3 * D(4)) / idcg

@@ -1,36 +1,17 @@
 """Rating errors page: RMSE/MAE/MSE of the editable ratings, and the seed's three-model demo."""
 
-import base64
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, run_page, texts
+from tests.conftest import card, chart_specs, chart_titled, edit, plotly_array, run_page, table_with, texts
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["rating"]
 DEFAULT_PREDICTIONS = [3.5, 4.0, 2.0, 5.0, 3.0]
 DEFAULT_ACTUALS = [4.0, 4.0, 1.0, 5.0, 5.0]
-
-
-def array(values) -> list:
-    """A Plotly spec array as a list (Plotly 7 may send numbers as base64 ``bdata``)."""
-    if isinstance(values, dict) and "bdata" in values:
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
-    return list(values)
-
-
-def chart(at, title_start: str) -> dict:
-    specs = [s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith(title_start)]
-    assert len(specs) == 1, [s["layout"]["title"]["text"] for s in chart_specs(at)]
-    return specs[0]
-
-
-def table_with(at, column: str) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def hand_errors(predictions, actuals):
@@ -54,17 +35,6 @@ def seed_code(noise=0.5, outlier_share=0.05, seed=42):
     rmse = lambda p: float(np.sqrt(np.mean((p - actuals) ** 2)))  # noqa: E731
     mae = lambda p: float(np.mean(np.abs(p - actuals)))  # noqa: E731
     return [(rmse(p), mae(p)) for p in (preds_naive, preds_good, preds_outlier)]
-
-
-def fresh(**state) -> AppTest:
-    """The page opened first (deep link), with scenario state set as a loaded example sets it."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    for name, value in state.items():
-        at.session_state[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def cards(at) -> dict:
@@ -135,9 +105,9 @@ def test_empty_table_says_so_and_keeps_the_demo(rating):
 
 
 def test_error_chart_carries_absolute_and_squared_errors(rating):
-    spec = chart(rating, "Error of each prediction")
-    assert array(spec["data"][0]["y"]) == [0.5, 0, 1, 0, 2]
-    assert array(spec["data"][1]["y"]) == [0.25, 0, 1, 0, 4]
+    spec = chart_titled(rating, "Error of each prediction")
+    assert plotly_array(spec["data"][0]["y"]) == [0.5, 0, 1, 0, 2]
+    assert plotly_array(spec["data"][1]["y"]) == [0.25, 0, 1, 0, 4]
 
 
 def test_demo_at_defaults_matches_the_seed_code_not_its_printout(rating):
@@ -148,8 +118,8 @@ def test_demo_at_defaults_matches_the_seed_code_not_its_printout(rating):
     printed = table_with(rating, "its code gives")
     assert printed["document prints"].tolist() == ["1.0996", "0.9170", "0.5031", "0.4001", "0.9420", "0.3950"]
     assert printed["its code gives"].tolist() == ["1.1545", "0.9532", "0.4967", "0.3950", "0.9009", "0.3417"]
-    bars = chart(rating, "RMSE vs MAE")
-    assert [round(v, 4) for v in array(bars["data"][0]["y"])] == [1.1545, 0.4967, 0.9009]
+    bars = chart_titled(rating, "RMSE vs MAE")
+    assert [round(v, 4) for v in plotly_array(bars["data"][0]["y"])] == [1.1545, 0.4967, 0.9009]
     assert "16 to the sum of squared errors" in texts(rating)
 
 
@@ -161,7 +131,7 @@ def test_outlier_share_slider_updates_the_demo_and_the_shared_dict(rating):
     summary = table_with(rating, "model")
     assert round(summary["RMSE"].iloc[2], 6) == round(outlier_rmse, 6)
     assert round(summary["MAE"].iloc[2], 6) == round(outlier_mae, 6)
-    sweep = chart(rating, "Outlier-prone model")
+    sweep = chart_titled(rating, "Outlier-prone model")
     assert sweep["layout"]["shapes"][0]["x0"] == 0.1
 
 
@@ -174,10 +144,10 @@ def test_noise_slider_changes_only_the_low_noise_model(rating):
 
 
 def test_sweep_chart_runs_over_outlier_shares_0_to_30_percent(rating):
-    spec = chart(rating, "Outlier-prone model")
-    shares = array(spec["data"][0]["x"])
+    spec = chart_titled(rating, "Outlier-prone model")
+    shares = plotly_array(spec["data"][0]["x"])
     assert shares == pytest.approx([i / 100 for i in range(31)])
-    rmse, mae = array(spec["data"][0]["y"]), array(spec["data"][1]["y"])
+    rmse, mae = plotly_array(spec["data"][0]["y"]), plotly_array(spec["data"][1]["y"])
     for index in (0, 5, 10, 30):
         expected_rmse, expected_mae = seed_code(outlier_share=shares[index])[2]
         assert (rmse[index], mae[index]) == pytest.approx((expected_rmse, expected_mae), abs=1e-12)
@@ -186,7 +156,7 @@ def test_sweep_chart_runs_over_outlier_shares_0_to_30_percent(rating):
 
 
 def test_loaded_seed_example_shows_printed_and_exact_values():
-    at = fresh(rating_demo={"noise": 0.5, "outlier_share": 0.05, "seed": 42}, loaded_example="rating_models")
+    at = run_page(PAGE, rating_demo={"noise": 0.5, "outlier_share": 0.05, "seed": 42}, loaded_example="rating_models")
     banner = table_with(at, "document prints")
     exact = [f"{v:.5f}" for pair in seed_code() for v in pair]
     assert banner["exact"].tolist() == exact
@@ -195,7 +165,7 @@ def test_loaded_seed_example_shows_printed_and_exact_values():
 
 
 def test_a_loaded_demo_setting_moves_the_sliders():
-    at = fresh(rating_demo={"noise": 1.0, "outlier_share": 0.2, "seed": 7})
+    at = run_page(PAGE, rating_demo={"noise": 1.0, "outlier_share": 0.2, "seed": 7})
     assert at.slider(key="rating_demo_noise").value == 1.0
     assert at.slider(key="rating_demo_outlier_share").value == 0.2
     assert at.number_input(key="rating_demo_seed").value == 7

@@ -4,20 +4,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, plotly_array, run_page, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
 from ui.state import TOPIC_PAGES, ground_truth_table, recommended_table
 
 PAGE = TOPIC_PAGES["rr"]
 HIT, IDEAL, MISS = "#2e7d32", "#f9a825", "#b0bec5"
 MRR_DEFAULT = (1 / 1 + 1 / 3 + 0) / 3  # alice hits at 1, bob at 3, carol never
-
-
-def latex(at) -> str:
-    return "\n".join(str(e.value) for e in at.latex)
-
-
-def per_user(at):
-    return next(d.value for d in at.dataframe if "first_hit_rank" in d.value.columns)
 
 
 @pytest.fixture
@@ -55,12 +47,8 @@ def test_k_below_the_first_hit_changes_only_rr_at_k(rr):
 
 
 def test_seed_999_ground_truth_first_hit_at_rank_3():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    at.session_state["recommended"] = recommended_table(range(101, 111))
-    at.session_state["ground_truth"] = ground_truth_table({103: 1, 105: 1, 108: 1, 999: 1})
-    at.session_state["loaded_example"] = "topn_999"
-    at.run()
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({103: 1, 105: 1, 108: 1, 999: 1}), loaded_example="topn_999")
     assert not at.exception
     assert card(at, "RR") == f"{1 / 3:.4f}"
     assert "Loaded example" not in texts(at)  # a top-N example is not this page's topic
@@ -69,7 +57,7 @@ def test_seed_999_ground_truth_first_hit_at_rank_3():
 def test_editing_a_user_changes_mrr(rr):
     edit(rr, "users", edited_rows={2: {"relevant": "304"}})
     assert card(rr, "MRR") == f"{(1 + 1 / 3 + 1 / 4) / 3:.4f}" == "0.5278"
-    table = per_user(rr)
+    table = table_with(rr, "first_hit_rank")
     assert table.columns.tolist() == ["user", "first_hit_rank", "rr"]
     assert table["first_hit_rank"].tolist() == [1, 3, 4]
     np.testing.assert_allclose(table["rr"], [1, 1 / 3, 1 / 4])

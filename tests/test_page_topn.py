@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, card, chart_specs, edit, plotly_array, run_page, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, texts
 from ui.state import TOPIC_PAGES, ground_truth_table, recommended_table
 
 PAGE = TOPIC_PAGES["topn"]
@@ -17,23 +17,6 @@ def f1(p, r):
 
 def cards(at, k):
     return [card(at, f"{name}@{k}") for name in ("Precision", "Recall", "F1", "HR")]
-
-
-def latex(at) -> str:
-    return "\n".join(str(e.value) for e in at.latex)
-
-
-def load(example: str, recommended, grades: dict, k: int) -> AppTest:
-    """Open the page first with a seed example in the scenario, as load_example leaves it."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    at.switch_page(PAGE)
-    at.session_state["recommended"] = recommended_table(recommended)
-    at.session_state["ground_truth"] = ground_truth_table(grades)
-    at.session_state["k"] = k
-    at.session_state["loaded_example"] = example
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 @pytest.fixture
@@ -73,7 +56,8 @@ def test_moving_107_to_rank_2_changes_nothing_at_10_but_everything_at_5(topn):
 
 
 def test_seed_example_topn_999():
-    at = load("topn_999", range(101, 111), {103: 1, 105: 1, 108: 1, 999: 1}, 10)
+    at = run_page(PAGE, recommended=recommended_table(range(101, 111)),
+                  ground_truth=ground_truth_table({103: 1, 105: 1, 108: 1, 999: 1}), k=10, loaded_example="topn_999")
     assert cards(at, 10) == ["0.3000", "0.7500", f"{f1(0.3, 0.75):.4f}", "1.0000"]
     assert cards(at, 10)[2] == "0.4286"
     shown = latex(at)
@@ -88,7 +72,8 @@ def test_seed_example_topn_999():
 
 
 def test_seed_example_hit_rate_with_its_precision_note():
-    at = load("hit_rate", [1, 2, 3, 4, 5], {2: 1, 6: 1, 7: 1, 8: 1, 9: 1}, 5)
+    at = run_page(PAGE, recommended=recommended_table([1, 2, 3, 4, 5]),
+                  ground_truth=ground_truth_table({2: 1, 6: 1, 7: 1, 8: 1, 9: 1}), k=5, loaded_example="hit_rate")
     # one hit (item 2) among 5 slots and 5 relevant items
     assert cards(at, 5) == ["0.2000", "0.2000", "0.2000", "1.0000"]
     banner = at.dataframe[0].value
