@@ -1,7 +1,5 @@
 """NDCG: position-discounted gains of a ranked list, divided by the best possible."""
 
-import math
-
 import pandas as pd
 import streamlit as st
 
@@ -39,28 +37,6 @@ TIE_COLUMNS = {
     "summed_discount": st.column_config.NumberColumn("summed discount", format="%.4f"),
     "contribution": st.column_config.NumberColumn("contribution", format="%.4f"),
 }
-
-
-def _blank(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or not str(value).strip()
-
-
-def parse_scores(table: pd.DataFrame) -> tables.Parsed:
-    """Item, relevance and score columns; non-numbers and negative grades are left out by row."""
-    # The row label lets a negative grade be reported with its editor row; blank rows stay blank.
-    numbered = table.assign(row=["" if all(_blank(v) for v in r) else str(i)
-                                 for i, r in enumerate(table[["item", "true_relevance", "score"]].itertuples(index=False), 1)])
-    parsed = tables.parse_numeric_rows(
-        numbered, {"item": "text", "true_relevance": "number", "score": "number", "row": "text"}, "Scores table")
-    kept = {"item": [], "true_relevance": [], "score": []}
-    for item, relevance, score, row in zip(*parsed.columns.values(), strict=True):
-        if relevance < 0:
-            parsed.problems.append(f"Scores table, row {row}: true_relevance is {relevance:g}; relevance grades "
-                                   "must be 0 or more, so that row is left out.")
-            continue
-        for name, value in (("item", item), ("true_relevance", relevance), ("score", score)):
-            kept[name].append(value)
-    return tables.Parsed(kept, parsed.problems)
 
 
 page(
@@ -146,7 +122,8 @@ st.markdown(
     "the order by true relevance. When two items have **the same score** their order is undecided: "
     "scikit-learn averages over both orders, so the tied items share the gains of the positions they span."
 )
-score_rows = parse_scores(table_editor("ndcg_scores", SCORE_COLUMNS))
+score_rows = tables.parse_numeric_rows(table_editor("ndcg_scores", SCORE_COLUMNS),
+                                       {"item": "text", "true_relevance": "grade", "score": "number"}, "Scores table")
 show_problems(score_rows.problems)
 relevance, score, names = (score_rows.columns[c] for c in ("true_relevance", "score", "item"))
 if not relevance:

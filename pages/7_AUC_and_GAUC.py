@@ -22,10 +22,10 @@ WEIGHT_LABELS = {
 }
 CREDIT_TEXT = {1.0: "positive higher → 1", 0.5: "tie → 0.5", 0.0: "positive lower → 0"}
 PAIR_COLUMNS = {
-    "positive_row": st.column_config.TextColumn("positive (row)"),
+    "positive_row": st.column_config.NumberColumn("positive (row)"),
     "positive_user": st.column_config.TextColumn("user"),
     "positive_score": st.column_config.NumberColumn("positive score", format="%g"),
-    "negative_row": st.column_config.TextColumn("negative (row)"),
+    "negative_row": st.column_config.NumberColumn("negative (row)"),
     "negative_user": st.column_config.TextColumn("user "),
     "negative_score": st.column_config.NumberColumn("negative score", format="%g"),
     "credit": st.column_config.NumberColumn("credit", format="%g"),
@@ -41,19 +41,6 @@ GAUC_COLUMNS = {
 }
 
 
-def _blank(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or not str(value).strip()
-
-
-def parse_scores(table: pd.DataFrame) -> tables.Parsed:
-    """User, 0/1 label, numeric score, and the editor row of each usable sample."""
-    # The row label names each pair's samples by their editor row; blank rows stay blank.
-    numbered = table.assign(row=["" if all(_blank(v) for v in r) else str(i)
-                                 for i, r in enumerate(table[["user", "label", "score"]].itertuples(index=False), 1)])
-    return tables.parse_numeric_rows(numbered, {"user": "text", "label": "label", "score": "number", "row": "text"},
-                                     "Scores table")
-
-
 page(
     "AUC and GAUC", "⚖️",
     "AUC is the chance that a randomly picked **positive** (a click) gets a higher score than a randomly picked "
@@ -64,9 +51,11 @@ loaded_example_banner("auc")
 formula_slot = st.container()
 
 st.subheader("Scores (one row per impression)")
-parsed = parse_scores(table_editor("scores", SCORE_COLUMNS))
+parsed = tables.parse_numeric_rows(table_editor("scores", SCORE_COLUMNS),
+                                   {"user": "text", "label": "label", "score": "number"}, "Scores table")
 show_problems(parsed.problems)
-users, labels, scores, rows = (parsed.columns[c] for c in ("user", "label", "score", "row"))
+users, labels, scores = (parsed.columns[c] for c in ("user", "label", "score"))
+rows = parsed.rows
 
 if not labels:
     with formula_slot:

@@ -35,7 +35,7 @@ def test_pair_table_gives_the_tied_pair_half_a_credit(auc):
     assert len(pairs) == 24
     tied = pairs[pairs["credit"] == 0.5]
     assert tied[["positive_row", "negative_row", "positive_score", "why"]].values.tolist() == [
-        ["2", "3", 0.5, "tie → 0.5"], ["10", "4", 0.4, "tie → 0.5"]]
+        [2, 3, 0.5, "tie → 0.5"], [10, 4, 0.4, "tie → 0.5"]]
     assert pairs["credit"].mean() == pytest.approx(0.625)
 
 

@@ -18,6 +18,7 @@ class Parsed:
 
     columns: dict[str, list] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)  # the editor row (from 1) of each kept row
 
 
 def apply_edits(base: pd.DataFrame, edits: dict | None) -> pd.DataFrame:
@@ -112,7 +113,8 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
 
 
 def _rule_label(rule: str) -> str:
-    return {"number": "a number", "label": "0 or 1", "probability": "a probability in [0, 1]"}[rule]
+    return {"number": "a number", "grade": "a grade (a number 0 or more)", "label": "0 or 1",
+            "probability": "a probability in [0, 1]"}[rule]
 
 
 def _valid(value, rule: str) -> float | None:
@@ -123,16 +125,19 @@ def _valid(value, rule: str) -> float | None:
         return None
     if rule == "probability" and not 0 <= number <= 1:
         return None
+    if rule == "grade" and number < 0:
+        return None
     return number
 
 
 def parse_numeric_rows(table: pd.DataFrame, rules: dict[str, str], where: str) -> Parsed:
-    """Columns of numbers, each checked by its rule ("number", "label", "probability", "text").
+    """Columns of numbers, each checked by its rule ("number", "grade", "label", "probability", "text").
 
-    A row with any bad cell is left out whole, so the columns stay aligned.
+    A row with any bad cell is left out whole, so the columns stay aligned; ``rows`` says which
+    editor row each kept value came from.
     """
     columns = {name: [] for name in rules}
-    problems = []
+    problems, kept_rows = [], []
     for row, record in enumerate(table[list(rules)].itertuples(index=False), start=1):
         values, bad = {}, []
         for name, raw in zip(rules, record, strict=True):
@@ -150,9 +155,10 @@ def parse_numeric_rows(table: pd.DataFrame, rules: dict[str, str], where: str) -
         if bad:
             problems.append(f"{where}, row {row}: {'; '.join(bad)}, so that row is left out.")
             continue
+        kept_rows.append(row)
         for name, value in values.items():
             columns[name].append(int(value) if rules[name] == "label" else value)
-    return Parsed(columns, problems)
+    return Parsed(columns, problems, kept_rows)
 
 
 def parse_items(text) -> list[str]:
