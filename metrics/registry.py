@@ -185,18 +185,10 @@ def evaluate(case) -> dict[str, float]:
     return {m.key: m.compute(case) for m in metrics_for(type(case))}
 
 
-def evaluate_over_k(case: RankingCase, ks) -> pd.DataFrame:
-    """Every K-dependent ranking metric at each K in ``ks``: one row per K, one column per metric."""
-    rows = []
-    for k in ks:
-        at_k = replace(case, k=int(k))
-        rows.append({"k": int(k), **{m.key: m.compute(at_k) for m in metrics_for(RankingCase) if m.needs_k}})
-    return pd.DataFrame(rows)
+def evaluate_over_k(case: RankingCase, ks, keys=None) -> pd.DataFrame:
+    """K-dependent ranking metrics at each K in ``ks``: one row per K, one column per metric.
 
-
-def evaluate_keys_over_k(case: RankingCase, ks, keys) -> pd.DataFrame:
-    """Only the named K-dependent ranking metrics at each K in ``ks`` (cheaper than
-    :func:`evaluate_over_k` when a page plots a few of them): one row per K, one column per key.
+    ``keys`` names the metrics to compute (default: every K-dependent ranking metric).
 
     Raises
     ------
@@ -206,9 +198,11 @@ def evaluate_keys_over_k(case: RankingCase, ks, keys) -> pd.DataFrame:
     Examples
     --------
     >>> case = RankingCase([1, 2, 3], {1: 1, 3: 1}, k=3)
-    >>> evaluate_keys_over_k(case, [1, 3], ["precision_at_k", "hit_rate_at_k"]).to_dict("list")
+    >>> evaluate_over_k(case, [1, 3], ["precision_at_k", "hit_rate_at_k"]).to_dict("list")
     {'k': [1, 3], 'precision_at_k': [1.0, 0.6666666666666666], 'hit_rate_at_k': [1.0, 1.0]}
     """
+    if keys is None:
+        keys = [m.key for m in metrics_for(RankingCase) if m.needs_k]
     metrics = []
     for key in keys:
         metric = BY_KEY.get(key)

@@ -60,7 +60,7 @@ else:
 
     st.subheader("Each metric as K grows")
     max_k = max(len(case.recommended), case.k)
-    curves = registry.evaluate_keys_over_k(case, range(1, max_k + 1), KEYS)
+    curves = registry.evaluate_over_k(case, range(1, max_k + 1), KEYS)
     st.plotly_chart(charts.metrics_vs_k(curves, case.k), key="topn_curves")
     st.caption("Precision falls as K grows past the last hit; Recall and HR can only rise.")
 
