@@ -116,7 +116,7 @@ def ndcg_at_k(recommended, ground_truth, k, *, gain="linear") -> float:
     -------
     float
         In [0, 1]; higher is better. 0.0 when the ground truth has no item with a grade > 0
-        (IDCG = 0), as in the seed and trec_eval.
+        (IDCG = 0), as in the seed (trec_eval leaves a query with no judgments out of its mean).
 
     Notes
     -----

@@ -141,7 +141,8 @@ def mean_average_precision_at_k(all_recommended, all_ground_truth, k, *, denomin
 
     .. math:: \mathrm{MAP@K} = \frac{1}{|U|}\sum_{u \in U} \mathrm{AP@K}_u
 
-    Users with an empty ground truth count as 0, as in trec_eval and the seed.
+    Users with an empty ground truth count as 0, as in the seed and ranx. trec_eval leaves a
+    query with no judgments out of its mean instead, which gives a higher MAP.
 
     Examples
     --------

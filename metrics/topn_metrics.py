@@ -60,8 +60,9 @@ def recall_at_k(recommended, ground_truth, k) -> float:
 
     .. math:: \mathrm{R@K} = \frac{\lvert \mathrm{top}_K \cap \mathrm{Rel} \rvert}{\lvert \mathrm{Rel} \rvert}
 
-    Returns 0.0 when the ground truth is empty, as the seed document does (trec_eval also
-    scores such a query 0).
+    Returns 0.0 when the ground truth is empty, as the seed document does. trec_eval also
+    scores 0 a query whose judged items all have grade 0, but leaves a query with no judgments
+    at all out of its mean.
 
     Examples
     --------
