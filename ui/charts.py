@@ -40,7 +40,7 @@ def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
                                       for r, i, h, rel in zip(table["rank"], table["item"], table["hit"], table["relevant"], strict=True)],
                            hoverinfo="text", name="items"))
     fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.12, line_width=0,
-                  annotation_text=f"top {k}", annotation_position="top left")
+                  annotation_text=f"top {k}", annotation_position="outside top left")
     fig.update_yaxes(visible=False)
     fig.update_layout(height=220, showlegend=False)
     return _layout(fig, "The list: green = hit in the top K, amber = relevant but below K, grey = miss", "rank", "")

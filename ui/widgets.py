@@ -26,8 +26,11 @@ def page(title: str, icon: str, idea: str) -> None:
     st.markdown(idea)
 
 
+ROW_HEIGHT = 35  # pixels, Streamlit's default data-editor row
+
+
 def table_editor(name: str, column_config: dict, *, normalize: Callable = lambda t: t,
-                 num_rows: str = "dynamic", height: int | str = "auto") -> pd.DataFrame:
+                 num_rows: str = "dynamic") -> pd.DataFrame:
     """An editor over the scenario table ``name``; returns the table as the user has it now.
 
     Every edit is committed to the scenario (normalised, e.g. re-sorted by rank) and the editor
@@ -37,6 +40,8 @@ def table_editor(name: str, column_config: dict, *, normalize: Callable = lambda
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
+    # Tall enough to show every row and the empty "add" row (up to 15), so a typed row stays in view.
+    height = (min(len(base), 15) + 2) * ROW_HEIGHT + 3
     edited = st.data_editor(
         base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
         width="stretch", height=height, on_change=_commit, args=(name, key, normalize),
