@@ -6,15 +6,10 @@ from metrics import registry
 from metrics.ranked_metrics import (
     ap_denominator_table, average_precision_table, per_user_table,
 )
-from ui import charts, formulas, tables
-from ui.scenario import DENOMINATOR_LABELS, ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui import charts, formulas
+from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
+from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
-USER_COLUMNS = {
-    "user": st.column_config.TextColumn("User"),
-    "recommended": st.column_config.TextColumn("Recommended (best first)", help="Comma-separated item ids, e.g. 101, 102, 103."),
-    "relevant": st.column_config.TextColumn("Relevant", help="Comma-separated relevant item ids; they need not be recommended."),
-}
 DENOMINATOR_NAMES = {"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits in top K"}
 
 page(
@@ -77,8 +72,7 @@ else:
 
 st.subheader(f"MAP@{case.k}: the mean over users")
 st.markdown("One user per row; type the lists as comma-separated item ids. K and the denominator above apply.")
-users = tables.parse_users(table_editor("users", USER_COLUMNS))
-show_problems(users.problems)
+users = users_scenario()
 if not users.columns["user"]:
     st.info("No usable user in the table, so there is no MAP to compute. Add a row with a recommended list.")
 else:

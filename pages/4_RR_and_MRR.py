@@ -6,15 +6,10 @@ from metrics import registry
 from metrics.ranked_metrics import (
     first_hit_rank, per_user_table, reciprocal_rank_at_k, reciprocal_rank_table,
 )
-from ui import charts, formulas, tables
-from ui.scenario import ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui import charts, formulas
+from ui.scenario import ranking_scenario, users_scenario
+from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
-USER_COLUMNS = {
-    "user": st.column_config.TextColumn("User"),
-    "recommended": st.column_config.TextColumn("Recommended (best first)", help="Comma-separated item ids, e.g. 101, 102, 103."),
-    "relevant": st.column_config.TextColumn("Relevant", help="Comma-separated relevant item ids; they need not be recommended."),
-}
 
 page(
     "RR and MRR", "🥇",
@@ -58,8 +53,7 @@ else:
 
 st.subheader("MRR: the mean over users")
 st.markdown("One user per row; type the lists as comma-separated item ids.")
-users = tables.parse_users(table_editor("users", USER_COLUMNS))
-show_problems(users.problems)
+users = users_scenario()
 if not users.columns["user"]:
     st.info("No usable user in the table, so there is no MRR to compute. Add a row with a recommended list.")
 else:

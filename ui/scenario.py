@@ -58,6 +58,20 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
     return case, problems
 
 
+USER_COLUMNS = {
+    "user": st.column_config.TextColumn("User"),
+    "recommended": st.column_config.TextColumn("Recommended (best first)", help="Comma-separated item ids, e.g. 101, 102, 103."),
+    "relevant": st.column_config.TextColumn("Relevant", help="Comma-separated relevant item ids; they need not be recommended."),
+}
+
+
+def users_scenario() -> tables.Parsed:
+    """The editor of several users' lists (for MAP and MRR), parsed, with its problems shown."""
+    users = tables.parse_users(table_editor("users", USER_COLUMNS))
+    show_problems(users.problems)
+    return users
+
+
 DENOMINATOR_LABELS = {
     "min": "min(|Rel|, K): the seed, Recommenders map_at_k, RecBole",
     "relevant": "|Rel|: trec_eval map_cut, ranx",
