@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from metrics._validation import check_k, check_ranking, relevant_items
+from metrics._validation import check_grades, check_k, check_ranking, relevant_items
 
 
 def _hits_at_k(recommended, ground_truth, k) -> tuple[int, set]:
@@ -120,8 +120,8 @@ def top_k_table(recommended, ground_truth, k) -> pd.DataFrame:
     """
     k = check_k(k)
     items = check_ranking(recommended)
-    grades = ground_truth if isinstance(ground_truth, dict) else {i: 1.0 for i in ground_truth}
-    relevant = relevant_items(ground_truth)
+    grades = check_grades(ground_truth)
+    relevant = {item for item, grade in grades.items() if grade > 0}
     table = pd.DataFrame(
         {
             "rank": range(1, len(items) + 1),
