@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from ui.state import NAVIGATION  # noqa: E402
+from ui.navigation import PAGES as NAVIGATION  # noqa: E402
 
 # The table each page lets the user edit, and two edits to alternate between.
 EDITS = {
@@ -58,7 +58,7 @@ def measure(topic: str, path: str, repeats: int = 15) -> list[float]:
 
 def main() -> None:
     print(f"{'page':<16}{'median ms':>10}{'fastest ms':>12}")
-    for topic, path, _, _ in NAVIGATION:
+    for topic, path, *_ in NAVIGATION:
         timings = measure(topic, path)
         print(f"{topic:<16}{statistics.median(timings) * 1000:>10.0f}{min(timings) * 1000:>12.0f}")
 

@@ -7,20 +7,7 @@ import streamlit as st
 
 from metrics.seed_examples import Example
 
-NAVIGATION = (
-    # (topic, page path, sidebar label, icon)
-    ("home", "app.py", "Playground", "🎯"),
-    ("rating", "pages/1_Rating_errors.py", "Rating errors: RMSE, MAE", "📏"),
-    ("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR, F1 @K", "🎣"),
-    ("ap", "pages/3_AP_and_MAP.py", "AP and MAP", "📈"),
-    ("rr", "pages/4_RR_and_MRR.py", "RR and MRR", "🥇"),
-    ("ndcg", "pages/5_NDCG.py", "NDCG", "🪜"),
-    ("classification", "pages/6_Classification_metrics.py", "Accuracy, Precision, Recall, F1", "🧮"),
-    ("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉"),
-    ("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲"),
-    ("examples", "pages/9_Worked_examples.py", "Worked examples", "📚"),
-)
-TOPIC_PAGES = {topic: path for topic, path, _, _ in NAVIGATION}
+from ui.navigation import TOPIC_PAGES  # noqa: E402  (re-exported for the pages and tests)
 
 
 def recommended_table(items) -> pd.DataFrame:

@@ -11,7 +11,8 @@ import streamlit as st
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import tables
-from ui.state import NAVIGATION, init_state
+from ui.navigation import grouped
+from ui.state import init_state
 
 
 def page(title: str, icon: str, idea: str) -> None:
@@ -20,8 +21,10 @@ def page(title: str, icon: str, idea: str) -> None:
     init_state()
     with st.sidebar:
         st.markdown("### RecEval Lab")
-        for _, path, label, page_icon in NAVIGATION:
-            st.page_link(path, label=label, icon=page_icon)
+        for group, pages in grouped():
+            st.caption(group)
+            for entry in pages:
+                st.page_link(entry.path, label=entry.label, icon=entry.icon)
     st.title(f"{icon} {title}")
     st.markdown(idea)
 

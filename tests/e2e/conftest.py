@@ -88,19 +88,15 @@ def server() -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
-def fresh_servers() -> Iterator[dict[str, Server]]:
-    """One server per page, all started at once; each is opened first by its own page's URL."""
-    from ui.state import NAVIGATION
-
-    servers = {topic: Server(f"fresh-{topic}") for topic, *_ in NAVIGATION}
+@pytest.fixture
+def fresh_server() -> Iterator[Server]:
+    """A server of its own, started for one test, so the page the test opens is its first page."""
+    running = Server("fresh")
     try:
-        for running in servers.values():
-            running.wait_healthy()
-        yield servers
+        running.wait_healthy()
+        yield running
     finally:
-        for running in servers.values():
-            running.stop()
+        running.stop()
 
 
 @pytest.fixture(scope="session")

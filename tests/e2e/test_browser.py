@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import add_row, card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
-from ui.state import NAVIGATION
+from ui.navigation import PAGES as NAVIGATION
 
 TITLES = {
     "home": "RecEval Lab: the playground", "rating": "Rating errors", "topn": "Precision, Recall, HR and F1 @K",
@@ -30,9 +30,9 @@ def no_exception_box(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
-@pytest.mark.parametrize(("topic", "path"), [(t, p) for t, p, _, _ in NAVIGATION], ids=[t for t, *_ in NAVIGATION])
-def test_every_page_opens_by_its_own_url_on_a_fresh_server(fresh_servers, page, topic, path):
-    open_page(page, fresh_servers[topic].url + url_path(path))
+@pytest.mark.parametrize(("topic", "path"), [(t, p) for t, p, *_ in NAVIGATION], ids=[t for t, *_ in NAVIGATION])
+def test_every_page_opens_by_its_own_url_on_a_fresh_server(fresh_server, page, topic, path):
+    open_page(page, fresh_server.url + url_path(path))
     expect(page.locator("h1").first).to_contain_text(TITLES[topic])
     expect(page.locator(".katex").first).to_be_visible()
     expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()

@@ -1,0 +1,36 @@
+"""Show what a user typed exactly as typed, whatever the context renders.
+
+Streamlit's Markdown (warnings, captions, info boxes) reads ``**``, ``[..](..)``, ``$..$``,
+``:red[..]`` and HTML; KaTeX reads backslashes and braces; Plotly reads ``<a>``, ``<b>`` and
+``<br>`` in text. Every user-typed string goes through the one function for its context.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+
+_MARKDOWN_SPECIAL = set(string.punctuation)
+
+_LATEX_TEXT = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def markdown(value) -> str:
+    """``value`` as Markdown that renders as the literal text: every ASCII punctuation escaped."""
+    text = str(value)
+    escaped = "".join(f"\\{c}" if c in _MARKDOWN_SPECIAL else c for c in text)
+    # A newline would start a new block; show it as a space instead.
+    return escaped.replace("\r", " ").replace("\n", " ")
+
+
+def latex(value) -> str:
+    r"""``value`` as KaTeX ``\text{...}`` that renders as the literal text."""
+    return r"\text{" + "".join(_LATEX_TEXT.get(c, c) for c in str(value)) + "}"
+
+
+def plotly(value) -> str:
+    """``value`` for Plotly text, tick labels and hover: tags shown, never followed."""
+    return html.escape(str(value), quote=False)
