@@ -11,7 +11,9 @@ from ui.navigation import TOPIC_PAGES  # noqa: E402  (re-exported for the pages 
 
 
 def recommended_table(items) -> pd.DataFrame:
-    return pd.DataFrame({"rank": range(1, len(items) + 1), "item": [str(i) for i in items]}, dtype=object)
+    """Ranks are kept as text, like grades, so whatever is typed in the Rank column stays visible."""
+    return pd.DataFrame({"rank": [str(r) for r in range(1, len(items) + 1)], "item": [str(i) for i in items]},
+                        dtype=object)
 
 
 def ground_truth_table(grades: dict) -> pd.DataFrame:

@@ -10,7 +10,7 @@ import streamlit as st
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import tables
+from ui import tables, text
 from ui.navigation import grouped
 from ui.state import init_state
 
@@ -32,31 +32,51 @@ def page(title: str, icon: str, idea: str) -> None:
 ROW_HEIGHT = 35  # pixels, Streamlit's default data-editor row
 
 
-def table_editor(name: str, column_config: dict, *, normalize: Callable = lambda t: t,
+def table_editor(name: str, column_config: dict, *, reorder: Callable | None = None,
                  num_rows: str = "dynamic") -> pd.DataFrame:
     """An editor over the scenario table ``name``; returns the table as the user has it now.
 
-    Every edit is committed to the scenario (normalised, e.g. re-sorted by rank) and the editor
-    restarts from it, so the table survives page switches and presets replace it cleanly.
+    The editor keeps its key (and so the cursor) across its own edits: its state accumulates the
+    edits over the table it started from, and the scenario table is that base plus the edits. It
+    starts again from the scenario table only when ``reorder`` (e.g. a typed rank) returns a new
+    order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
+    table then keeps its last good content and a warning says why).
     """
-    key = f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+    key = _editor_key(name)
+    if key in st.session_state:
+        try:
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+        except tables.RejectedEdit as why:
+            st.session_state[f"{name}_rejected"] = str(why)
+            key = _restart_editor(name)
+        else:
+            moved = reorder(edited) if reorder else None
+            st.session_state[name] = edited if moved is None else moved
+            if moved is not None:
+                key = _restart_editor(name)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
     # Tall enough to show every row and the empty "add" row (up to 15), so a typed row stays in view.
+    # It depends on the base only: a height that changed with each edit would remount the grid.
     height = (min(len(base), 15) + 2) * ROW_HEIGHT + 3
-    edited = st.data_editor(
-        base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
-        width="stretch", height=height, on_change=_commit, args=(name, key, normalize),
-    )
-    st.session_state[name] = edited
-    return edited
+    st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
+                   width="stretch", height=height)
+    rejected = st.session_state.pop(f"{name}_rejected", None)
+    if rejected:
+        st.warning(f"That edit was not applied ({text.markdown(rejected)}), so the table keeps its last good "
+                   "content.", icon="🚫")
+    return st.session_state[name]
 
 
-def _commit(name: str, key: str, normalize: Callable) -> None:
-    edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state.get(key))
-    st.session_state[name] = normalize(edited)
+def _editor_key(name: str) -> str:
+    return f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+
+
+def _restart_editor(name: str) -> str:
+    """A new key, so the editor starts again from the scenario table (its old state is dropped)."""
     st.session_state[f"{name}_version"] = st.session_state.get(f"{name}_version", 0) + 1
+    return _editor_key(name)
 
 
 def bound(widget: Callable, label: str, state_key: str, **kwargs):
