@@ -47,3 +47,57 @@ def test_a_rank_typo_leaves_the_item_in_place_and_names_row_and_value(typed):
             "stays at rank 7.") in "\n".join(w.value for w in at.warning).replace("\\", "")
     assert editor_key(at, "recommended") == key  # what was typed stays visible in the cell
     assert at.session_state["recommended"].at[6, "rank"] == typed
+
+
+RANKING_PAGES = ["app.py", "pages/2_Precision_Recall_HR_F1.py", "pages/3_AP_and_MAP.py", "pages/4_RR_and_MRR.py",
+                 "pages/5_NDCG.py"]
+
+
+@pytest.mark.parametrize("path", RANKING_PAGES)
+def test_k_above_a_shrunk_maximum_is_clamped_and_said(path):
+    at = run_page(path)
+    edit(at, "recommended", added_rows=[{"item": str(200 + i)} for i in range(11)])
+    at.slider(key="_k_widget").set_value(21).run()
+    assert not at.exception
+    edit(at, "recommended", added_rows=[{"item": str(200 + i)} for i in range(10)] + [{"item": "101"}])
+    assert at.session_state["k"] == 20 and at.slider(key="_k_widget").value == 20
+    assert "K (cut-off): 21 is above the largest value allowed now (20), so it is set to 20." in "\n".join(
+        i.value for i in at.info).replace("\\", "")
+
+
+CRAFTED = {
+    "number beyond int64": ("pages/1_Rating_errors.py", "ratings", {"edited_rows": {0: {"prediction": 2**70}}}),
+    "boolean in a text column": ("app.py", "recommended", {"edited_rows": {0: {"item": True}}}),
+    "list in a text column": ("app.py", "ground_truth", {"added_rows": [{"item": ["a", "b"]}]}),
+    "deleted row out of range": ("app.py", "ground_truth", {"deleted_rows": [99]}),
+    "edited row out of range": ("pages/6_Classification_metrics.py", "labels", {"edited_rows": {"7": {"label": 1}}}),
+    "unknown column": ("pages/8_LogLoss.py", "probabilities", {"edited_rows": {0: {"nope": 1}}}),
+    "not an edit at all": ("pages/7_AUC_and_GAUC.py", "scores", "garbage"),
+}
+
+
+@pytest.mark.parametrize(("path", "table", "state"), CRAFTED.values(), ids=CRAFTED.keys())
+def test_an_edit_the_app_cannot_apply_is_rejected_and_the_table_kept(path, table, state):
+    at = run_page(path)
+    before = at.session_state[table].copy()
+    at.session_state[editor_key(at, table)] = state
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("That edit was not applied" in w.value and "keeps its last good content" in w.value for w in at.warning)
+    assert at.session_state[table].equals(before)
+    at.run()  # the next run is clean: the message was shown once and the editor starts from the kept table
+    assert not at.exception and not any("That edit was not applied" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize(("path", "state_key", "crafted", "kept"), [
+    ("app.py", "gain", "cubic", "linear"), ("app.py", "ap_denominator", ["min"], "min"),
+    ("pages/8_LogLoss.py", "logloss_eps", 0.3, None), ("pages/6_Classification_metrics.py",
+                                                        "classification_positive_share", "a lot", 0.05)])
+def test_a_choice_the_widget_does_not_offer_is_refused_with_a_note(path, state_key, crafted, kept):
+    at = run_page(path)
+    kept = at.session_state[state_key] if kept is None else kept
+    at.session_state[state_key] = crafted
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state[state_key] == kept
+    assert any("stays" in i.value for i in at.info)

@@ -80,10 +80,41 @@ def _restart_editor(name: str) -> str:
 
 
 def bound(widget: Callable, label: str, state_key: str, **kwargs):
-    """A widget whose value lives in ``st.session_state[state_key]``, which outlives the page."""
+    """A widget whose value lives in ``st.session_state[state_key]``, which outlives the page.
+
+    A stored value the widget cannot show (an option it does not offer, a number outside its
+    range, e.g. K above a maximum that shrank with the list) is replaced by the nearest usable
+    value, and a note under the widget says so instead of an exception.
+    """
     widget_key = f"_{state_key}_widget"
-    st.session_state[widget_key] = st.session_state[state_key]
-    return widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    value, note = _usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
+    st.session_state[state_key] = st.session_state[widget_key] = st.session_state[f"_{state_key}_good"] = value
+    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    if note:
+        st.info(note, icon="↕️")
+    return shown
+
+
+def _usable(value, label: str, kwargs: dict, last_good):
+    """``(value, None)`` when the widget can show ``value``, else the value to use and why."""
+    if "options" in kwargs:
+        options = list(kwargs["options"])
+        if not isinstance(value, bool) and value in options:
+            return value, None
+        fallback = last_good if last_good in options else options[0]
+        return fallback, f"{text.markdown(value)} is not one of the choices for {label}, so it stays {text.markdown(fallback)}."
+    low, high = kwargs.get("min_value"), kwargs.get("max_value")
+    if low is None and high is None:
+        return value, None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        fallback = last_good if last_good is not None else low
+        return fallback, f"{text.markdown(value)} is not a number, so {label} stays {text.markdown(fallback)}."
+    if high is not None and value > high:
+        return type(high)(high), (f"{label}: {text.markdown(value)} is above the largest value allowed now "
+                                  f"({text.markdown(high)}), so it is set to {text.markdown(high)}.")
+    if low is not None and value < low:
+        return type(low)(low), f"{label}: {text.markdown(value)} is below {text.markdown(low)}, so it is set to {text.markdown(low)}."
+    return value, None
 
 
 def _copy(source: str, target: str) -> None:
