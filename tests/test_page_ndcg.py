@@ -157,7 +157,7 @@ def test_exponential_gain_applies_to_the_score_form_too(ndcg):
 
 def test_negative_relevance_in_the_scores_table_is_left_out(ndcg):
     edit(ndcg, "ndcg_scores", edited_rows={1: {"true_relevance": -1}})
-    assert ("Scores table, row 2: true_relevance is -1, not a grade (a number 0 or more), "
+    assert ("Scores table, row 2: true_relevance is -1, not a grade (a number from 0 to 1000), "
             "so that row is left out.") in texts(ndcg)
     # A, C, D, E remain: A and E tie at the top with mean gain (3 + 1)/2.
     expected = (2 * (D(1) + D(2)) + 3 * D(3)) / (3 + 3 * D(2) + 1 * D(3))

@@ -27,6 +27,8 @@ class RejectedEdit(ValueError):
 
 
 _INT64 = 2**63
+MAX_GRADE = 1000
+"""The largest usable grade: 2^1000 − 1 still fits a float64 with room for sums (2^1024 does not)."""
 
 
 def _check_value(value, column: str) -> None:
@@ -200,6 +202,9 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
             problems.append(f"{where}: the grade of item '{item}' is '{_text(raw_grade)}', not a number, so that row is left out.")
         elif grade < 0:
             problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades must be 0 or more, so that row is left out.")
+        elif grade > MAX_GRADE:
+            problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades above {MAX_GRADE} are left out, "
+                            "because the exponential gain 2^grade − 1 would be too large to compute.")
         elif item in grades:
             problems.append(f"{where}: item '{item}' is listed twice; the first grade ({grades[item]:g}) is used.")
         else:
@@ -208,7 +213,7 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
 
 
 def _rule_label(rule: str) -> str:
-    return {"number": "a number", "grade": "a grade (a number 0 or more)", "label": "0 or 1",
+    return {"number": "a number", "grade": f"a grade (a number from 0 to {MAX_GRADE})", "label": "0 or 1",
             "probability": "a probability in [0, 1]"}[rule]
 
 
@@ -220,7 +225,7 @@ def _valid(value, rule: str) -> float | None:
         return None
     if rule == "probability" and not 0 <= number <= 1:
         return None
-    if rule == "grade" and number < 0:
+    if rule == "grade" and not 0 <= number <= MAX_GRADE:
         return None
     return number
 

@@ -87,7 +87,7 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     value, and a note under the widget says so instead of an exception.
     """
     widget_key = f"_{state_key}_widget"
-    value, note = _usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
+    value, note = usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
     st.session_state[state_key] = st.session_state[widget_key] = st.session_state[f"_{state_key}_good"] = value
     shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
     if note:
@@ -95,8 +95,8 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     return shown
 
 
-def _usable(value, label: str, kwargs: dict, last_good):
-    """``(value, None)`` when the widget can show ``value``, else the value to use and why."""
+def usable(value, label: str, kwargs: dict, last_good):
+    """``(value, None)`` when a widget built with ``kwargs`` can show ``value``, else the value to use and why."""
     if "options" in kwargs:
         options = list(kwargs["options"])
         if not isinstance(value, bool) and value in options:
