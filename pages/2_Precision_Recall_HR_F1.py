@@ -4,7 +4,7 @@ import streamlit as st
 
 from metrics import registry
 from metrics.topn_metrics import top_k_table, topn_counts
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -43,7 +43,7 @@ st.caption(
     f"{counts['n_recommended']} item(s) recommended."
 )
 if counts["never_recommended"]:
-    missing = ", ".join(f"'{item}'" for item in counts["never_recommended"])
+    missing = ", ".join(text.quoted(item) for item in counts["never_recommended"])
     st.info(f"Relevant but never recommended: {missing}. They still count in the Recall@{case.k} denominator, "
             f"so Recall@{case.k} cannot reach 1 however large K gets.")
 if not counts["n_relevant"]:
@@ -55,7 +55,7 @@ if not case.recommended:
 else:
     st.subheader("The top-K window")
     table = top_k_table(case.recommended, case.ground_truth, case.k)
-    st.plotly_chart(charts.top_k_window(table, case.k), key="topn_window")
+    st.plotly_chart(charts.top_k_window(text.plotly_column(table, "item"), case.k), key="topn_window")
     st.dataframe(table, hide_index=True, width="stretch")
 
     st.subheader("Each metric as K grows")

@@ -6,7 +6,7 @@ from metrics import registry
 from metrics.ranked_metrics import (
     ap_denominator_table, average_precision_table, per_user_table,
 )
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -89,7 +89,7 @@ else:
                                 "rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})
     ap_label = f"AP@{case.k}"
-    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"ap": ap_label}), ap_label, map_value, map_at_k.display_label(case.k),
+    st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"ap": ap_label}), "user"), ap_label, map_value, map_at_k.display_label(case.k),
                                          f"{ap_label} per user"), key="ap_per_user")
 
 pitfalls(

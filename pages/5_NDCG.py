@@ -6,7 +6,7 @@ import streamlit as st
 from metrics import ndcg
 from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables
+from ui import charts, formulas, tables, text
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
@@ -94,13 +94,14 @@ missing = ndcg.relevant_not_recommended(case.recommended, case.ground_truth)
 if missing:
     st.info(
         f"The ideal ordering uses **every** relevant item of the ground truth, including "
-        f"{', '.join(repr(str(i)) for i in missing)}, which your list never recommends (like the seed's 999). "
+        f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the seed's 999). "
         "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
         "stays below 1.", icon="ℹ️")
 else:
     st.caption("The ideal ordering uses every relevant item of the ground truth, recommended or not; here "
                "every relevant item is somewhere in your list.")
-st.plotly_chart(charts.dcg_actual_vs_ideal(actual, ideal), key="ndcg_dcg_chart")
+st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item")),
+                key="ndcg_dcg_chart")
 
 st.subheader("Which items form the ideal?")
 metric_cards(
@@ -159,7 +160,7 @@ else:
     for _, group in groups.iterrows():
         members = ties.loc[ties["tie_group"] == group["tie_group"]]
         st.markdown(
-            f"- Items {', '.join(str(i) for i in members['item'])} tie at score {group['score']:g}, so they "
+            f"- Items {', '.join(text.quoted(i) for i in members['item'])} tie at score {group['score']:g}, so they "
             f"span positions {group['positions']}. Each of those positions gets their averaged gain "
             f"({' + '.join(formulas.fmt(g) for g in members['gain'])})/{group['group_size']} = "
             f"{formulas.fmt(group['averaged_gain'])}, and the group adds {formulas.fmt(group['averaged_gain'])} × "

@@ -7,7 +7,7 @@ import streamlit as st
 
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables
+from ui import charts, formulas, tables, text
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 SCORE_COLUMNS = {
@@ -114,7 +114,7 @@ else:
         who = table[table["skipped_because"] != ""]
         st.info(
             f"**{skipped} user(s) skipped**, because AUC needs both a click and a non-click from the same user:\n\n"
-            + "\n".join(f"- **{u}**: {why}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
+            + "\n".join(f"- **{text.markdown(u)}**: {text.markdown(why)}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
             icon="ℹ️")
     if math.isnan(results["impressions"][0]):
         st.info("GAUC is undefined: no user has both a click and a non-click, so there is no per-user AUC to "
@@ -127,7 +127,7 @@ else:
                       format_func=WEIGHT_LABELS.get)
     if not math.isnan(results[weight][0]):
         st.latex(formulas.gauc_latex(table, weight, results[weight][0]))
-        st.plotly_chart(charts.per_user_auc(table, weight), key="auc_per_user_chart")
+        st.plotly_chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")
     st.markdown(
         "Pooled AUC also compares one user's click with **another** user's non-click, so a model that simply "
         "scores active users higher looks good. GAUC only compares impressions of the same user, which is what a "

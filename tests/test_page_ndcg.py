@@ -141,7 +141,7 @@ def test_seed_ndcg_sklearn_averages_the_tie_and_shows_both_broken_orders():
     assert [card(at, label) for label in SCORE_CARDS] == [
         f"{averaged:.4f}", f"{a_first:.4f}", f"{e_first:.4f}", f"{a_first:.4f}"] == ["0.8783", "0.9367", "0.8199", "0.9367"]
     shown = texts(at)
-    assert "Items A, E tie at score 3, so they span positions 1–2" in shown
+    assert "Items 'A', 'E' tie at score 3, so they span positions 1–2" in shown
     assert "averaged gain (3 + 1)/2 = 2" in shown
     assert "Score-based NDCG with ties" in shown
     ties = next(d.value for d in at.dataframe if "tie_group" in d.value.columns)

@@ -46,17 +46,17 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
         with controls[2]:
             bound(st.radio, "AP denominator", "ap_denominator", options=("min", "relevant", "hits"),
                   format_func=DENOMINATOR_LABELS.get)
-    problems = recommended.problems + truth.problems
+    problems, notes = recommended.problems + truth.problems, []
     if not items:
-        problems.append("The recommended list is empty: every metric is 0 until you add an item.")
+        notes.append("The recommended list is empty: every metric is 0 until you add an item.")
     elif k > len(items):
-        problems.append(
+        notes.append(
             f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
             f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
         )
-    show_problems(problems)
+    show_problems(problems, notes)
     case = RankingCase(items, truth.columns["ground_truth"], k, st.session_state["gain"], st.session_state["ap_denominator"])
-    return case, problems
+    return case, problems + notes
 
 
 USER_COLUMNS = {

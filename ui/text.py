@@ -26,11 +26,24 @@ def markdown(value) -> str:
     return escaped.replace("\r", " ").replace("\n", " ")
 
 
+def quoted(value) -> str:
+    """``value`` in single quotes, as Markdown that renders as the literal text: for names in sentences."""
+    return f"'{markdown(value)}'"
+
+
 def latex(value) -> str:
     r"""``value`` as KaTeX ``\text{...}`` that renders as the literal text."""
     return r"\text{" + "".join(_LATEX_TEXT.get(c, c) for c in str(value)) + "}"
 
 
 def plotly(value) -> str:
-    """``value`` for Plotly text, tick labels and hover: tags shown, never followed."""
-    return html.escape(str(value), quote=False)
+    """``value`` for Plotly text, tick labels and hover: tags shown, never followed.
+
+    ``$`` becomes an entity too: Plotly reads a string with ``$...$`` as LaTeX for MathJax.
+    """
+    return html.escape(str(value), quote=False).replace("$", "&#36;")
+
+
+def plotly_column(table, column: str):
+    """A copy of ``table`` whose ``column`` (typed names) is safe as Plotly text and tick labels."""
+    return table.assign(**{column: [plotly(value) for value in table[column]]})

@@ -121,10 +121,16 @@ def _copy(source: str, target: str) -> None:
     st.session_state[target] = st.session_state[source]
 
 
-def show_problems(problems: list[str]) -> None:
-    """One warning listing every row that was left out, and why."""
+def show_problems(problems: list[str], notes: list[str] = ()) -> None:
+    """One warning listing every row that was left out, and why; then notes that are not about rows.
+
+    The messages quote what the user typed, so each is escaped whole: it shows exactly as written.
+    """
     if problems:
-        st.warning("**Some rows are left out of the numbers below:**\n\n" + "\n".join(f"- {p}" for p in problems), icon="⚠️")
+        st.warning("**Some rows are left out of the numbers below:**\n\n"
+                   + "\n".join(f"- {text.markdown(p)}" for p in problems), icon="⚠️")
+    for note in notes:
+        st.info(text.markdown(note), icon="ℹ️")
 
 
 def _format(value: float) -> str:
