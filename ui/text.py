@@ -8,6 +8,7 @@ Streamlit's Markdown (warnings, captions, info boxes) reads ``**``, ``[..](..)``
 from __future__ import annotations
 
 import html
+import re
 import string
 
 _MARKDOWN_SPECIAL = set(string.punctuation)
@@ -18,10 +19,16 @@ _LATEX_TEXT = {
 }
 
 
+# An invisible WORD JOINER after ":" and "@" and inside "www." stops GitHub-flavoured Markdown from
+# turning a typed URL or e-mail address into a link; escapes cannot, as it links the rendered text.
+_NO_AUTOLINK = "\u2060"
+
+
 def markdown(value) -> str:
-    """``value`` as Markdown that renders as the literal text: every ASCII punctuation escaped."""
-    text = str(value)
-    escaped = "".join(f"\\{c}" if c in _MARKDOWN_SPECIAL else c for c in text)
+    """``value`` as Markdown that renders as the literal text: every ASCII punctuation escaped, no autolinks."""
+    text = re.sub("(?i)(www)(?=\\.)", rf"\1{_NO_AUTOLINK}", str(value))
+    escaped = "".join(f"\\{c}{_NO_AUTOLINK}" if c in ":@" else f"\\{c}" if c in _MARKDOWN_SPECIAL else c
+                      for c in text)
     # A newline would start a new block; show it as a space instead.
     return escaped.replace("\r", " ").replace("\n", " ")
 

@@ -12,8 +12,9 @@ from playwright.sync_api import expect
 from metrics.ndcg import ndcg_at_k
 from metrics.ranked_metrics import average_precision_at_k
 from tests.e2e.conftest import SCREENSHOTS
+from ui.text import _NO_AUTOLINK as NO_AUTOLINK
 from tests.e2e.streamlit_page import (
-    card, cell_texts, editor_of, open_page, screenshot, type_into_new_row,
+    card, cell_texts, edit_cell, editor_of, open_page, screenshot, type_into_new_row,
 )
 
 SEED_LIST = [str(i) for i in range(101, 111)]
@@ -54,3 +55,32 @@ def test_users_add_row_on_the_map_page_keeps_every_keystroke(server, page):
              ("301, 302, 303, 304, 305", "399"), ("101, 102", "102")]
     aps = [average_precision_at_k(r.split(", "), set(t.split(", ")), 10) for r, t in lists]
     expect(card(page, "MAP@10")).to_have_text(f"{np.mean(aps):.4f}")
+
+
+NASTY = [
+    "**strong**", "$y^2$", r"$\href{javascript:alert(1)}{x}$", "[click](javascript:alert(1))",
+    "![](https://example.invalid/x.png)", '<a href="https://example.invalid">x</a>', ":red[x]",
+    "long_name_" * 50,
+]
+
+
+def test_typed_names_and_ranks_show_literally_and_reach_no_other_host(server, page):
+    """Markup typed into cells is shown as typed in warnings and chart text, never as a link, formula,
+    image or colour; the page fixture fails on any request that leaves loopback (an image, a link fetch)."""
+    open_page(page, server.url)
+    recommended = editor_of(page, "recommended")
+    for row, name in enumerate(NASTY):
+        edit_cell(page, recommended, column=2, row=row, text=name)
+        edit_cell(page, recommended, column=1, row=row, text=name)
+    warning = page.get_by_test_id("stAlert").filter(has_text="Some rows are left out")
+    expect(warning).to_contain_text("Recommended list, row 8")
+    shown = warning.inner_text().replace(NO_AUTOLINK, "")  # the invisible joiner that stops autolinks
+    for row, name in enumerate(NASTY):
+        assert (f"Recommended list, row {row + 1}: the rank '{name}' is not a whole number 1 or more, so item "
+                f"'{name}' stays at rank {row + 1}.") in shown, name
+    expect(page.get_by_test_id("stAlert").locator("a, img, .katex, span[style*='color']")).to_have_count(0)
+    expect(page.locator(".js-plotly-plot .main-svg a")).to_have_count(0)
+    window = page.locator(".js-plotly-plot").filter(has_text="top 10").first
+    for name in NASTY[:7]:
+        expect(window.locator("text").filter(has_text=name).first).to_be_attached()
+    screenshot(page, SCREENSHOTS, "editing_typed_markup_literal")
