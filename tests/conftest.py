@@ -78,12 +78,12 @@ def latex(at: AppTest) -> str:
 def texts(at: AppTest) -> str:
     """All markdown, captions, warnings, infos and errors on the page, as one string.
 
-    Markdown backslash escapes (typed names and messages are escaped) are read as the character
-    they show; the formulas are kept as written.
+    Markdown backslash escapes and the invisible word joiners that stop autolinks (typed names and
+    messages carry them) are read as what they show; the formulas are kept as written.
     """
     parts = []
     for kind in ("markdown", "caption", "warning", "info", "error", "success"):
-        parts += [re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(e.value)) for e in at.get(kind)]
+        parts += [re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(e.value)).replace("\u2060", "") for e in at.get(kind)]
     parts += [str(e.value) for e in at.get("latex")]
     return "\n".join(parts)
 
