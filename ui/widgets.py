@@ -12,7 +12,7 @@ from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import tables, text
 from ui.navigation import grouped
-from ui.state import init_state
+from ui.state import changed_from_example, init_state, load_example
 
 
 def page(title: str, icon: str, idea: str) -> None:
@@ -183,14 +183,24 @@ def pitfalls(*lines: str) -> None:
 
 
 def loaded_example_banner(topic: str) -> None:
-    """Say which seed example is loaded, with the document's printed value next to the exact one."""
+    """Say which seed example is loaded, with the document's printed value next to the exact one.
+
+    Once the user edits the data, the banner says the numbers below are no longer the example's
+    and offers to load it again.
+    """
     key = st.session_state.get("loaded_example")
     example = EXAMPLES.get(key) if key else None
     if example is None or example.topic != topic:
         return
     rows = [{"value": v.label, "document prints": v.printed or "—", "exact": f"{v.exact:.5f}"} for v in example.values]
     with st.container(border=True):
-        st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
+        if changed_from_example(example):
+            st.markdown(f"**Changed from the example:** {example.title}  \nThe numbers on this page are for your "
+                        "edited data; the table shows the example's own values.")
+            st.button("↩️ Reset to the example", key=f"reset_example_{topic}", on_click=load_example, args=(example,),
+                      help="Load the example's data again, replacing your edits.")
+        else:
+            st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         for value in example.values:
             if value.note:
