@@ -8,6 +8,7 @@ from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import charts, formulas, tables
 from ui.widgets import (
     formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor, usable,
+    show_table,
 )
 
 OUTLIER_SHARES = [i / 100 for i in range(31)]
@@ -78,9 +79,9 @@ if values is None:
     st.info("No usable rating is left: add a row with a number in both columns to see RMSE, MAE and MSE.")
 else:
     metric_cards(values, group="rating", columns=3)
-    st.markdown("**Each prediction's error** — MAE averages the `absolute_error` column, MSE the "
-                "`squared_error` column, and RMSE is the square root of MSE.")
-    st.dataframe(breakdown, hide_index=True, width="stretch")
+    st.markdown("**Each prediction's error** — MAE averages the **|error|** column, MSE the "
+                "**error²** column, and RMSE is the square root of MSE.")
+    show_table(breakdown)
     st.plotly_chart(charts.rating_errors(breakdown), key="rating_errors_chart")
 
 st.divider()
@@ -104,7 +105,7 @@ with controls[2]:
                          help="The seed document uses np.random.seed(42); NumPy takes seeds 0 to 2^32 − 1.")
 
 summary, models_chart, outliers_chart = _demo(float(noise), float(share), int(seed))
-st.dataframe(summary, hide_index=True, width="stretch",
+show_table(summary,
              column_config={name: st.column_config.NumberColumn(format="%.4f") for name in ("RMSE", "MAE", "MSE")})
 st.plotly_chart(models_chart, key="rating_models_chart")
 st.plotly_chart(outliers_chart, key="rating_outliers_chart")
@@ -126,9 +127,8 @@ with st.container(border=True):
         "as this demo does at its defaults) gives different numbers. "
         "The lesson survives: the outlier-prone model's RMSE is far above its MAE."
     )
-    st.dataframe(
+    show_table(
         [{"value": v.label, "document prints": v.printed, "its code gives": f"{v.exact:.4f}"} for v in example.values],
-        hide_index=True, width="stretch",
     )
 
 pitfalls(

@@ -6,7 +6,7 @@ from metrics import registry
 from metrics.topn_metrics import top_k_table, topn_counts
 from ui import charts, formulas, text
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "f1_at_k", "hit_rate_at_k")
 
@@ -56,7 +56,7 @@ else:
     st.subheader("The top-K window")
     table = top_k_table(case.recommended, case.ground_truth, case.k)
     st.plotly_chart(charts.top_k_window(text.plotly_column(table, "item"), case.k), key="topn_window")
-    st.dataframe(table, hide_index=True, width="stretch")
+    show_table(table)
 
     st.subheader("Each metric as K grows")
     max_k = max(len(case.recommended), case.k)

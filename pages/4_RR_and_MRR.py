@@ -8,7 +8,7 @@ from metrics.ranked_metrics import (
 )
 from ui import charts, formulas, text
 from ui.scenario import ranking_scenario, users_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 
 page(
@@ -46,7 +46,7 @@ st.subheader("Step by step")
 if positions.empty:
     st.info("The recommended list is empty, so there is no first hit: RR is 0. Add an item to the list.")
 else:
-    st.dataframe(positions, hide_index=True, width="stretch",
+    show_table(positions,
                  column_config={"one_over_rank": st.column_config.NumberColumn("1/rank", format="%.4f"),
                                 "first_hit": "first hit"})
     st.plotly_chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item")), key="rr_positions")
@@ -62,7 +62,7 @@ else:
     mrr = registry.BY_KEY["mrr"].compute(registry.UsersCase(columns["recommended"], columns["relevant"], case.k))
     st.latex(formulas.mean_over_users_latex("MRR", per_user["rr"], mrr))
     metric_cards({"mrr": mrr}, group="mrr", columns=3)
-    st.dataframe(per_user[["user", "first_hit_rank", "rr"]], hide_index=True, width="stretch",
+    show_table(per_user[["user", "first_hit_rank", "rr"]],
                  column_config={"rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})
     st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"rr": "RR"}), "user"), "RR", mrr, "MRR",

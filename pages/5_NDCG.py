@@ -8,7 +8,7 @@ from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
 from ui import charts, formulas, tables, text
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 GAIN_TEXT = {"linear": "linear gain: rel", "exponential": "exponential gain: 2^rel − 1"}
 DCG_COLUMNS = {
@@ -74,10 +74,10 @@ st.caption(
 )
 grades = sorted(set(case.ground_truth.values()))
 if grades:
-    st.dataframe(
+    show_table(
         pd.DataFrame({"grade": grades, GAIN_TEXT["linear"]: ndcg.gain_of(grades, "linear"),
                       GAIN_TEXT["exponential"]: ndcg.gain_of(grades, "exponential")}),
-        hide_index=True, width="content",
+        width="content",
     )
     st.caption("Exponential gain makes a top grade worth far more than the next one down: 2^5 − 1 = 31 vs "
                "2^4 − 1 = 15, while linear gain gives 5 vs 4.")
@@ -86,10 +86,10 @@ st.subheader(f"DCG@{case.k} of your list next to the ideal ordering")
 left, right = st.columns(2)
 with left:
     st.markdown("**Your list**")
-    st.dataframe(actual, column_config=DCG_COLUMNS, hide_index=True, width="stretch")
+    show_table(actual, column_config=DCG_COLUMNS)
 with right:
     st.markdown("**Ideal ordering** (every graded item of the ground truth, best first)")
-    st.dataframe(ideal, column_config=DCG_COLUMNS, hide_index=True, width="stretch")
+    show_table(ideal, column_config=DCG_COLUMNS)
 missing = ndcg.relevant_not_recommended(case.recommended, case.ground_truth)
 if missing:
     st.info(
@@ -154,7 +154,7 @@ else:
     idcg = ndcg.dcg_at_k(ndcg.ideal_relevances(truth), n, gain=case.gain)
     st.latex(rf"\mathrm{{NDCG}}=\frac{{\text{{tie-averaged DCG}}}}{{\mathrm{{IDCG}}}}"
              rf"=\frac{{{dcg:.4f}}}{{{idcg:.4f}}}={averaged:.4f}")
-    st.dataframe(ties, column_config=TIE_COLUMNS, hide_index=True, width="stretch",
+    show_table(ties, column_config=TIE_COLUMNS,
                  column_order=list(TIE_COLUMNS))
     groups = ties[ties["group_size"] > 1].drop_duplicates("tie_group")
     for _, group in groups.iterrows():

@@ -8,7 +8,7 @@ import streamlit as st
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
 from ui import charts, formulas, tables, text
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 SCORE_COLUMNS = {
     "user": st.column_config.TextColumn("User"),
@@ -101,7 +101,7 @@ else:
             "credit": pairs["credit"],
             "why": [CREDIT_TEXT[c] for c in pairs["credit"]],
         })
-        st.dataframe(shown, column_config=PAIR_COLUMNS, hide_index=True, width="stretch", height=300)
+        show_table(shown, column_config=PAIR_COLUMNS, height=300)
         st.plotly_chart(charts.roc_curve(cls.roc_curve_points(labels, scores), counts["auc"]), key="auc_roc_chart")
         st.caption("Each step of the curve is one score threshold. A group of tied scores holding positives and "
                    "negatives moves the curve diagonally: the triangle under that diagonal is the 0.5 per tied pair.")
@@ -122,7 +122,7 @@ else:
     else:
         metric_cards({f"GAUC, {WEIGHT_LABELS[w]}": value for w, (value, _) in results.items()},
                      group="gauc", columns=3)
-    st.dataframe(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS), hide_index=True, width="stretch")
+    show_table(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS))
     weight = st.radio("Weight of each user's AUC", cls.GAUC_WEIGHTS, key="auc_gauc_weight", horizontal=True,
                       format_func=WEIGHT_LABELS.get)
     if not math.isnan(results[weight][0]):

@@ -61,7 +61,7 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     # It depends on the base only: a height that changed with each edit would remount the grid.
     height = (min(len(base), 15) + 2) * ROW_HEIGHT + 3
     st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
-                   width="stretch", height=height)
+                   width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
     if rejected:
         st.warning(f"That edit was not applied ({text.markdown(rejected)}), so the table keeps its last good "
@@ -133,6 +133,29 @@ def show_problems(problems: list[str], notes: list[str] = ()) -> None:
         st.info(text.markdown(note), icon="ℹ️")
 
 
+# Readable headers for the column names the metrics package returns; any other name is shown
+# with spaces for underscores. A page's own column_config wins.
+COLUMN_LABELS = {
+    "absolute_error": "|error|", "squared_error": "error²", "in_top_k": "in the top K", "used_by": "used by",
+    "chosen": "your choice", "hits_so_far": "hits so far", "precision_at_i": "precision@i",
+    "first_position": "first position", "last_position": "last position", "p_true_label": "p of what happened",
+    "was_clipped": "clipped?", "first_hit_rank": "first hit at rank", "one_over_rank": "1/rank",
+    "running_dcg": "DCG so far", "ap": "AP", "rr": "RR", "auc": "AUC", "divide_by": "D",
+    "sum_of_precisions": "sum of precision@i at hits", "first_hit": "first hit",
+}
+MISSING = "—"  # shown for an empty cell instead of "None"
+
+
+def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
+    """A read-only table with readable column headers and an em dash for empty cells."""
+    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    labels = {str(c): COLUMN_LABELS.get(str(c), str(c).replace("_", " ")) for c in frame.columns}
+    config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg
+                           for c, cfg in (column_config or {}).items()}}
+    st.dataframe(frame, column_config=config, placeholder=MISSING,
+                 **{"hide_index": True, "width": "stretch", **kwargs})
+
+
 def _format(value: float) -> str:
     return "undefined" if value is None or math.isnan(value) else f"{value:.4f}"
 
@@ -201,7 +224,7 @@ def loaded_example_banner(topic: str) -> None:
                       help="Load the example's data again, replacing your edits.")
         else:
             st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        show_table(pd.DataFrame(rows))
         for value in example.values:
             if value.note:
                 st.info(f"**{value.label}:** {value.note}")
