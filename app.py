@@ -5,7 +5,7 @@ import streamlit as st
 from metrics import registry
 from metrics.ndcg import ndcg_tables
 from metrics.topn_metrics import top_k_table
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -27,7 +27,7 @@ formula(registry.BY_KEY["ndcg_graded_at_k"].latex,
         formulas.ndcg_latex(*ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain),
                             case.k, values["ndcg_graded_at_k"]))
 
-st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
+st.plotly_chart(charts.top_k_window(text.plotly_column(top_k_table(case.recommended, case.ground_truth, case.k), "item"), case.k),
                 key="home_window")
 max_k = max(len(case.recommended), case.k, 1)
 st.plotly_chart(charts.metrics_vs_k(registry.evaluate_over_k(case, range(1, max_k + 1)), case.k),

@@ -6,9 +6,14 @@ from metrics import rating_metrics
 from metrics.registry import BY_KEY, RatingCase, evaluate
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import charts, formulas, tables
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import (
+    formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor, usable,
+    show_table,
+)
 
 OUTLIER_SHARES = [i / 100 for i in range(31)]
+MAX_SEED = 2**32 - 1  # np.random.RandomState, which the seed document's numbers come from, takes no larger seed
+_DEMO_DEFAULTS = {"noise": 0.5, "outlier_share": 0.05, "seed": 42}
 RATING_COLUMNS = {
     "prediction": st.column_config.NumberColumn("Prediction", help="The rating the model predicted (e.g. 3.5 stars)."),
     "actual": st.column_config.NumberColumn("Actual", help="The rating the user really gave."),
@@ -18,8 +23,13 @@ RATING_COLUMNS = {
 def _demo_control(widget, label: str, field: str, **kwargs):
     """A widget over one field of the shared ``rating_demo`` dict (a loaded example sets the dict)."""
     widget_key = f"rating_demo_{field}"
-    st.session_state[widget_key] = st.session_state["rating_demo"][field]
-    return widget(label, key=widget_key, on_change=_store_demo_field, args=(widget_key, field), **kwargs)
+    value, note = usable(st.session_state["rating_demo"][field], label, kwargs, _DEMO_DEFAULTS[field])
+    st.session_state["rating_demo"] = {**st.session_state["rating_demo"], field: value}
+    st.session_state[widget_key] = value
+    shown = widget(label, key=widget_key, on_change=_store_demo_field, args=(widget_key, field), **kwargs)
+    if note:
+        st.info(note, icon="↕️")
+    return shown
 
 
 def _store_demo_field(widget_key: str, field: str) -> None:
@@ -27,18 +37,15 @@ def _store_demo_field(widget_key: str, field: str) -> None:
 
 
 # cache_resource, not cache_data: a Plotly figure takes 30-60 ms to build and as long again to unpickle,
-# so the figures are kept as objects (never mutated) alongside the simulation.
+# so the figures are kept as objects (never mutated) alongside the simulation. Keyed on three numbers,
+# the whole input, so every session with those numbers gets the same (correct) figures. The chart of
+# a user's own ratings is never cached: a cache hashes a large table by a sample of its rows.
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _demo(noise: float, outlier_share: float, seed: int):
     models = rating_metrics.simulate_rating_models(noise=noise, outlier_share=outlier_share, seed=seed)
     summary = rating_metrics.rating_models_summary(models)
     sweep = rating_metrics.outlier_sweep(OUTLIER_SHARES, noise=noise, seed=seed)
     return summary, charts.rmse_vs_mae(summary), charts.rmse_mae_over_outliers(sweep, outlier_share)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _errors_chart(breakdown):
-    return charts.rating_errors(breakdown)
 
 
 page(
@@ -72,10 +79,10 @@ if values is None:
     st.info("No usable rating is left: add a row with a number in both columns to see RMSE, MAE and MSE.")
 else:
     metric_cards(values, group="rating", columns=3)
-    st.markdown("**Each prediction's error** — MAE averages the `absolute_error` column, MSE the "
-                "`squared_error` column, and RMSE is the square root of MSE.")
-    st.dataframe(breakdown, hide_index=True, width="stretch")
-    st.plotly_chart(_errors_chart(breakdown), key="rating_errors_chart")
+    st.markdown("**Each prediction's error** — MAE averages the **|error|** column, MSE the "
+                "**error²** column, and RMSE is the square root of MSE.")
+    show_table(breakdown)
+    st.plotly_chart(charts.rating_errors(breakdown), key="rating_errors_chart")
 
 st.divider()
 st.subheader("The seed's demo: naive, low-noise and outlier-prone models")
@@ -94,11 +101,11 @@ with controls[1]:
     share = _demo_control(st.slider, "Share of users the outlier-prone model misses by ±4", "outlier_share",
                           min_value=0.0, max_value=0.3, step=0.01)
 with controls[2]:
-    seed = _demo_control(st.number_input, "Random seed", "seed", min_value=0, step=1,
-                         help="The seed document uses np.random.seed(42).")
+    seed = _demo_control(st.number_input, "Random seed", "seed", min_value=0, max_value=MAX_SEED, step=1,
+                         help="The seed document uses np.random.seed(42); NumPy takes seeds 0 to 2^32 − 1.")
 
 summary, models_chart, outliers_chart = _demo(float(noise), float(share), int(seed))
-st.dataframe(summary, hide_index=True, width="stretch",
+show_table(summary,
              column_config={name: st.column_config.NumberColumn(format="%.4f") for name in ("RMSE", "MAE", "MSE")})
 st.plotly_chart(models_chart, key="rating_models_chart")
 st.plotly_chart(outliers_chart, key="rating_outliers_chart")
@@ -120,9 +127,8 @@ with st.container(border=True):
         "as this demo does at its defaults) gives different numbers. "
         "The lesson survives: the outlier-prone model's RMSE is far above its MAE."
     )
-    st.dataframe(
+    show_table(
         [{"value": v.label, "document prints": v.printed, "its code gives": f"{v.exact:.4f}"} for v in example.values],
-        hide_index=True, width="stretch",
     )
 
 pitfalls(

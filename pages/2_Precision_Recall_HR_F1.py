@@ -4,9 +4,9 @@ import streamlit as st
 
 from metrics import registry
 from metrics.topn_metrics import top_k_table, topn_counts
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "f1_at_k", "hit_rate_at_k")
 
@@ -43,7 +43,7 @@ st.caption(
     f"{counts['n_recommended']} item(s) recommended."
 )
 if counts["never_recommended"]:
-    missing = ", ".join(f"'{item}'" for item in counts["never_recommended"])
+    missing = ", ".join(text.quoted(item) for item in counts["never_recommended"])
     st.info(f"Relevant but never recommended: {missing}. They still count in the Recall@{case.k} denominator, "
             f"so Recall@{case.k} cannot reach 1 however large K gets.")
 if not counts["n_relevant"]:
@@ -55,8 +55,8 @@ if not case.recommended:
 else:
     st.subheader("The top-K window")
     table = top_k_table(case.recommended, case.ground_truth, case.k)
-    st.plotly_chart(charts.top_k_window(table, case.k), key="topn_window")
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.plotly_chart(charts.top_k_window(text.plotly_column(table, "item"), case.k), key="topn_window")
+    show_table(table)
 
     st.subheader("Each metric as K grows")
     max_k = max(len(case.recommended), case.k)

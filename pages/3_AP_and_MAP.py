@@ -6,9 +6,9 @@ from metrics import registry
 from metrics.ranked_metrics import (
     ap_denominator_table, average_precision_table, per_user_table,
 )
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 DENOMINATOR_NAMES = {"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits in top K"}
 
@@ -45,13 +45,12 @@ metric_cards(
     help_text={f"÷ {DENOMINATOR_NAMES[name]} = {int(row['divide_by'])}": DENOMINATOR_LABELS[name]
                for name, row in by_denominator.iterrows()},
 )
-st.dataframe(
+show_table(
     by_denominator.reset_index().assign(
         used_by=lambda t: t["denominator"].map(DENOMINATOR_LABELS).str.split(": ", n=1).str[1],
         chosen=lambda t: t["denominator"] == case.ap_denominator,
         denominator=lambda t: t["denominator"].map(DENOMINATOR_NAMES),
     ),
-    hide_index=True, width="stretch",
     column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
                    "sum_of_precisions": st.column_config.NumberColumn("sum of precision@i at hits", format="%.4f"),
                    "divide_by": "D"},
@@ -64,7 +63,7 @@ st.subheader("Step by step")
 if table.empty:
     st.info("The recommended list is empty, so there is no rank to walk through: AP@K is 0.")
 else:
-    st.dataframe(table, hide_index=True, width="stretch",
+    show_table(table,
                  column_config={"precision_at_i": st.column_config.NumberColumn("precision@i", format="%.4f"),
                                 "contribution": st.column_config.NumberColumn(format="%.4f")})
     st.plotly_chart(charts.contributions(table, f"Precision@i at each hit (green bars add up to the AP@{case.k} numerator)"),
@@ -84,12 +83,12 @@ else:
                                                     case.ap_denominator))
     st.latex(formulas.mean_over_users_latex(map_at_k.display_label(case.k), per_user["ap"], map_value))
     metric_cards({"map_at_k": map_value}, group="map", k=case.k, columns=3)
-    st.dataframe(per_user, hide_index=True, width="stretch",
+    show_table(per_user,
                  column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
                                 "rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})
     ap_label = f"AP@{case.k}"
-    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"ap": ap_label}), ap_label, map_value, map_at_k.display_label(case.k),
+    st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"ap": ap_label}), "user"), ap_label, map_value, map_at_k.display_label(case.k),
                                          f"{ap_label} per user"), key="ap_per_user")
 
 pitfalls(

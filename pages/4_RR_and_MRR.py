@@ -6,9 +6,9 @@ from metrics import registry
 from metrics.ranked_metrics import (
     first_hit_rank, per_user_table, reciprocal_rank_at_k, reciprocal_rank_table,
 )
-from ui import charts, formulas
+from ui import charts, formulas, text
 from ui.scenario import ranking_scenario, users_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 
 page(
@@ -36,7 +36,7 @@ metric_cards({"rr": rr, rr_at_k_label: rr_at_k}, group="rr", columns=3,
 if rank is None:
     st.info("No relevant item anywhere in the recommended list, so RR is 0.")
 else:
-    st.markdown(f"First hit: item **{positions.loc[positions['first_hit'], 'item'].iloc[0]}** at rank **{rank}**. RR ignores K: "
+    st.markdown(f"First hit: item **{text.markdown(positions.loc[positions['first_hit'], 'item'].iloc[0])}** at rank **{rank}**. RR ignores K: "
                 f"the K slider changes only the RR@{case.k} card.")
     if rr_at_k != rr:
         st.warning(f"The first hit (rank {rank}) is below K = {case.k}: RR (no cut-off, as in the seed and "
@@ -46,10 +46,10 @@ st.subheader("Step by step")
 if positions.empty:
     st.info("The recommended list is empty, so there is no first hit: RR is 0. Add an item to the list.")
 else:
-    st.dataframe(positions, hide_index=True, width="stretch",
+    show_table(positions,
                  column_config={"one_over_rank": st.column_config.NumberColumn("1/rank", format="%.4f"),
                                 "first_hit": "first hit"})
-    st.plotly_chart(charts.reciprocal_rank_positions(positions), key="rr_positions")
+    st.plotly_chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item")), key="rr_positions")
 
 st.subheader("MRR: the mean over users")
 st.markdown("One user per row; type the lists as comma-separated item ids.")
@@ -62,10 +62,11 @@ else:
     mrr = registry.BY_KEY["mrr"].compute(registry.UsersCase(columns["recommended"], columns["relevant"], case.k))
     st.latex(formulas.mean_over_users_latex("MRR", per_user["rr"], mrr))
     metric_cards({"mrr": mrr}, group="mrr", columns=3)
-    st.dataframe(per_user[["user", "first_hit_rank", "rr"]], hide_index=True, width="stretch",
+    show_table(per_user[["user", "first_hit_rank", "rr"]],
                  column_config={"rr": st.column_config.NumberColumn("RR", format="%.4f"),
                                 "first_hit_rank": "first hit at rank"})
-    st.plotly_chart(charts.per_user_bars(per_user.rename(columns={"rr": "RR"}), "RR", mrr, "MRR", "RR per user"), key="rr_per_user")
+    st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"rr": "RR"}), "user"), "RR", mrr, "MRR",
+                                         "RR per user"), key="rr_per_user")
 
 pitfalls(
     "**RR has no cut-off** here, as in the seed and trec_eval `recip_rank`: a first hit at rank 15 still scores 1/15. "

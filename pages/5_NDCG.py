@@ -6,9 +6,9 @@ import streamlit as st
 from metrics import ndcg
 from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables
+from ui import charts, formulas, tables, text
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 GAIN_TEXT = {"linear": "linear gain: rel", "exponential": "exponential gain: 2^rel − 1"}
 DCG_COLUMNS = {
@@ -74,10 +74,10 @@ st.caption(
 )
 grades = sorted(set(case.ground_truth.values()))
 if grades:
-    st.dataframe(
+    show_table(
         pd.DataFrame({"grade": grades, GAIN_TEXT["linear"]: ndcg.gain_of(grades, "linear"),
                       GAIN_TEXT["exponential"]: ndcg.gain_of(grades, "exponential")}),
-        hide_index=True, width="content",
+        width="content",
     )
     st.caption("Exponential gain makes a top grade worth far more than the next one down: 2^5 − 1 = 31 vs "
                "2^4 − 1 = 15, while linear gain gives 5 vs 4.")
@@ -86,21 +86,22 @@ st.subheader(f"DCG@{case.k} of your list next to the ideal ordering")
 left, right = st.columns(2)
 with left:
     st.markdown("**Your list**")
-    st.dataframe(actual, column_config=DCG_COLUMNS, hide_index=True, width="stretch")
+    show_table(actual, column_config=DCG_COLUMNS)
 with right:
     st.markdown("**Ideal ordering** (every graded item of the ground truth, best first)")
-    st.dataframe(ideal, column_config=DCG_COLUMNS, hide_index=True, width="stretch")
+    show_table(ideal, column_config=DCG_COLUMNS)
 missing = ndcg.relevant_not_recommended(case.recommended, case.ground_truth)
 if missing:
     st.info(
         f"The ideal ordering uses **every** relevant item of the ground truth, including "
-        f"{', '.join(repr(str(i)) for i in missing)}, which your list never recommends (like the seed's 999). "
+        f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the seed's 999). "
         "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
         "stays below 1.", icon="ℹ️")
 else:
     st.caption("The ideal ordering uses every relevant item of the ground truth, recommended or not; here "
                "every relevant item is somewhere in your list.")
-st.plotly_chart(charts.dcg_actual_vs_ideal(actual, ideal), key="ndcg_dcg_chart")
+st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item")),
+                key="ndcg_dcg_chart")
 
 st.subheader("Which items form the ideal?")
 metric_cards(
@@ -153,13 +154,13 @@ else:
     idcg = ndcg.dcg_at_k(ndcg.ideal_relevances(truth), n, gain=case.gain)
     st.latex(rf"\mathrm{{NDCG}}=\frac{{\text{{tie-averaged DCG}}}}{{\mathrm{{IDCG}}}}"
              rf"=\frac{{{dcg:.4f}}}{{{idcg:.4f}}}={averaged:.4f}")
-    st.dataframe(ties, column_config=TIE_COLUMNS, hide_index=True, width="stretch",
+    show_table(ties, column_config=TIE_COLUMNS,
                  column_order=list(TIE_COLUMNS))
     groups = ties[ties["group_size"] > 1].drop_duplicates("tie_group")
     for _, group in groups.iterrows():
         members = ties.loc[ties["tie_group"] == group["tie_group"]]
         st.markdown(
-            f"- Items {', '.join(str(i) for i in members['item'])} tie at score {group['score']:g}, so they "
+            f"- Items {', '.join(text.quoted(i) for i in members['item'])} tie at score {group['score']:g}, so they "
             f"span positions {group['positions']}. Each of those positions gets their averaged gain "
             f"({' + '.join(formulas.fmt(g) for g in members['gain'])})/{group['group_size']} = "
             f"{formulas.fmt(group['averaged_gain'])}, and the group adds {formulas.fmt(group['averaged_gain'])} × "

@@ -5,7 +5,7 @@ import streamlit as st
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, LabelCase, evaluate
 from ui import charts, formulas, tables
-from ui.widgets import bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 IMPRESSIONS = 1000
 POSITIVE_SHARES = [i / 100 for i in range(1, 51)]
@@ -71,7 +71,7 @@ else:
                         key="classification_confusion")
     with right:
         st.markdown("**Each impression's outcome**")
-        st.dataframe(cls.confusion_table(y_true, y_pred), hide_index=True, width="stretch")
+        show_table(cls.confusion_table(y_true, y_pred))
 
 st.divider()
 st.subheader("Why accuracy misleads on imbalanced data")

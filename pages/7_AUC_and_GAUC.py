@@ -7,8 +7,8 @@ import streamlit as st
 
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables
-from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui import charts, formulas, tables, text
+from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 SCORE_COLUMNS = {
     "user": st.column_config.TextColumn("User"),
@@ -101,7 +101,7 @@ else:
             "credit": pairs["credit"],
             "why": [CREDIT_TEXT[c] for c in pairs["credit"]],
         })
-        st.dataframe(shown, column_config=PAIR_COLUMNS, hide_index=True, width="stretch", height=300)
+        show_table(shown, column_config=PAIR_COLUMNS, height=300)
         st.plotly_chart(charts.roc_curve(cls.roc_curve_points(labels, scores), counts["auc"]), key="auc_roc_chart")
         st.caption("Each step of the curve is one score threshold. A group of tied scores holding positives and "
                    "negatives moves the curve diagonally: the triangle under that diagonal is the 0.5 per tied pair.")
@@ -114,7 +114,7 @@ else:
         who = table[table["skipped_because"] != ""]
         st.info(
             f"**{skipped} user(s) skipped**, because AUC needs both a click and a non-click from the same user:\n\n"
-            + "\n".join(f"- **{u}**: {why}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
+            + "\n".join(f"- **{text.markdown(u)}**: {text.markdown(why)}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
             icon="ℹ️")
     if math.isnan(results["impressions"][0]):
         st.info("GAUC is undefined: no user has both a click and a non-click, so there is no per-user AUC to "
@@ -122,12 +122,12 @@ else:
     else:
         metric_cards({f"GAUC, {WEIGHT_LABELS[w]}": value for w, (value, _) in results.items()},
                      group="gauc", columns=3)
-    st.dataframe(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS), hide_index=True, width="stretch")
+    show_table(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS))
     weight = st.radio("Weight of each user's AUC", cls.GAUC_WEIGHTS, key="auc_gauc_weight", horizontal=True,
                       format_func=WEIGHT_LABELS.get)
     if not math.isnan(results[weight][0]):
         st.latex(formulas.gauc_latex(table, weight, results[weight][0]))
-        st.plotly_chart(charts.per_user_auc(table, weight), key="auc_per_user_chart")
+        st.plotly_chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")
     st.markdown(
         "Pooled AUC also compares one user's click with **another** user's non-click, so a model that simply "
         "scores active users higher looks good. GAUC only compares impressions of the same user, which is what a "

@@ -5,7 +5,7 @@ import streamlit as st
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, ProbabilityCase, evaluate
 from ui import charts, formulas, tables
-from ui.widgets import bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 EPS_CHOICES = {
     cls.default_log_loss_eps(): "2.2e-16: float64 machine epsilon (scikit-learn 1.9)",
@@ -52,10 +52,10 @@ else:
     metric_cards(values, group="logloss", columns=3)
     if terms["was_clipped"].any():
         st.info(f"Some probabilities are 0 or 1, so they were clipped to ε = {eps:.2g} or 1 − ε: without "
-                "clipping a confident mistake would cost infinity. The `clipped` column shows the value used.")
-    st.markdown("**Each impression's loss** — `p_true_label` is the probability given to what really "
-                "happened (p for a click, 1 − p for no click); `loss` = −ln of it. LogLoss is the mean of `loss`.")
-    st.dataframe(terms, hide_index=True, width="stretch")
+                "clipping a confident mistake would cost infinity. The **clipped** column shows the value used.")
+    st.markdown("**Each impression's loss** — **p of what happened** is the probability given to what really "
+                "happened (p for a click, 1 − p for no click); **loss** = −ln of it. LogLoss is the mean of `loss`.")
+    show_table(terms)
     st.plotly_chart(charts.log_loss_curve(terms), key="logloss_curve")
 
 st.divider()
@@ -66,7 +66,7 @@ st.markdown(
     "mistake among many samples can dominate the mean, so the same predictions get different LogLoss "
     "values in different libraries."
 )
-st.dataframe(
+show_table(
     [
         {
             "clipping ε": label,
@@ -75,7 +75,6 @@ st.dataframe(
         }
         for choice, label in EPS_CHOICES.items()
     ],
-    hide_index=True, width="stretch",
 )
 st.caption("Add a row with label 1 and probability 0 above to see the ε change your LogLoss.")
 

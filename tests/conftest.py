@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -75,10 +76,15 @@ def latex(at: AppTest) -> str:
 
 
 def texts(at: AppTest) -> str:
-    """All markdown, captions, warnings, infos and errors on the page, as one string."""
+    """All markdown, captions, warnings, infos and errors on the page, as one string.
+
+    Markdown backslash escapes and the invisible word joiners that stop autolinks (typed names and
+    messages carry them) are read as what they show; the formulas are kept as written.
+    """
     parts = []
-    for kind in ("markdown", "caption", "warning", "info", "error", "success", "latex"):
-        parts += [str(e.value) for e in at.get(kind)]
+    for kind in ("markdown", "caption", "warning", "info", "error", "success"):
+        parts += [re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(e.value)).replace("\u2060", "") for e in at.get(kind)]
+    parts += [str(e.value) for e in at.get("latex")]
     return "\n".join(parts)
 
 

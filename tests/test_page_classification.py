@@ -115,11 +115,12 @@ def test_seed_example_labels_sklearn():
 
 
 def test_seed_example_text_examples():
-    at = run_page(PAGE, labels=pd.DataFrame({"label": [1] * 5 + [0] * 5, "predicted": [1] * 10}),
+    from metrics.seed_examples import TEXT_PRED, TEXT_TRUE
+    at = run_page(PAGE, labels=pd.DataFrame({"label": TEXT_TRUE, "predicted": TEXT_PRED}),
                   loaded_example="text_examples")
-    # TP 5, FP 5, TN 0, FN 0: "5 of 10 recommended are interesting"
-    assert cards(at) == shown(5 / 10, 5 / 10, 1.0, 2 * 0.5 * 1 / 1.5)
+    # TP 21, FP 21, FN 9, TN 49: precision 21/42, recall 21/30, accuracy 70/100, as the text's one-liners
+    assert cards(at) == shown(70 / 100, 21 / 42, 21 / 30, 2 * 0.5 * 0.7 / 1.2)
     banner = next(d.value for d in at.dataframe if "document prints" in d.value.columns)
     assert banner["document prints"].tolist() == ["0.5", "0.5", "0.7", "0.583"]
-    assert banner["exact"].tolist() == ["0.50000", "0.50000", "0.70000", f"{2 * 0.5 * 0.7 / 1.2:.5f}"]
+    assert banner["exact"].tolist() == ["0.50000", "0.70000", "0.70000", f"{2 * 0.5 * 0.7 / 1.2:.5f}"]
     assert "exact 2·0.35/1.2 = 0.58333" in texts(at)

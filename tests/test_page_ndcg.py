@@ -141,7 +141,7 @@ def test_seed_ndcg_sklearn_averages_the_tie_and_shows_both_broken_orders():
     assert [card(at, label) for label in SCORE_CARDS] == [
         f"{averaged:.4f}", f"{a_first:.4f}", f"{e_first:.4f}", f"{a_first:.4f}"] == ["0.8783", "0.9367", "0.8199", "0.9367"]
     shown = texts(at)
-    assert "Items A, E tie at score 3, so they span positions 1–2" in shown
+    assert "Items 'A', 'E' tie at score 3, so they span positions 1–2" in shown
     assert "averaged gain (3 + 1)/2 = 2" in shown
     assert "Score-based NDCG with ties" in shown
     ties = next(d.value for d in at.dataframe if "tie_group" in d.value.columns)
@@ -157,7 +157,7 @@ def test_exponential_gain_applies_to_the_score_form_too(ndcg):
 
 def test_negative_relevance_in_the_scores_table_is_left_out(ndcg):
     edit(ndcg, "ndcg_scores", edited_rows={1: {"true_relevance": -1}})
-    assert ("Scores table, row 2: true_relevance is -1, not a grade (a number 0 or more), "
+    assert ("Scores table, row 2: true_relevance is -1, not a grade (a number from 0 to 1000), "
             "so that row is left out.") in texts(ndcg)
     # A, C, D, E remain: A and E tie at the top with mean gain (3 + 1)/2.
     expected = (2 * (D(1) + D(2)) + 3 * D(3)) / (3 + 3 * D(2) + 1 * D(3))

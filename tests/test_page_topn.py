@@ -77,9 +77,9 @@ def test_seed_example_hit_rate_with_its_precision_note():
     # one hit (item 2) among 5 slots and 5 relevant items
     assert cards(at, 5) == ["0.2000", "0.2000", "0.2000", "1.0000"]
     banner = at.dataframe[0].value
-    assert banner["document prints"].tolist() == ["1", "0.3"]
-    assert banner["exact"].tolist() == ["1.00000", "0.30000"]
-    assert "The text's 3/10 counts hits per recommended item, which is Precision@10" in texts(at)
+    assert banner["document prints"].tolist() == ["1"]
+    assert banner["exact"].tolist() == ["1.00000"]
+    assert "that counts hits per recommended item, which is Precision@10 (3/10)" in texts(at)
 
 
 def test_duplicate_item_is_named_and_the_cards_stay(topn):

@@ -12,14 +12,14 @@ def test_apply_edits_edits_adds_and_deletes_like_the_data_editor():
     edited = tables.apply_edits(base, {"edited_rows": {1: {"item": "B"}}, "added_rows": [{"item": "d"}],
                                        "deleted_rows": [0]})
     assert edited["item"].tolist() == ["B", "c", "d"]
-    assert edited["rank"].tolist()[:2] == [2, 3] and pd.isna(edited["rank"].iloc[2])
+    assert edited["rank"].tolist()[:2] == ["2", "3"] and pd.isna(edited["rank"].iloc[2])
 
 
 def test_typing_a_rank_moves_the_item_there():
     table = recommended_table(["a", "b", "c", "d"])
     table.loc[3, "rank"] = 2
     assert tables.order_by_rank(table)["item"].tolist() == ["a", "d", "b", "c"]
-    assert tables.order_by_rank(table)["rank"].tolist() == [1, 2, 3, 4]
+    assert tables.order_by_rank(table)["rank"].tolist() == ["1", "2", "3", "4"]
 
 
 def test_added_rows_without_rank_go_last():

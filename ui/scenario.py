@@ -10,7 +10,8 @@ from ui import tables
 from ui.widgets import bound, show_problems, table_editor
 
 RECOMMENDED_COLUMNS = {
-    "rank": st.column_config.NumberColumn("Rank", help="Type a new rank to move the item there.", min_value=1, step=1, width="small"),
+    # Text, so a typo reaches the app as typed and is named in a warning instead of being coerced.
+    "rank": st.column_config.TextColumn("Rank", help="Type a new rank (a whole number) to move the item there.", width="small"),
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {
@@ -28,7 +29,7 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
     with left:
         st.markdown("**Recommended list** (best first)")
         recommended = tables.parse_recommended(
-            table_editor("recommended", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank))
+            table_editor("recommended", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
     with right:
         st.markdown("**Ground truth** (relevant items and their grades)")
         truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS))
@@ -45,17 +46,17 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
         with controls[2]:
             bound(st.radio, "AP denominator", "ap_denominator", options=("min", "relevant", "hits"),
                   format_func=DENOMINATOR_LABELS.get)
-    problems = recommended.problems + truth.problems
+    problems, notes = recommended.problems + truth.problems, []
     if not items:
-        problems.append("The recommended list is empty: every metric is 0 until you add an item.")
+        notes.append("The recommended list is empty: every metric is 0 until you add an item.")
     elif k > len(items):
-        problems.append(
+        notes.append(
             f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
             f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
         )
-    show_problems(problems)
+    show_problems(problems, notes)
     case = RankingCase(items, truth.columns["ground_truth"], k, st.session_state["gain"], st.session_state["ap_denominator"])
-    return case, problems
+    return case, problems + notes
 
 
 USER_COLUMNS = {

@@ -6,12 +6,15 @@ import pandas as pd
 import streamlit as st
 
 from metrics.seed_examples import Example
+from ui import tables
 
 from ui.navigation import TOPIC_PAGES  # noqa: E402  (re-exported for the pages and tests)
 
 
 def recommended_table(items) -> pd.DataFrame:
-    return pd.DataFrame({"rank": range(1, len(items) + 1), "item": [str(i) for i in items]}, dtype=object)
+    """Ranks are kept as text, like grades, so whatever is typed in the Rank column stays visible."""
+    return pd.DataFrame({"rank": [str(r) for r in range(1, len(items) + 1)], "item": [str(i) for i in items]},
+                        dtype=object)
 
 
 def ground_truth_table(grades: dict) -> pd.DataFrame:
@@ -73,6 +76,7 @@ def load_example(example: Example) -> str:
         _put("ground_truth", ground_truth_table(data["ground_truth"]))
         st.session_state["k"] = data["k"]
         st.session_state["gain"] = data["gain"]
+        st.session_state["ap_denominator"] = "min"  # the seed's, which the example's values use
     elif kind == "rating_demo":
         st.session_state["rating_demo"] = {k: data[k] for k in ("noise", "outlier_share", "seed")}
     elif kind == "labels":
@@ -89,3 +93,48 @@ def load_example(example: Example) -> str:
         raise ValueError(f"unknown example data kind {kind!r}")
     st.session_state["loaded_example"] = example.key
     return TOPIC_PAGES[example.topic]
+
+
+def current_table(name: str) -> pd.DataFrame:
+    """The scenario table with the edits its editor has received but not yet applied in this run.
+
+    A banner drawn above the editor needs this: the editor applies its new edits only when drawn.
+    """
+    key = f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+    if key in st.session_state and f"{name}_base" in st.session_state:
+        try:
+            return tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+        except tables.RejectedEdit:
+            pass
+    return st.session_state[name]
+
+
+def _numbers(name: str, rules: dict[str, str]) -> dict[str, list]:
+    return tables.parse_numeric_rows(current_table(name), rules, name).columns
+
+
+def changed_from_example(example: Example) -> bool:
+    """Whether the scenario no longer holds the data that ``example`` loaded (the user edited it)."""
+    data, state = example.data, st.session_state
+    kind = data["kind"]
+    if kind == "ranking":
+        return (tables.parse_recommended(current_table("recommended")).columns["recommended"]
+                != [str(i) for i in data["recommended"]]
+                or tables.parse_ground_truth(current_table("ground_truth")).columns["ground_truth"]
+                != {str(i): float(g) for i, g in data["ground_truth"].items()}
+                or (state["k"], state["gain"], state["ap_denominator"]) != (data["k"], data["gain"], "min"))
+    if kind == "rating_demo":
+        return any(state["rating_demo"][field] != data[field] for field in ("noise", "outlier_share", "seed"))
+    if kind == "labels":
+        return _numbers("labels", {"label": "label", "predicted": "label"}) != {
+            "label": list(data["y_true"]), "predicted": list(data["y_pred"])}
+    if kind == "scores":
+        return _numbers("scores", {"user": "text", "label": "label", "score": "number"}) != {
+            "user": [str(u) for u in data["user_ids"]], "label": list(data["y_true"]), "score": list(data["y_score"])}
+    if kind == "probabilities":
+        return _numbers("probabilities", {"label": "label", "probability": "probability"}) != {
+            "label": list(data["y_true"]), "probability": list(data["y_prob"])}
+    if kind == "ndcg_scores":
+        shown = _numbers("ndcg_scores", {"true_relevance": "grade", "score": "number"})
+        return shown != {"true_relevance": list(data["y_true"]), "score": list(data["y_score"])}
+    raise ValueError(f"unknown example data kind {kind!r}")

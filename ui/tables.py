@@ -6,6 +6,7 @@ problem message; the editor keeps showing it exactly as typed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,19 +22,71 @@ class Parsed:
     rows: list[int] = field(default_factory=list)  # the editor row (from 1) of each kept row
 
 
-def apply_edits(base: pd.DataFrame, edits: dict | None) -> pd.DataFrame:
-    """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table."""
+class RejectedEdit(ValueError):
+    """An editor state the app cannot apply; the message says what is wrong, for the user."""
+
+
+_INT64 = 2**63
+MAX_GRADE = 1000
+"""The largest usable grade: 2^1000 − 1 still fits a float64 with room for sums (2^1024 does not)."""
+
+
+def _check_value(value, column: str) -> None:
+    if value is None or isinstance(value, str):
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise RejectedEdit(f"column '{column}' received {type(value).__name__} {value!r:.40}, which is not text or a number")
+    if isinstance(value, (int, np.integer)) and not -_INT64 <= int(value) < _INT64:
+        raise RejectedEdit(f"column '{column}' received a number too large to store ({str(value)[:20]}...)")
+
+
+def _position(raw, size: int, what: str) -> int:
+    try:
+        position = int(raw)
+    except (TypeError, ValueError):
+        raise RejectedEdit(f"{what} names row {raw!r:.20}, which is not a row number") from None
+    if isinstance(raw, (bool, float)) or not 0 <= position < size:
+        raise RejectedEdit(f"{what} names row {raw!r:.20}, but the table has rows 1 to {size} only")
+    return position
+
+
+def apply_edits(base: pd.DataFrame, edits) -> pd.DataFrame:
+    """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
+
+    Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
+    exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits), so the
+    caller can keep the last good table instead.
+    """
     table = base.reset_index(drop=True).astype(object)
-    edits = edits or {}
-    for position, changes in (edits.get("edited_rows") or {}).items():
+    if edits is None:
+        return table
+    if not isinstance(edits, dict) or not set(edits) <= {"edited_rows", "added_rows", "deleted_rows"}:
+        raise RejectedEdit("the editor sent something that is not a table edit")
+    edited, added, deleted = (edits.get(part) or kind() for part, kind in
+                              (("edited_rows", dict), ("added_rows", list), ("deleted_rows", list)))
+    if not isinstance(edited, dict) or not isinstance(added, list) or not isinstance(deleted, list):
+        raise RejectedEdit("the editor sent something that is not a table edit")
+    for raw_position, changes in edited.items():
+        position = _position(raw_position, len(table), "an edit")
+        if not isinstance(changes, dict):
+            raise RejectedEdit("the editor sent something that is not a table edit")
         for column, value in changes.items():
-            if column in table.columns:
-                table.at[int(position), column] = value
-    added = [{c: row.get(c) for c in table.columns} for row in edits.get("added_rows") or []]
-    if added:
-        table = pd.concat([table, pd.DataFrame(added, columns=table.columns, dtype=object)], ignore_index=True)
-    deleted = [int(p) for p in edits.get("deleted_rows") or []]
-    return table.drop(index=deleted).reset_index(drop=True)
+            if column not in table.columns:
+                raise RejectedEdit(f"an edit names column {column!r:.40}, which this table does not have")
+            _check_value(value, column)
+            table.at[position, column] = value
+    rows = []
+    for row in added:
+        if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
+            raise RejectedEdit("an added row names a column this table does not have")
+        for column, value in row.items():
+            _check_value(value, column)
+        rows.append({c: row.get(c) for c in table.columns})
+    drop = sorted({_position(p, len(table), "a deletion") for p in deleted})
+    table = table.drop(index=drop)
+    if rows:
+        table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
+    return table.reset_index(drop=True)
 
 
 def _text(value) -> str:
@@ -55,33 +108,77 @@ def _number(value) -> float | None:
     return number if np.isfinite(number) else None
 
 
-def order_by_rank(table: pd.DataFrame) -> pd.DataFrame:
-    """Sort the recommended list by its rank column and renumber it 1..n.
+def typed_rank(value) -> int | None:
+    """A rank typed as a whole number 1 or more (``7``, ``"7"``, ``7.0``), else None.
 
-    A row whose rank was changed goes before the row that already had that rank, so typing 2
-    moves an item to rank 2. Rows with no rank (just added) go last, in the order added.
+    Text such as ``"abc"``, ``"-3"``, ``"2.5"``, ``"1e1"`` or ``"0"`` is not a rank: the caller
+    leaves the item where it was and says so, instead of guessing what was meant.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (float, np.floating)):
+        return int(value) if np.isfinite(value) and float(value).is_integer() and value >= 1 else None
+    if isinstance(value, (int, np.integer)):
+        return int(value) if value >= 1 else None
+    text = _text(value)
+    return int(text) if re.fullmatch(r"[0-9]+", text) and int(text) >= 1 else None
+
+
+def _rank_order(table: pd.DataFrame) -> list[int]:
+    """Row positions in rank order. A row whose typed rank differs from its place goes before the
+    row already at that rank (typing 2 moves an item to rank 2); a row with no usable rank keeps
+    its place, and so does a row without an item yet."""
+    keys = []
+    for position, (raw, item) in enumerate(zip(table["rank"], table["item"], strict=True)):
+        rank = typed_rank(raw) if _text(item) else None  # a row not yet named moves once it is
+        keys.append((rank if rank is not None else position + 1,
+                     0 if rank is not None and rank != position + 1 else 1, position))
+    return sorted(range(len(table)), key=keys.__getitem__)
+
+
+def order_by_rank(table: pd.DataFrame) -> pd.DataFrame:
+    """The recommended list sorted by its rank column and renumbered 1..n.
+
+    A rank that is not a whole number 1 or more stays as typed (the warning names it) and its row
+    keeps its place; an empty rank (a row just added) is filled in with the row's place.
     """
     table = table.reset_index(drop=True)
-    ranks = [_number(r) for r in table["rank"]]
-    keys = [
-        (rank if rank is not None else np.inf, 0 if rank is not None and rank != position + 1 else 1, position)
-        for position, rank in enumerate(ranks)
-    ]
-    order = sorted(range(len(table)), key=keys.__getitem__)
-    ordered = table.iloc[order].reset_index(drop=True)
-    ordered["rank"] = range(1, len(ordered) + 1)
+    ordered = table.iloc[_rank_order(table)].reset_index(drop=True).astype(object)
+    ordered["rank"] = [str(position) if typed_rank(raw) is not None or not _text(raw) else raw
+                       for position, raw in enumerate(ordered["rank"], start=1)]
     return ordered
 
 
+def reorder_by_rank(table: pd.DataFrame) -> pd.DataFrame | None:
+    """The table in its new order when a typed rank moves a row or names another place; else None.
+
+    Only then must the editor start again from the re-sorted table: any other edit (a new row,
+    an item name, a rank typo) keeps the editor, and with it the cursor, as it is.
+    """
+    table = table.reset_index(drop=True)
+    moved = _rank_order(table) != list(range(len(table))) or any(
+        typed_rank(raw) not in (None, position) and _text(item)
+        for position, (raw, item) in enumerate(zip(table["rank"], table["item"], strict=True), start=1))
+    return order_by_rank(table) if moved else None
+
+
 def parse_recommended(table: pd.DataFrame) -> Parsed:
-    """The recommended list from a (rank, item) table, in rank order; blanks and repeats left out."""
-    ordered = order_by_rank(table)
+    """The recommended list from a (rank, item) table, in rank order; blanks, repeats and rank typos named."""
+    table = table.reset_index(drop=True)
+    order = _rank_order(table)
     items, problems, first_rank = [], [], {}
-    for rank, raw in zip(ordered["rank"], ordered["item"], strict=True):
-        item = _text(raw)
+    for rank, position in enumerate(order, start=1):
+        raw_rank, item = table.at[position, "rank"], _text(table.at[position, "item"])
+        if _text(raw_rank) and typed_rank(raw_rank) is None:
+            problems.append(
+                f"Recommended list, row {position + 1}: the rank '{_text(raw_rank)}' is not a whole number 1 or more, "
+                f"so item '{item or '(empty)'}' stays at rank {rank}. Type a rank such as 2 to move it."
+            )
         if not item:
-            problems.append(f"Recommended list, rank {rank}: the item name is empty, so that row is left out.")
-        elif item in first_rank:
+            if _text(raw_rank):
+                problems.append(f"Recommended list, rank {rank}: the item name is empty, so that row is left out.")
+            continue  # a fully empty row (just added) is not a mistake yet
+        if item in first_rank:
             problems.append(
                 f"Recommended list: item '{item}' appears twice, at ranks {first_rank[item]} and {rank}. "
                 f"An item can be recommended once, so rank {rank} is left out until you rename or delete it."
@@ -105,6 +202,9 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
             problems.append(f"{where}: the grade of item '{item}' is '{_text(raw_grade)}', not a number, so that row is left out.")
         elif grade < 0:
             problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades must be 0 or more, so that row is left out.")
+        elif grade > MAX_GRADE:
+            problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades above {MAX_GRADE} are left out, "
+                            "because the exponential gain 2^grade − 1 would be too large to compute.")
         elif item in grades:
             problems.append(f"{where}: item '{item}' is listed twice; the first grade ({grades[item]:g}) is used.")
         else:
@@ -113,7 +213,7 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
 
 
 def _rule_label(rule: str) -> str:
-    return {"number": "a number", "grade": "a grade (a number 0 or more)", "label": "0 or 1",
+    return {"number": "a number", "grade": f"a grade (a number from 0 to {MAX_GRADE})", "label": "0 or 1",
             "probability": "a probability in [0, 1]"}[rule]
 
 
@@ -125,7 +225,7 @@ def _valid(value, rule: str) -> float | None:
         return None
     if rule == "probability" and not 0 <= number <= 1:
         return None
-    if rule == "grade" and number < 0:
+    if rule == "grade" and not 0 <= number <= MAX_GRADE:
         return None
     return number
 

@@ -10,9 +10,9 @@ import streamlit as st
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import tables
+from ui import tables, text
 from ui.navigation import grouped
-from ui.state import init_state
+from ui.state import changed_from_example, init_state, load_example
 
 
 def page(title: str, icon: str, idea: str) -> None:
@@ -32,48 +32,128 @@ def page(title: str, icon: str, idea: str) -> None:
 ROW_HEIGHT = 35  # pixels, Streamlit's default data-editor row
 
 
-def table_editor(name: str, column_config: dict, *, normalize: Callable = lambda t: t,
+def table_editor(name: str, column_config: dict, *, reorder: Callable | None = None,
                  num_rows: str = "dynamic") -> pd.DataFrame:
     """An editor over the scenario table ``name``; returns the table as the user has it now.
 
-    Every edit is committed to the scenario (normalised, e.g. re-sorted by rank) and the editor
-    restarts from it, so the table survives page switches and presets replace it cleanly.
+    The editor keeps its key (and so the cursor) across its own edits: its state accumulates the
+    edits over the table it started from, and the scenario table is that base plus the edits. It
+    starts again from the scenario table only when ``reorder`` (e.g. a typed rank) returns a new
+    order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
+    table then keeps its last good content and a warning says why).
     """
-    key = f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+    key = _editor_key(name)
+    if key in st.session_state:
+        try:
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+        except tables.RejectedEdit as why:
+            st.session_state[f"{name}_rejected"] = str(why)
+            key = _restart_editor(name)
+        else:
+            moved = reorder(edited) if reorder else None
+            st.session_state[name] = edited if moved is None else moved
+            if moved is not None:
+                key = _restart_editor(name)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
     # Tall enough to show every row and the empty "add" row (up to 15), so a typed row stays in view.
+    # It depends on the base only: a height that changed with each edit would remount the grid.
     height = (min(len(base), 15) + 2) * ROW_HEIGHT + 3
-    edited = st.data_editor(
-        base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
-        width="stretch", height=height, on_change=_commit, args=(name, key, normalize),
-    )
-    st.session_state[name] = edited
-    return edited
+    st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
+                   width="stretch", height=height, placeholder=MISSING)
+    rejected = st.session_state.pop(f"{name}_rejected", None)
+    if rejected:
+        st.warning(f"That edit was not applied ({text.markdown(rejected)}), so the table keeps its last good "
+                   "content.", icon="🚫")
+    return st.session_state[name]
 
 
-def _commit(name: str, key: str, normalize: Callable) -> None:
-    edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state.get(key))
-    st.session_state[name] = normalize(edited)
+def _editor_key(name: str) -> str:
+    return f"{name}_editor_{st.session_state.get(f'{name}_version', 0)}"
+
+
+def _restart_editor(name: str) -> str:
+    """A new key, so the editor starts again from the scenario table (its old state is dropped)."""
     st.session_state[f"{name}_version"] = st.session_state.get(f"{name}_version", 0) + 1
+    return _editor_key(name)
 
 
 def bound(widget: Callable, label: str, state_key: str, **kwargs):
-    """A widget whose value lives in ``st.session_state[state_key]``, which outlives the page."""
+    """A widget whose value lives in ``st.session_state[state_key]``, which outlives the page.
+
+    A stored value the widget cannot show (an option it does not offer, a number outside its
+    range, e.g. K above a maximum that shrank with the list) is replaced by the nearest usable
+    value, and a note under the widget says so instead of an exception.
+    """
     widget_key = f"_{state_key}_widget"
-    st.session_state[widget_key] = st.session_state[state_key]
-    return widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    value, note = usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
+    st.session_state[state_key] = st.session_state[widget_key] = st.session_state[f"_{state_key}_good"] = value
+    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    if note:
+        st.info(note, icon="↕️")
+    return shown
+
+
+def usable(value, label: str, kwargs: dict, last_good):
+    """``(value, None)`` when a widget built with ``kwargs`` can show ``value``, else the value to use and why."""
+    if "options" in kwargs:
+        options = list(kwargs["options"])
+        if not isinstance(value, bool) and value in options:
+            return value, None
+        fallback = last_good if last_good in options else options[0]
+        return fallback, f"{text.markdown(value)} is not one of the choices for {label}, so it stays {text.markdown(fallback)}."
+    low, high = kwargs.get("min_value"), kwargs.get("max_value")
+    if low is None and high is None:
+        return value, None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        fallback = last_good if last_good is not None else low
+        return fallback, f"{text.markdown(value)} is not a number, so {label} stays {text.markdown(fallback)}."
+    if high is not None and value > high:
+        return type(high)(high), (f"{label}: {text.markdown(value)} is above the largest value allowed now "
+                                  f"({text.markdown(high)}), so it is set to {text.markdown(high)}.")
+    if low is not None and value < low:
+        return type(low)(low), f"{label}: {text.markdown(value)} is below {text.markdown(low)}, so it is set to {text.markdown(low)}."
+    return value, None
 
 
 def _copy(source: str, target: str) -> None:
     st.session_state[target] = st.session_state[source]
 
 
-def show_problems(problems: list[str]) -> None:
-    """One warning listing every row that was left out, and why."""
+def show_problems(problems: list[str], notes: list[str] = ()) -> None:
+    """One warning listing every row that was left out, and why; then notes that are not about rows.
+
+    The messages quote what the user typed, so each is escaped whole: it shows exactly as written.
+    """
     if problems:
-        st.warning("**Some rows are left out of the numbers below:**\n\n" + "\n".join(f"- {p}" for p in problems), icon="⚠️")
+        st.warning("**Some rows are left out of the numbers below:**\n\n"
+                   + "\n".join(f"- {text.markdown(p)}" for p in problems), icon="⚠️")
+    for note in notes:
+        st.info(text.markdown(note), icon="ℹ️")
+
+
+# Readable headers for the column names the metrics package returns; any other name is shown
+# with spaces for underscores. A page's own column_config wins.
+COLUMN_LABELS = {
+    "absolute_error": "|error|", "squared_error": "error²", "in_top_k": "in the top K", "used_by": "used by",
+    "chosen": "your choice", "hits_so_far": "hits so far", "precision_at_i": "precision@i",
+    "first_position": "first position", "last_position": "last position", "p_true_label": "p of what happened",
+    "was_clipped": "clipped?", "first_hit_rank": "first hit at rank", "one_over_rank": "1/rank",
+    "running_dcg": "DCG so far", "ap": "AP", "rr": "RR", "auc": "AUC", "divide_by": "D",
+    "sum_of_precisions": "sum of precision@i at hits", "first_hit": "first hit",
+}
+MISSING = "—"  # shown for an empty cell instead of "None"
+
+
+def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
+    """A read-only table with readable column headers and an em dash for empty cells."""
+    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    labels = {str(c): COLUMN_LABELS.get(str(c), str(c).replace("_", " ")) for c in frame.columns}
+    config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg
+                           for c, cfg in (column_config or {}).items()}}
+    st.dataframe(frame, column_config=config, placeholder=MISSING,
+                 **{"hide_index": True, "width": "stretch", **kwargs})
 
 
 def _format(value: float) -> str:
@@ -126,15 +206,25 @@ def pitfalls(*lines: str) -> None:
 
 
 def loaded_example_banner(topic: str) -> None:
-    """Say which seed example is loaded, with the document's printed value next to the exact one."""
+    """Say which seed example is loaded, with the document's printed value next to the exact one.
+
+    Once the user edits the data, the banner says the numbers below are no longer the example's
+    and offers to load it again.
+    """
     key = st.session_state.get("loaded_example")
     example = EXAMPLES.get(key) if key else None
     if example is None or example.topic != topic:
         return
     rows = [{"value": v.label, "document prints": v.printed or "—", "exact": f"{v.exact:.5f}"} for v in example.values]
     with st.container(border=True):
-        st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        if changed_from_example(example):
+            st.markdown(f"**Changed from the example:** {example.title}  \nThe numbers on this page are for your "
+                        "edited data; the table shows the example's own values.")
+            st.button("↩️ Reset to the example", key=f"reset_example_{topic}", on_click=load_example, args=(example,),
+                      help="Load the example's data again, replacing your edits.")
+        else:
+            st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
+        show_table(pd.DataFrame(rows))
         for value in example.values:
             if value.note:
                 st.info(f"**{value.label}:** {value.note}")

@@ -101,3 +101,29 @@ def screenshot(page: Page, folder: Path, name: str) -> Path:
     page.screenshot(path=str(path))
     page.set_viewport_size(viewport)
     return path
+
+
+def editor_of(page: Page, table: str) -> Locator:
+    """The data editor of scenario table ``table`` (its element carries the key ``{table}_editor_N``)."""
+    return page.locator(f"[class*='st-key-{table}_editor_']").get_by_test_id("stDataFrame")
+
+
+def type_into_new_row(page: Page, table: Locator, rows: int, keys: list[str]) -> None:
+    """Click the empty "add" row under ``rows`` rows and type as a person does, e.g. ["999", "Tab", "2", "Enter"].
+
+    Each step waits for the rerun it causes, so a rerun that takes the cursor away loses what follows.
+    """
+    table.locator(".dvn-scroller").click(position={"x": 60, "y": HEADER_HEIGHT + rows * ROW_HEIGHT + ROW_HEIGHT / 2})
+    wait_until_idle(page)
+    for key in keys:
+        if key in ("Tab", "Enter"):
+            page.keyboard.press(key)
+            wait_until_idle(page)
+        else:
+            page.keyboard.type(key, delay=40)
+
+
+def cell_texts(table: Locator, row: int, columns: int) -> list[str | None]:
+    """The text of data columns 1..``columns`` of a row, as the grid reports it."""
+    cells = [table.locator(f"#glide-cell-{column}-{row}") for column in range(1, columns + 1)]
+    return [cell.text_content() if cell.count() else None for cell in cells]
