@@ -572,3 +572,69 @@ def summarize(per_user: pd.DataFrame) -> Summary:
     users = pd.Series({reason: int(counts.get(reason, 0)) for reason in REASONS}, name="users")
     means = per_user.mean(axis=0, numeric_only=True) if len(per_user) else per_user.sum() * np.nan
     return Summary(means=means.rename("mean"), users=users)
+
+
+# ----------------------------------------------------------------------------- trap scan
+
+TRAPS = (
+    "duplicate_recommendations", "duplicate_ground_truth", "tied_scores", "truth_without_recommendations",
+    "recommendations_without_truth", "shorter_than_k", "relevant_never_recommended", "graded_zero",
+)
+"""The traps :func:`scan_traps` counts, in the order it reports them."""
+
+
+def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int) -> pd.DataFrame:
+    """How many users each trap of a log touches, before any number is computed.
+
+    Unlike :func:`evaluate` this does not stop at duplicates: it counts them. Missing columns
+    and values that are not numbers still raise ``ValueError`` (there is nothing to scan).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per :data:`TRAPS` key (index ``trap``): ``users`` (users touched) and ``rows``
+        (rows or items involved). ``shorter_than_k`` counts users with ground truth and
+        between 1 and K - 1 recommendations; ``graded_zero`` counts ground-truth rows with
+        relevance 0.
+
+    Examples
+    --------
+    >>> recs = pd.DataFrame({"user": [1, 1, 2], "item": [5, 6, 5], "score": [0.5, 0.5, 0.1]})
+    >>> truth = pd.DataFrame({"user": [1, 3], "item": [7, 5], "relevance": [1, 0]})
+    >>> scan_traps(recs, truth, 10)["users"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'duplicate_recommendations': 0, 'duplicate_ground_truth': 0, 'tied_scores': 1,
+     'truth_without_recommendations': 1, 'recommendations_without_truth': 1, 'shorter_than_k': 1,
+     'relevant_never_recommended': 1, 'graded_zero': 1}
+    """
+    k = check_k(k)
+    recs = _check_frame(recommendations, "recommendations", ("user", "item"))
+    truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
+    order_column = "rank" if "rank" in recs.columns else "score"
+    if order_column not in recs.columns:
+        raise ValueError("recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better)")
+    grade = _numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else np.ones(len(truth))
+    rec_user, truth_user, _ = _shared_codes(recs["user"], truth["user"])
+    rec_item, truth_item, _ = _shared_codes(recs["item"], truth["item"])
+    r = pd.DataFrame({"user": rec_user, "item": rec_item, "order": _numeric(recs, "recommendations", order_column)})
+    t = pd.DataFrame({"user": truth_user, "item": truth_item, "grade": grade})
+
+    def touched(frame: pd.DataFrame, mask) -> tuple[int, int]:
+        return int(frame.loc[mask, "user"].nunique()), int(np.count_nonzero(mask))
+
+    rec_users, truth_users = set(np.unique(rec_user).tolist()), set(np.unique(truth_user).tolist())
+    lengths = r.groupby("user").size()
+    short = lengths[(lengths < k) & lengths.index.isin(list(truth_users))]
+    relevant = t[t["grade"] > 0]
+    listed = relevant.merge(r[["user", "item"]].drop_duplicates(), on=["user", "item"], how="left", indicator=True)
+    never = listed["_merge"].to_numpy() == "left_only"
+    counts = {
+        "duplicate_recommendations": touched(r, r.duplicated(["user", "item"], keep=False).to_numpy()),
+        "duplicate_ground_truth": touched(t, t.duplicated(["user", "item"], keep=False).to_numpy()),
+        "tied_scores": touched(r, r.duplicated(["user", "order"], keep=False).to_numpy()),
+        "truth_without_recommendations": (len(truth_users - rec_users), int(np.isin(truth_user, list(truth_users - rec_users)).sum())),
+        "recommendations_without_truth": (len(rec_users - truth_users), int(np.isin(rec_user, list(rec_users - truth_users)).sum())),
+        "shorter_than_k": (len(short), int(short.sum())),
+        "relevant_never_recommended": touched(listed, never),
+        "graded_zero": touched(t, (t["grade"] == 0).to_numpy()),
+    }
+    return pd.DataFrame([{"trap": key, "users": counts[key][0], "rows": counts[key][1]} for key in TRAPS]).set_index("trap")

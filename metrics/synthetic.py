@@ -20,8 +20,12 @@ def _prime_at_least(n: int) -> int:
     return n
 
 
+def _rounded(values: np.ndarray, decimals: int | None) -> np.ndarray:
+    return values if decimals is None else np.round(values, decimals)
+
+
 def synthetic_log(users: int = 1000, list_length: int = 20, relevant: int = 5, quality: float = 0.5,
-                  seed: int = 0, *, max_grade: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
+                  seed: int = 0, *, max_grade: int = 3, decimals: int | None = 6) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Recommendations (``user, item, score``) and graded ground truth (``user, item, relevance``).
 
     Each user has ``relevant`` items graded 1..``max_grade`` and ``list_length`` other candidate
@@ -29,7 +33,8 @@ def synthetic_log(users: int = 1000, list_length: int = 20, relevant: int = 5, q
     plus standard normal noise and recommends the ``list_length`` best: quality 0 ranks at
     random, quality 1 puts most relevant items, best graded first, at the top. Some relevant
     items are never recommended, as in real logs. Rows come sorted by user, then score
-    descending, as a model writes them; ids are integers.
+    descending, as a model writes them; ids are integers. Scores are rounded to ``decimals``
+    (so a few users get tied scores, as real logs do); None keeps them all distinct.
 
     Examples
     --------
@@ -57,7 +62,7 @@ def synthetic_log(users: int = 1000, list_length: int = 20, relevant: int = 5, q
     recommendations = pd.DataFrame({
         "user": np.repeat(user_ids, list_length),
         "item": np.take_along_axis(items, best, axis=1).ravel(),
-        "score": np.round(np.take_along_axis(scores, best, axis=1).ravel(), 6),
+        "score": _rounded(np.take_along_axis(scores, best, axis=1).ravel(), decimals),
     })
     ground_truth = pd.DataFrame({
         "user": np.repeat(user_ids, relevant),
