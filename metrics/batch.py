@@ -242,8 +242,7 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
     user_step = user[1:] - user[:-1]
     same_user = user_step == 0
     if np.any(user_step < 0) or np.any(same_user & (primary[1:] < primary[:-1])):
-        order = np.argsort(primary, kind="stable")
-        order = order[np.argsort(user[order], kind="stable")]
+        order = _by_user_then(user, primary)
         user, primary, item = user[order], primary[order], item[order]
         same_user = user[1:] == user[:-1]
     del user_step
@@ -263,6 +262,23 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
         fixed[in_tie] = fixed[in_tie[within]]
         order = fixed
     return order
+
+
+def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
+    """An order of the rows by (user, primary); rows equal on both come in any order.
+
+    ``primary`` becomes its dense rank (one argsort), so one argsort of user * ranks + rank
+    sorts on both keys: numpy's vectorised integer sort, several times faster than two
+    stable sorts or ``np.lexsort``.
+    """
+    by_primary = np.argsort(primary)
+    steps = np.r_[0, np.cumsum(primary[by_primary][1:] != primary[by_primary][:-1])]
+    dense = np.empty_like(steps)
+    dense[by_primary] = steps
+    n_ranks = int(steps[-1]) + 1
+    if (int(user.max()) + 1) * n_ranks >= 2**62:
+        return np.lexsort((primary, user))
+    return np.argsort(user * n_ranks + dense)
 
 
 def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:

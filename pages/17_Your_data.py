@@ -89,12 +89,12 @@ st.caption(f"Showing {text.markdown(log.source)}: {len(log.recommendations):,} r
            f"{len(log.ground_truth):,} ground-truth rows. {TIE_RULE}")
 
 # ----------------------------------------------------------------------------- settings
-cells = st.columns([2, 3, 2, 2])
+metrics = st.multiselect("Metrics", list(batch.METRICS), default=list(batch.METRICS), key="yd_metrics",
+                         format_func=yd.LABELS.get) or list(batch.METRICS)
+cells = st.columns(3)
 ks = cells[0].multiselect("K values", K_OPTIONS, default=[5, 10, 20], key="yd_ks") or [10]
-metrics = cells[1].multiselect("Metrics", list(batch.METRICS), default=list(batch.METRICS), key="yd_metrics",
-                               format_func=yd.LABELS.get) or list(batch.METRICS)
-gain = cells[2].radio("NDCG gain", GAINS, key="yd_gain", horizontal=True)
-denominator = cells[3].radio("AP denominator", AP_DENOMINATORS, key="yd_denominator", horizontal=True,
+gain = cells[1].radio("NDCG gain", GAINS, key="yd_gain", horizontal=True)
+denominator = cells[2].radio("AP denominator", AP_DENOMINATORS, key="yd_denominator", horizontal=True,
                              format_func={"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits"}.get)
 ks = sorted(ks)
 
@@ -125,11 +125,13 @@ with formula_area:
 st.subheader("Trap scan")
 traps = cache["traps"]
 found = int((traps["users"] > 0).sum())
-st.markdown(f"**{found} of {len(traps)} traps found.** Each row: how many users it touches, what this page does "
-            "about it, and how other libraries treat the same thing.")
-st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch",
-             column_config={"what this app does": st.column_config.TextColumn(width="large"),
-                            "other libraries": st.column_config.TextColumn(width="large")})
+st.markdown(f"**{found} of {len(traps)} traps found** before any number is computed: how many users each "
+            "touches, what this page does about it, and how other libraries treat the same thing.")
+left, right = st.columns([2, 3])
+with left:
+    st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch")
+with right:
+    st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
 
 with overview_area:
     left, right = st.columns([3, 2])
@@ -158,6 +160,8 @@ worst_column = st.selectbox("Rank users by", columns, index=columns.index(batch.
 worst = yd.worst_users(per_user, worst_column)
 st.dataframe(worst.rename(columns={c: yd.column_label(c) for c in columns}), hide_index=True, width="stretch",
              column_config={yd.column_label(c): st.column_config.NumberColumn(format="%.4f") for c in columns})
+st.caption(f"The {len(worst)} lowest {yd.column_label(worst_column)} of {len(per_user):,} users (ties: the "
+           "user listed first). All columns of every user are in the download below.")
 left, right = st.columns([2, 3])
 with left:
     chosen = st.selectbox("User to explain", worst["user"].tolist(), format_func=str, key="yd_worst_user")

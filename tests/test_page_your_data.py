@@ -45,10 +45,11 @@ def test_opens_with_a_synthetic_log_evaluated(opened):
     titles = [spec["layout"]["title"]["text"] for spec in chart_specs(opened)]
     assert titles.count("How the per-user values spread (dashed line = mean)") == 2
     assert "Each mean as K grows" in titles
-    traps = table_with(opened, "what this app does").set_index("trap")
+    traps = table_with(opened, "trap").set_index("trap")
     assert traps.loc["Relevant items never recommended", "users"] > 0
     assert traps.loc["Duplicate (user, item) in the recommendations", "users"] == 0
     assert "40,000 recommendation rows" in texts(opened)
+    assert "**Relevant items never recommended**:" in texts(opened)
 
 
 def test_generating_a_better_model_raises_the_means():
@@ -83,7 +84,7 @@ def test_upload_of_a_trec_pair():
     assert summary_value(at, "MRR (no cut-off)", 10) == pytest.approx((1 / 3 + 1) / 3)
     users = table_with(at, "meaning")["users"].tolist()
     assert users == [3, 1, 0, 0]
-    traps = table_with(at, "what this app does").set_index("trap")
+    traps = table_with(at, "trap").set_index("trap")
     assert traps.loc["Users in the ground truth but not in the recommendations", "users"] == 1
     assert traps.loc["Relevant items never recommended", "users"] == 2  # q1's d8, q3's d1
 
@@ -159,6 +160,10 @@ def test_shaping_helpers():
     assert yd.curve_ks([50], 8) == [1, 2, 3, 5, 10, 15, 20, 30, 50]
     per_user = pd.DataFrame({"ndcg@5": [0.5, 0.1, 0.1]}, index=pd.Index(["b", "z", "a"], name="user"))
     assert yd.worst_users(per_user, "ndcg@5", 2)["user"].tolist() == ["z", "a"]  # ties keep the index order
+    wide = pd.DataFrame({"precision@5": [1.0], "precision@10": [1.0], "ndcg@10": [0.5], "reciprocal_rank": [1.0]},
+                        index=pd.Index(["u"], name="user"))
+    assert list(yd.worst_users(wide, "ndcg@10").columns) == ["user", "ndcg@10", "precision@10", "reciprocal_rank"]
+    assert list(yd.worst_users(wide, "reciprocal_rank").columns) == ["user", "reciprocal_rank", "precision@5"]
     general, substituted = yd.mean_formula("ndcg", 5, per_user)
     assert substituted == r"\mathrm{NDCG@5}=\frac{0.7000}{3}=0.2333"
 

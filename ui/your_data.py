@@ -80,19 +80,23 @@ def curves(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.DataFrame:
 
 
 def trap_table(traps: pd.DataFrame) -> pd.DataFrame:
-    """The scan with its words: trap, users touched, rows, what this app does, other libraries."""
-    return pd.DataFrame({
-        "trap": [TRAPS[key].label for key in traps.index],
-        "users": traps["users"].to_numpy(),
-        "rows": traps["rows"].to_numpy(),
-        "what this app does": [TRAPS[key].app for key in traps.index],
-        "other libraries": [TRAPS[key].libraries for key in traps.index],
-    })
+    """The scan as a table: trap (its label), users touched, rows."""
+    return pd.DataFrame({"trap": [TRAPS[key].label for key in traps.index],
+                         "users": traps["users"].to_numpy(), "rows": traps["rows"].to_numpy()})
+
+
+def trap_notes(traps: pd.DataFrame) -> list[str]:
+    """One Markdown line per trap found: how many users, what this app does, other libraries."""
+    return [f"**{TRAPS[key].label}**: {row.users:,} users, {row.rows:,} rows. *Here:* {TRAPS[key].app} "
+            f"*Elsewhere:* {TRAPS[key].libraries}" for key, row in traps.iterrows() if row.users > 0]
 
 
 def worst_users(per_user: pd.DataFrame, column: str, n: int = WORST_SHOWN) -> pd.DataFrame:
-    """The ``n`` users with the lowest ``column``, ties by user id; every metric column kept."""
-    ranked = per_user.reset_index()
+    """The ``n`` users with the lowest ``column``, ties by user order: the user, that column first,
+    then the other metrics at the same K (RR's row shows the smallest K) and RR."""
+    k = column.partition("@")[2] or min((c.partition("@")[2] for c in per_user.columns if "@" in c), key=int, default="")
+    shown = [column] + [c for c in per_user.columns if c != column and (c.partition("@")[2] in (k, ""))]
+    ranked = per_user[shown].reset_index()
     ranked = ranked.iloc[np.lexsort((np.arange(len(ranked)), ranked[column].to_numpy()))]
     return ranked.head(n).reset_index(drop=True)
 
