@@ -18,8 +18,8 @@ NDCG@10 (linear gain):
 * ranx: text-id DataFrames, ``Qrels.from_df`` / ``Run.from_df`` and ``evaluate`` (after a
   warm-up call, so numba's compilation is not counted).
 
-It checks that the three agree on every mean (to 1e-9), prints median times, ratios and the
-engine's peak memory, and exits with an error if they disagree. Scores are left unrounded, so
+It checks that the three agree on every mean (to 1e-9), prints median wall-clock and CPU times,
+ratios and the engine's peak memory, and exits with an error if they disagree. Scores are left unrounded, so
 no user has tied scores and the libraries' different tie rules cannot matter (the tests cover
 ties). A second engine timing starts from the same rows shuffled, which forces its full sort.
 """
@@ -111,14 +111,21 @@ def warm_up_ranx() -> None:
     with_ranx(recs, truth)
 
 
-def timed(call, repeats: int) -> tuple[float, dict]:
-    """Median seconds over ``repeats`` calls, and the last result."""
-    times, result = [], None
+def timed(call, repeats: int) -> tuple[float, float, dict]:
+    """Median wall-clock seconds and median CPU seconds over ``repeats`` calls, and the last result.
+
+    CPU time (this process, all its threads) hardly grows when other processes share the cores,
+    so on a busy machine it estimates what the wall clock would show on an idle one (numpy and
+    trec_eval use one thread; ranx's numba kernels may use both cores, so its CPU time can
+    exceed its wall time).
+    """
+    wall, cpu, result = [], [], None
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall), statistics.median(cpu), result
 
 
 def engine_peak_bytes(recs: pd.DataFrame, truth: pd.DataFrame) -> int:
@@ -144,14 +151,14 @@ def compare(users: int, list_length: int = 100, relevant: int = 20, *, repeats: 
     say(f"log: {users:,} users x {list_length} recommendations = {len(recs):,} rows; "
         f"{len(truth):,} ground-truth rows; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}")
     with_engine(recs, truth)  # first call pays imports and page faults, like the warm-up below
-    engine_s, ours = timed(lambda: with_engine(recs, truth), repeats)
+    engine_s, engine_cpu, ours = timed(lambda: with_engine(recs, truth), repeats)
     rss_after_engine = max_rss_bytes()
     peak = engine_peak_bytes(recs, truth)
     shuffled = recs.sample(frac=1.0, random_state=seed)
-    shuffled_s, ours_shuffled = timed(lambda: with_engine(shuffled, truth), repeats)
-    trec_s, trec = timed(lambda: with_pytrec_eval(recs, truth), reference_repeats)
+    shuffled_s, shuffled_cpu, ours_shuffled = timed(lambda: with_engine(shuffled, truth), repeats)
+    trec_s, trec_cpu, trec = timed(lambda: with_pytrec_eval(recs, truth), reference_repeats)
     warm_up_ranx()
-    ranx_s, ranx_means = timed(lambda: with_ranx(recs, truth), reference_repeats)
+    ranx_s, ranx_cpu, ranx_means = timed(lambda: with_ranx(recs, truth), reference_repeats)
 
     differences = {
         name: max(abs(ours[m] - other[m]) for m in ours)
@@ -160,14 +167,14 @@ def compare(users: int, list_length: int = 100, relevant: int = 20, *, repeats: 
     result = {
         "rows": len(recs), "engine_s": engine_s, "engine_shuffled_s": shuffled_s, "pytrec_eval_s": trec_s,
         "ranx_s": ranx_s, "vs_pytrec_eval": trec_s / engine_s, "vs_ranx": ranx_s / engine_s,
+        "cpu_s": {"engine": engine_cpu, "engine_shuffled": shuffled_cpu, "pytrec_eval": trec_cpu, "ranx": ranx_cpu},
         "engine_peak_bytes": peak, "max_rss_after_engine_bytes": rss_after_engine, "means": ours,
         "differences": differences, "load": os.getloadavg(),
     }
-    say(f"\n{'':<24}{'median s':>10}{'x engine':>10}")
-    say(f"{'this engine':<24}{engine_s:>10.3f}{1:>10.1f}")
-    say(f"{'  rows shuffled':<24}{shuffled_s:>10.3f}{shuffled_s / engine_s:>10.1f}")
-    say(f"{'pytrec_eval (trec_eval)':<24}{trec_s:>10.3f}{trec_s / engine_s:>10.1f}")
-    say(f"{'ranx':<24}{ranx_s:>10.3f}{ranx_s / engine_s:>10.1f}")
+    say(f"\n{'':<24}{'median s':>10}{'x engine':>10}{'CPU s':>10}{'x engine':>10}")
+    for label, wall, cpu in (("this engine", engine_s, engine_cpu), ("  rows shuffled", shuffled_s, shuffled_cpu),
+                             ("pytrec_eval (trec_eval)", trec_s, trec_cpu), ("ranx", ranx_s, ranx_cpu)):
+        say(f"{label:<24}{wall:>10.3f}{wall / engine_s:>10.1f}{cpu:>10.3f}{cpu / engine_cpu:>10.1f}")
     say(f"\nengine peak memory during a call: {peak / 2**30:.2f} GiB; "
         f"process peak RSS after the engine runs (inputs included): {rss_after_engine / 2**30:.2f} GiB")
     say("means: " + ", ".join(f"{m} {v:.6f}" for m, v in ours.items()))

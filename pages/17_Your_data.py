@@ -127,9 +127,12 @@ traps = cache["traps"]
 found = int((traps["users"] > 0).sum())
 st.markdown(f"**{found} of {len(traps)} traps found** before any number is computed: how many users each "
             "touches, what this page does about it, and how other libraries treat the same thing.")
-left, right = st.columns([2, 3])
+left, right = st.columns([3, 2])
 with left:
-    st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch")
+    st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch",
+                 column_config={"trap": st.column_config.TextColumn(width="large"),
+                                "users": st.column_config.NumberColumn(width="small"),
+                                "rows": st.column_config.NumberColumn(width="small")})
 with right:
     st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
 
@@ -142,7 +145,9 @@ with overview_area:
         st.dataframe(yd.users_table(summary.users), width="stretch")
     with right:
         main_column = batch.column_name(main_metric, main_k)
-        st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1), key="yd_main_histogram")
+        st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1,
+                                                title=f"Spread of {yd.column_label(main_column)} over users"),
+                        key="yd_main_histogram")
 
 st.subheader("Spread over users")
 hist_k = st.selectbox("K for the histograms", ks, index=ks.index(main_k), key="yd_hist_k")

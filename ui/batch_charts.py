@@ -14,7 +14,8 @@ PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5
 BINS = 20
 
 
-def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3) -> go.Figure:
+def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
+               title: str = "How the per-user values spread (dashed line = mean)") -> go.Figure:
     """One histogram of the per-user values per column, 20 bins over [0, 1], mean marked."""
     rows = math.ceil(len(columns) / per_row)
     titles = [f"{column_label(c)}: mean {per_user[c].mean():.4f}" for c in columns]
@@ -27,7 +28,7 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3) 
         fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color="black", row=row, col=col)
         fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
     fig.update_yaxes(title_text="users", col=1)
-    fig.update_layout(title="How the per-user values spread (dashed line = mean)", showlegend=False,
+    fig.update_layout(title=title, showlegend=False,
                       height=260 * rows + 80, margin={"l": 50, "r": 20, "t": 90, "b": 40}, font={"size": 14},
                       bargap=0.05)
     return fig
