@@ -229,19 +229,56 @@ class RankedRows:
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
-    """Rows sorted by user, then ``primary`` ascending, then item; None when already so."""
-    if user.size < 2:
+    """Rows sorted by user, then ``primary`` ascending, then item; None when already so.
+
+    Logs usually come grouped by user and ranked, with at most a few ties out of item order, so
+    each step is skipped when the rows already satisfy it. (``np.lexsort`` on the three keys
+    is about 20 times slower on 10 million rows.)
+    """
+    n = user.size
+    if n < 2:
         return None
+    order = None
     user_step = user[1:] - user[:-1]
-    if not np.any(user_step < 0):
-        same_user = user_step == 0
-        del user_step
-        step = primary[1:] - primary[:-1]
-        if not np.any(same_user & (step < 0)):
-            tied = same_user & (step == 0)
-            if not np.any(tied) or not np.any(tied & (item[1:] <= item[:-1])):
-                return None
-    return np.lexsort((item, primary, user))
+    same_user = user_step == 0
+    if np.any(user_step < 0) or np.any(same_user & (primary[1:] < primary[:-1])):
+        order = _by_user_then(user, primary)
+        user, primary, item = user[order], primary[order], item[order]
+        same_user = user[1:] == user[:-1]
+    del user_step
+    tied = same_user & (primary[1:] == primary[:-1])
+    if np.any(tied & (item[1:] <= item[:-1])):
+        # Runs of equal (user, primary) are now contiguous and in order: sort only the rows
+        # of tied runs, by (run, item); the others stay where they are.
+        in_tie = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
+        run = np.cumsum(np.r_[0, ~tied])[in_tie]
+        item = item[in_tie]
+        n_items = int(item.max()) + 1
+        if (int(run[-1]) + 1) * n_items < 2**62:
+            within = np.argsort(run * n_items + item, kind="stable")
+        else:
+            within = np.lexsort((item, run))
+        fixed = np.arange(n) if order is None else order
+        fixed[in_tie] = fixed[in_tie[within]]
+        order = fixed
+    return order
+
+
+def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
+    """An order of the rows by (user, primary); rows equal on both come in any order.
+
+    ``primary`` becomes its dense rank (one argsort), so one argsort of user * ranks + rank
+    sorts on both keys: numpy's vectorised integer sort, several times faster than two
+    stable sorts or ``np.lexsort``.
+    """
+    by_primary = np.argsort(primary)
+    steps = np.r_[0, np.cumsum(primary[by_primary][1:] != primary[by_primary][:-1])]
+    dense = np.empty_like(steps)
+    dense[by_primary] = steps
+    n_ranks = int(steps[-1]) + 1
+    if (int(user.max()) + 1) * n_ranks >= 2**62:
+        return np.lexsort((primary, user))
+    return np.argsort(user * n_ranks + dense)
 
 
 def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:
@@ -353,10 +390,9 @@ def score_ranked_rows(
     n = rec_user.size
 
     starts = np.flatnonzero(np.r_[True, rec_user[1:] != rec_user[:-1]]) if n else np.zeros(0, int)
-    if np.unique(rec_user[starts]).size != starts.size:
+    if starts.size and np.bincount(rec_user[starts]).max() > 1:
         raise ValueError("rec_user must hold each user's rows together (grouped by user)")
-    lengths = np.diff(np.r_[starts, n])
-    position = np.arange(1, n + 1) - np.repeat(starts, lengths)  # 1-based rank within the user
+    position = _positions(starts, n)
     hit = rec_grade > 0
 
     out: dict[str, np.ndarray] = {}
@@ -410,18 +446,26 @@ def score_ranked_rows(
     return out
 
 
+def _positions(starts: np.ndarray, n: int) -> np.ndarray:
+    """The 1-based rank of each row within its group, given where the groups start."""
+    lengths = np.diff(np.r_[starts, n])
+    if lengths.size and lengths.min() == lengths.max():  # every list equally long: common, cheap
+        return np.tile(np.arange(1, lengths[0] + 1), lengths.size)
+    return np.arange(1, n + 1) - np.repeat(starts, lengths)
+
+
 def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, gain: str):
     """A function K -> IDCG@K per user: every graded item of the user's truth, best first."""
     truth_user = np.asarray(truth_user, dtype=np.int64)
     truth_grade = np.asarray(truth_grade, dtype=float)
     keep = truth_grade > 0
-    grades, grade_code = np.unique(truth_grade[keep], return_inverse=True)
+    grade_code, grades = pd.factorize(truth_grade[keep], sort=True)
     n_grades = max(grades.size, 1)
     # One sort of user * n_grades + (best grade first) orders each user's grades, best first.
     key = np.sort(truth_user[keep] * n_grades + (n_grades - 1 - grade_code))
     user, grade = key // n_grades, grades[n_grades - 1 - key % n_grades] if grades.size else key * 0.0
     starts = np.flatnonzero(np.r_[True, user[1:] != user[:-1]]) if user.size else np.zeros(0, int)
-    position = np.arange(1, user.size + 1) - np.repeat(starts, np.diff(np.r_[starts, user.size]))
+    position = _positions(starts, user.size)
     top = position <= k_max
     user, position = user[top], position[top]
     contribution = gain_of(grade[top], gain) * discounts(k_max)[position - 1]
@@ -544,3 +588,69 @@ def summarize(per_user: pd.DataFrame) -> Summary:
     users = pd.Series({reason: int(counts.get(reason, 0)) for reason in REASONS}, name="users")
     means = per_user.mean(axis=0, numeric_only=True) if len(per_user) else per_user.sum() * np.nan
     return Summary(means=means.rename("mean"), users=users)
+
+
+# ----------------------------------------------------------------------------- trap scan
+
+TRAPS = (
+    "duplicate_recommendations", "duplicate_ground_truth", "tied_scores", "truth_without_recommendations",
+    "recommendations_without_truth", "shorter_than_k", "relevant_never_recommended", "graded_zero",
+)
+"""The traps :func:`scan_traps` counts, in the order it reports them."""
+
+
+def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int) -> pd.DataFrame:
+    """How many users each trap of a log touches, before any number is computed.
+
+    Unlike :func:`evaluate` this does not stop at duplicates: it counts them. Missing columns
+    and values that are not numbers still raise ``ValueError`` (there is nothing to scan).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per :data:`TRAPS` key (index ``trap``): ``users`` (users touched) and ``rows``
+        (rows or items involved). ``shorter_than_k`` counts users with ground truth and
+        between 1 and K - 1 recommendations; ``graded_zero`` counts ground-truth rows with
+        relevance 0.
+
+    Examples
+    --------
+    >>> recs = pd.DataFrame({"user": [1, 1, 2], "item": [5, 6, 5], "score": [0.5, 0.5, 0.1]})
+    >>> truth = pd.DataFrame({"user": [1, 3], "item": [7, 5], "relevance": [1, 0]})
+    >>> scan_traps(recs, truth, 10)["users"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'duplicate_recommendations': 0, 'duplicate_ground_truth': 0, 'tied_scores': 1,
+     'truth_without_recommendations': 1, 'recommendations_without_truth': 1, 'shorter_than_k': 1,
+     'relevant_never_recommended': 1, 'graded_zero': 1}
+    """
+    k = check_k(k)
+    recs = _check_frame(recommendations, "recommendations", ("user", "item"))
+    truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
+    order_column = "rank" if "rank" in recs.columns else "score"
+    if order_column not in recs.columns:
+        raise ValueError("recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better)")
+    grade = _numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else np.ones(len(truth))
+    rec_user, truth_user, _ = _shared_codes(recs["user"], truth["user"])
+    rec_item, truth_item, _ = _shared_codes(recs["item"], truth["item"])
+    r = pd.DataFrame({"user": rec_user, "item": rec_item, "order": _numeric(recs, "recommendations", order_column)})
+    t = pd.DataFrame({"user": truth_user, "item": truth_item, "grade": grade})
+
+    def touched(frame: pd.DataFrame, mask) -> tuple[int, int]:
+        return int(frame.loc[mask, "user"].nunique()), int(np.count_nonzero(mask))
+
+    rec_users, truth_users = set(np.unique(rec_user).tolist()), set(np.unique(truth_user).tolist())
+    lengths = r.groupby("user").size()
+    short = lengths[(lengths < k) & lengths.index.isin(list(truth_users))]
+    relevant = t[t["grade"] > 0]
+    listed = relevant.merge(r[["user", "item"]].drop_duplicates(), on=["user", "item"], how="left", indicator=True)
+    never = listed["_merge"].to_numpy() == "left_only"
+    counts = {
+        "duplicate_recommendations": touched(r, r.duplicated(["user", "item"], keep=False).to_numpy()),
+        "duplicate_ground_truth": touched(t, t.duplicated(["user", "item"], keep=False).to_numpy()),
+        "tied_scores": touched(r, r.duplicated(["user", "order"], keep=False).to_numpy()),
+        "truth_without_recommendations": (len(truth_users - rec_users), int(np.isin(truth_user, list(truth_users - rec_users)).sum())),
+        "recommendations_without_truth": (len(rec_users - truth_users), int(np.isin(rec_user, list(rec_users - truth_users)).sum())),
+        "shorter_than_k": (len(short), int(short.sum())),
+        "relevant_never_recommended": touched(listed, never),
+        "graded_zero": touched(t, (t["grade"] == 0).to_numpy()),
+    }
+    return pd.DataFrame([{"trap": key, "users": counts[key][0], "rows": counts[key][1]} for key in TRAPS]).set_index("trap")

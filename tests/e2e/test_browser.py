@@ -16,6 +16,7 @@ TITLES = {
     "home": "RecEval Lab: the playground", "rating": "Rating errors", "topn": "Precision, Recall, HR and F1 @K",
     "ap": "AP and MAP", "rr": "RR and MRR", "ndcg": "NDCG", "classification": "Classification metrics",
     "auc": "AUC and GAUC", "logloss": "LogLoss", "examples": "Worked examples",
+    "your_data": "Your data",
 }
 
 
@@ -93,3 +94,25 @@ def test_scenario_survives_switching_pages_through_the_sidebar(server, page):
     wait_until_idle(page)
     expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6355")
     no_exception_box(page)
+
+
+def test_your_data_reads_files_through_the_real_file_input(server, page, tmp_path):
+    """Upload a recommendations CSV and TREC qrels with the browser's own file input."""
+    recs = tmp_path / "my recs.csv"
+    recs.write_text("user,item,score\nu1,a,0.9\nu1,b,0.8\nu1,c,0.7\nu2,a,0.5\nu2,d,0.4\n")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("u1 0 c 2\nu2 0 a 1\nu3 0 z 1\n")
+    open_page(page, server.url + "/Your_data")
+    page.get_by_text("Upload files").click()
+    wait_until_idle(page)
+    inputs = page.locator("[data-testid='stFileUploader'] input[type=file]")
+    inputs.nth(0).set_input_files(str(recs))
+    inputs.nth(1).set_input_files(str(qrels))
+    wait_until_idle(page)
+    page.get_by_role("button", name="Read and evaluate the files").click()
+    wait_until_idle(page)
+    expect(page.get_by_text("Showing files “my recs.csv” and “qrels.txt”: 5 recommendation rows")).to_be_visible()
+    # AP@10: u1's only relevant item c at rank 3 -> 1/3; u2's a at rank 1 -> 1; u3 has no list -> 0.
+    expect(page.locator(".katex").filter(has_text=r"\frac{1.3333}{3}=0.4444")).to_have_count(1)
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, "your_data_uploaded")

@@ -1,0 +1,183 @@
+"""Your data page: the default synthetic log, generation, uploads (CSV, TREC, malformed), worst users."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from metrics import batch
+from metrics.synthetic import synthetic_log
+from tests.conftest import card, chart_specs, latex, run_page, table_with, texts
+from ui import your_data as yd
+from ui.state import TOPIC_PAGES
+
+PAGE = TOPIC_PAGES["your_data"]
+
+
+@pytest.fixture(scope="module")
+def opened() -> AppTest:
+    return run_page(PAGE)
+
+
+def summary_value(at: AppTest, metric_label: str, k: int) -> float:
+    table = table_with(at, "metric")
+    return float(table.loc[table["metric"] == metric_label, f"K = {k}"].iloc[0])
+
+
+def upload(at: AppTest, recs: tuple[str, bytes], truth: tuple[str, bytes]) -> AppTest:
+    at.radio(key="yd_source").set_value("Upload files").run()
+    at.file_uploader(key="yd_recs_file").set_value((recs[0], recs[1], "text/plain"))
+    at.file_uploader(key="yd_truth_file").set_value((truth[0], truth[1], "text/plain"))
+    at.run()
+    at.button(key="yd_read").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_opens_with_a_synthetic_log_evaluated(opened):
+    recs, truth = synthetic_log(users=2000, list_length=20, relevant=5, quality=0.5, seed=0)
+    expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
+    assert summary_value(opened, "MAP@K", 10) == pytest.approx(expected["average_precision@10"])
+    assert summary_value(opened, "NDCG@K", 20) == pytest.approx(expected["ndcg@20"])
+    assert r"\mathrm{MAP@10}=\frac{1}{|U|}\sum_{u\in U}\mathrm{AP@10}_u" in latex(opened)
+    assert f"={expected['average_precision@10']:.4f}" in latex(opened)
+    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(opened)]
+    assert "How the per-user values spread (dashed line = mean)" in titles
+    assert "Spread of AP@10 over users" in titles
+    assert "Each mean as K grows" in titles
+    traps = table_with(opened, "trap").set_index("trap")
+    assert traps.loc["Relevant items never recommended", "users"] > 0
+    assert traps.loc["Duplicate (user, item) in the recommendations", "users"] == 0
+    assert "40,000 recommendation rows" in texts(opened)
+    assert "**Relevant items never recommended**:" in texts(opened)
+
+
+def test_generating_a_better_model_raises_the_means():
+    at = run_page(PAGE)
+    before = summary_value(at, "MAP@K", 10)
+    at.number_input(key="yd_users").set_value(300)
+    at.slider(key="yd_quality").set_value(1.0)
+    at.button[0].click().run()  # the form's submit button
+    recs, truth = synthetic_log(users=300, list_length=20, relevant=5, quality=1.0, seed=0)
+    expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
+    assert summary_value(at, "MAP@K", 10) == pytest.approx(expected["average_precision@10"])
+    assert expected["average_precision@10"] > before
+    assert "users 300" in texts(at) and "6,000 recommendation rows" in texts(at)
+
+
+def test_upload_of_a_generated_csv_pair_gives_the_engine_numbers():
+    recs, truth = synthetic_log(users=150, list_length=12, relevant=4, quality=0.3, seed=7)
+    at = upload(run_page(PAGE), ("recs.csv", recs.to_csv(index=False).encode()),
+                ("truth.csv", truth.to_csv(index=False, sep=";").encode()))
+    expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
+    assert summary_value(at, "Precision@K", 5) == pytest.approx(expected["precision@5"])
+    assert summary_value(at, "MRR (no cut-off)", 10) == pytest.approx(expected["reciprocal_rank"])
+    assert "files “recs.csv” and “truth.csv”" in texts(at).replace("\\", "")
+    assert not at.error
+
+
+def test_upload_of_a_trec_pair():
+    run = b"q1 Q0 d1 1 3.0 mine\nq1 Q0 d2 2 2.0 mine\nq1 Q0 d3 3 1.0 mine\nq2 Q0 d9 1 5.0 mine\n"
+    qrels = b"q1 0 d3 2\nq1 0 d8 1\nq2 0 d9 1\nq3 0 d1 1\n"
+    at = upload(run_page(PAGE), ("run.txt", run), ("qrels.txt", qrels))
+    # RR: q1 first hit at 3, q2 at 1, q3 has no list: (1/3 + 1 + 0) / 3.
+    assert summary_value(at, "MRR (no cut-off)", 10) == pytest.approx((1 / 3 + 1) / 3)
+    users = table_with(at, "meaning")["users"].tolist()
+    assert users == [3, 1, 0, 0]
+    traps = table_with(at, "trap").set_index("trap")
+    assert traps.loc["Users in the ground truth but not in the recommendations", "users"] == 1
+    assert traps.loc["Relevant items never recommended", "users"] == 2  # q1's d8, q3's d1
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"user,item\nu1,a\n", "missing column 'rank' or 'score'"),
+    (b"user item rank\nu1 a 1\n", "no , ; tab or | between names"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file"),
+    (b"user,item,rank\nu1,a,1\nu1,b,x\n", "column 'rank' must hold finite numbers; line 3 hold 'x'"),
+    (b"user,item,rank\nu1,a,1\nu1,a,2\n", "duplicate (user, item) pairs"),
+], ids=["missing column", "wrong delimiter", "not a csv", "wrong type", "duplicates"])
+def test_malformed_upload_says_why_and_keeps_the_previous_results(opened, content, message):
+    at = run_page(PAGE)
+    before = summary_value(at, "MAP@K", 10)
+    at = upload(at, ("bad.csv", content), ("truth.csv", b"user,item\nu1,a\n"))
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "Not loaded:" in errors and "Recommendations file “bad.csv”" in errors or "recommendations" in errors
+    assert message in errors
+    assert summary_value(at, "MAP@K", 10) == before
+    assert "40,000 recommendation rows" in texts(at)
+
+
+def test_opening_a_worst_user_puts_them_in_the_shared_scenario():
+    at = run_page(PAGE)
+    worst = table_with(at, "AP@10")
+    user = worst["user"].iloc[0]
+    assert worst["AP@10"].iloc[0] == worst["AP@10"].min()
+    at.selectbox(key="yd_worst_user").set_value(user)
+    at.button(key="yd_open").click().run()
+    assert not at.exception
+    recs, truth = synthetic_log(users=2000, list_length=20, relevant=5, quality=0.5, seed=0)
+    mine = recs[recs["user"] == user].sort_values("score", ascending=False)
+    assert at.session_state["recommended"]["item"].tolist() == [str(i) for i in mine["item"]]
+    assert set(at.session_state["ground_truth"]["item"]) == {str(i) for i in truth.loc[truth["user"] == user, "item"]}
+    assert at.session_state["k"] == 10
+    assert "is now the shared scenario" in texts(at)
+    at.switch_page(TOPIC_PAGES["ap"]).run()
+    assert not at.exception
+    assert card(at, "AP@10") == f"{worst['AP@10'].iloc[0]:.4f}"
+
+
+# --------------------------------------------------------------------------- helpers alone
+
+
+def test_user_case_orders_ties_like_the_engine():
+    recs = pd.DataFrame({"user": ["u"] * 3, "item": ["c", "a", "b"], "score": [1.0, 1.0, 2.0]})
+    truth = pd.DataFrame({"user": ["u"], "item": ["c"], "relevance": [2]})
+    items, grades = yd.user_case(yd.Log(recs, truth, "test"), "u")
+    assert items == ["b", "a", "c"] and grades == {"c": 2.0}
+
+
+def test_load_files_names_the_file_and_checks_like_the_engine():
+    good = yd.Upload("r.csv", b"user,item,rank\nu,a,1\n")
+    with pytest.raises(ValueError, match="Ground truth file “t.csv”: the ground truth file is missing column 'item'"):
+        yd.load_files(good, yd.Upload("t.csv", b"user,thing\nu,a\n"))
+    with pytest.raises(ValueError, match="ground_truth column 'relevance' must be >= 0; line 2 hold -1"):
+        yd.load_files(good, yd.Upload("t.csv", b"user,item,relevance\nu,a,-1\n"))
+    log = yd.load_files(good, yd.Upload("t.parquet", _parquet(pd.DataFrame({"user": ["u"], "item": ["a"]}))))
+    assert len(log.ground_truth) == 1
+
+
+def _parquet(frame: pd.DataFrame) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer)
+    return buffer.getvalue()
+
+
+def test_shaping_helpers():
+    assert yd.column_label("average_precision@10") == "AP@10" and yd.column_label("reciprocal_rank") == "RR"
+    assert yd.curve_ks([10], 12) == [1, 2, 3, 5, 10]
+    assert yd.curve_ks([50], 8) == [1, 2, 3, 5, 10, 15, 20, 30, 50]
+    per_user = pd.DataFrame({"ndcg@5": [0.5, 0.1, 0.1]}, index=pd.Index(["b", "z", "a"], name="user"))
+    assert yd.worst_users(per_user, "ndcg@5", 2)["user"].tolist() == ["z", "a"]  # ties keep the index order
+    wide = pd.DataFrame({"precision@5": [1.0], "precision@10": [1.0], "ndcg@10": [0.5], "reciprocal_rank": [1.0]},
+                        index=pd.Index(["u"], name="user"))
+    assert list(yd.worst_users(wide, "ndcg@10").columns) == ["user", "ndcg@10", "precision@10", "reciprocal_rank"]
+    assert list(yd.worst_users(wide, "reciprocal_rank").columns) == ["user", "reciprocal_rank", "precision@5"]
+    general, substituted = yd.mean_formula("ndcg", 5, per_user)
+    assert substituted == r"\mathrm{NDCG@5}=\frac{0.7000}{3}=0.2333"
+
+
+def test_scan_traps_counts_what_evaluate_refuses():
+    recs = pd.DataFrame({"user": ["a", "a", "a", "b", "c"], "item": ["x", "x", "y", "x", "q"], "rank": [1, 2, 2, 1, 1]})
+    truth = pd.DataFrame({"user": ["a", "a", "b", "d"], "item": ["y", "y", "z", "x"], "relevance": [1, 2, 0, 3]})
+    traps = batch.scan_traps(recs, truth, 3)
+    assert traps["users"].to_dict() == {
+        "duplicate_recommendations": 1, "duplicate_ground_truth": 1, "tied_scores": 1,
+        "truth_without_recommendations": 1, "recommendations_without_truth": 1, "shorter_than_k": 1,
+        "relevant_never_recommended": 1, "graded_zero": 1,
+    }
+    assert traps.loc["duplicate_recommendations", "rows"] == 2
+    with pytest.raises(ValueError, match="duplicate"):
+        batch.evaluate(recs, truth, 3)

@@ -1,0 +1,50 @@
+"""Plotly figures of a whole log's evaluation. No Streamlit here."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui.your_data import column_label
+
+PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037"]
+BINS = 20
+
+
+def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
+               title: str = "How the per-user values spread (dashed line = mean)") -> go.Figure:
+    """One histogram of the per-user values per column, 20 bins over [0, 1], mean marked."""
+    rows = math.ceil(len(columns) / per_row)
+    titles = [f"{column_label(c)}: mean {per_user[c].mean():.4f}" for c in columns]
+    fig = make_subplots(rows=rows, cols=per_row, subplot_titles=titles, vertical_spacing=0.5 / max(rows, 1) * 0.6)
+    for index, column in enumerate(columns):
+        row, col = index // per_row + 1, index % per_row + 1
+        fig.add_trace(go.Histogram(x=per_user[column], xbins={"start": 0, "end": 1.0001, "size": 1 / BINS},
+                                   marker_color=PALETTE[index % len(PALETTE)], name=column_label(column),
+                                   hovertemplate="%{x}: %{y} users<extra></extra>"), row=row, col=col)
+        fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color="black", row=row, col=col)
+        fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
+    fig.update_yaxes(title_text="users", col=1)
+    fig.update_layout(title=title, showlegend=False,
+                      height=260 * rows + 80, margin={"l": 50, "r": 20, "t": 90, "b": 40}, font={"size": 14},
+                      bargap=0.05)
+    return fig
+
+
+def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
+    """Mean of each metric against K, the chosen K values marked."""
+    fig = go.Figure()
+    for index, (metric, rows) in enumerate(curves.groupby("metric", sort=False)):
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["mean"], mode="lines+markers", name=metric,
+                                 line={"color": PALETTE[index % len(PALETTE)]}))
+    for k in chosen_ks:
+        fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=f"K = {k}")
+    fig.update_xaxes(tickvals=sorted(curves["k"].unique()))
+    fig.update_yaxes(range=[-0.02, 1.05])
+    fig.update_layout(title="Each mean as K grows", xaxis_title="K", yaxis_title="mean over users",
+                      margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.25},
+                      font={"size": 14})
+    return fig

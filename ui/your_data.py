@@ -1,0 +1,127 @@
+"""Pure helpers of the "Your data" page: reading uploads, shaping results, one user's case.
+
+No Streamlit here, so each piece is tested alone; the page only lays them out.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from metrics import batch
+from metrics.readers import read_table
+from ui import text
+from ui.your_data_content import MAX_ROWS, TRAPS
+
+LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",
+          "average_precision": "AP", "ndcg": "NDCG", "reciprocal_rank": "RR"}
+MEAN_LABELS = {"average_precision": "MAP", "reciprocal_rank": "MRR", "hit_rate": "HR"}
+CURVE_KS = (1, 2, 3, 5, 10, 15, 20, 30, 50, 100)
+WORST_SHOWN = 10
+
+
+class Upload(NamedTuple):
+    name: str
+    data: bytes
+    fmt: str = "auto"
+
+
+class Log(NamedTuple):
+    recommendations: pd.DataFrame
+    ground_truth: pd.DataFrame
+    source: str
+
+
+def column_label(column: str) -> str:
+    """``"average_precision@10"`` -> ``"AP@10"``; ``"reciprocal_rank"`` -> ``"RR"``."""
+    metric, _, k = column.partition("@")
+    return LABELS[metric] + (f"@{k}" if k else "")
+
+
+def load_files(recommendations: Upload, ground_truth: Upload) -> Log:
+    """Read both files and check them as the engine will; a ValueError says which file and why."""
+    tables = {}
+    for kind, upload in (("recommendations", recommendations), ("ground_truth", ground_truth)):
+        try:
+            tables[kind] = read_table(upload.data, kind, upload.fmt, filename=upload.name, max_rows=MAX_ROWS)
+        except ValueError as error:
+            raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
+    batch.rank_rows(tables["recommendations"], tables["ground_truth"])  # the engine's own checks
+    return Log(tables["recommendations"], tables["ground_truth"],
+               f"files “{recommendations.name}” and “{ground_truth.name}”")
+
+
+def curve_ks(ks: list[int], longest_list: int) -> list[int]:
+    """The K values of the metric-against-K chart: the chosen ones and a spread up to the list length."""
+    top = max(max(ks), min(longest_list, CURVE_KS[-1]))
+    return sorted({k for k in CURVE_KS if k <= top} | set(ks))
+
+
+def summary_table(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.DataFrame:
+    """One row per metric, one column per K ("K = 10"); RR has no cut-off, so one value for all."""
+    rows = []
+    for metric in metrics:
+        label = MEAN_LABELS.get(metric, LABELS[metric]) + (" (no cut-off)" if metric == "reciprocal_rank" else "@K")
+        rows.append({"metric": label, **{f"K = {k}": float(means[batch.column_name(metric, k)]) for k in ks}})
+    return pd.DataFrame(rows)
+
+
+def users_table(users: pd.Series) -> pd.DataFrame:
+    return pd.DataFrame({"users": users.to_numpy(), "meaning": [batch.REASONS[r] for r in users.index]})
+
+
+def curves(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.DataFrame:
+    """Mean of each metric at each K: columns k, metric (label), mean."""
+    rows = [{"k": k, "metric": MEAN_LABELS.get(m, LABELS[m]), "mean": float(means[batch.column_name(m, k)])}
+            for m in metrics for k in ks]
+    return pd.DataFrame(rows)
+
+
+def trap_table(traps: pd.DataFrame) -> pd.DataFrame:
+    """The scan as a table: trap (its label), users touched, rows."""
+    return pd.DataFrame({"trap": [TRAPS[key].label for key in traps.index],
+                         "users": traps["users"].to_numpy(), "rows": traps["rows"].to_numpy()})
+
+
+def trap_notes(traps: pd.DataFrame) -> list[str]:
+    """One Markdown line per trap found: how many users, what this app does, other libraries."""
+    return [f"**{TRAPS[key].label}**: {row.users:,} users, {row.rows:,} rows. *Here:* {TRAPS[key].app} "
+            f"*Elsewhere:* {TRAPS[key].libraries}" for key, row in traps.iterrows() if row.users > 0]
+
+
+def worst_users(per_user: pd.DataFrame, column: str, n: int = WORST_SHOWN) -> pd.DataFrame:
+    """The ``n`` users with the lowest ``column``, ties by user order: the user, that column first,
+    then the other metrics at the same K (RR's row shows the smallest K) and RR."""
+    k = column.partition("@")[2] or min((c.partition("@")[2] for c in per_user.columns if "@" in c), key=int, default="")
+    shown = [column] + [c for c in per_user.columns if c != column and (c.partition("@")[2] in (k, ""))]
+    ranked = per_user[shown].reset_index()
+    ranked = ranked.iloc[np.lexsort((np.arange(len(ranked)), ranked[column].to_numpy()))]
+    return ranked.head(n).reset_index(drop=True)
+
+
+def user_case(log: Log, user) -> tuple[list, dict]:
+    """One user's list in the engine's order and their grades, as the shared scenario takes them."""
+    recs = log.recommendations[log.recommendations["user"] == user]
+    truth = log.ground_truth[log.ground_truth["user"] == user]
+    ordered = recs.iloc[batch.rank_rows(recs, truth).order] if len(recs) else recs
+    grades = truth["relevance"].astype(float) if "relevance" in truth.columns else pd.Series(1.0, index=truth.index)
+    return ordered["item"].tolist(), dict(zip(truth["item"], grades, strict=True))
+
+
+def mean_formula(metric: str, k: int, per_user: pd.DataFrame) -> tuple[str, str]:
+    """The mean over users in general and with this log's numbers."""
+    column = batch.column_name(metric, k)
+    label = column_label(column)
+    mean_label = MEAN_LABELS.get(metric, LABELS[metric]) + ("" if metric == "reciprocal_rank" else f"@{k}")
+    total, n = float(per_user[column].sum()), len(per_user)
+    general = rf"\mathrm{{{mean_label}}}=\frac{{1}}{{|U|}}\sum_{{u\in U}}\mathrm{{{label}}}_u"
+    value = total / n if n else float("nan")
+    substituted = rf"\mathrm{{{mean_label}}}=\frac{{{total:.4f}}}{{{n:,}}}={value:.4f}".replace(",", "{,}")
+    return general, substituted
+
+
+def user_name(value) -> str:
+    """A user id for Markdown text, shown literally."""
+    return text.markdown(value)
