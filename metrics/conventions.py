@@ -1,0 +1,566 @@
+"""The same ranked list scored the way ten well-known libraries score it, and why they disagree.
+
+Each library is described as data (:class:`Convention`): its choice for every cause of
+disagreement, the functions its users call and the version described. One engine
+(:func:`score`) turns a convention into numbers by calling the functions of ``metrics/`` with
+that library's settings, plus a few small functions below for conventions ``metrics/`` lacks.
+Because every value comes from the conventions, every difference from the app's own value can
+be traced to the fields where the library's choice differs (:func:`differences`).
+
+Source of the conventions and of the measured values: ``library-conventions.md`` (the shared
+reference), and for trec_eval, ranx and scikit-learn the libraries themselves (tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from metrics._validation import check_grades, check_k, check_ranking
+from metrics.ndcg import dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
+from metrics.ranked_metrics import (
+    average_precision_at_k, average_precision_table, first_hit_rank, reciprocal_rank, reciprocal_rank_at_k,
+)
+from metrics.topn_metrics import precision_at_k, recall_at_k
+
+METRICS = ("precision", "recall", "average_precision", "ndcg", "reciprocal_rank")
+METRIC_LABELS = {"precision": "Precision@K", "recall": "Recall@K", "average_precision": "AP@K",
+                 "ndcg": "NDCG@K", "reciprocal_rank": "RR"}
+
+CHOICES: dict[str, dict[str, str]] = {
+    "sees": {
+        "judged": "the ranked list, and the ground truth as a separate set of judged items",
+        "list_rows": "only the recommended rows, each with its grade (a relevant item never recommended is not there)",
+        "candidates": "every candidate it ranks: the list, then each ground-truth item the list does not show",
+    },
+    "grade_levels": {
+        "numbers": "any number >= 0; a grade above 0 is relevant",
+        "integers": "whole levels: a grade is truncated to an integer, and only levels >= 1 are relevant",
+    },
+    "precision_short_list": {
+        "k": "divides by K, so empty slots count as misses",
+        "list_length": "divides by min(K, list length)",
+    },
+    "ap_denominator": {
+        "min": "min(|Rel|, K)",
+        "relevant": "|Rel|",
+        "hits": "the hits in the top K",
+        "k": "K",
+        "whole_list": "|Rel| over the whole ranking, with no cut-off",
+    },
+    "ideal": {
+        "all_judged": "every relevant item of the ground truth, best first, cut at K",
+        "passed": "only the items passed in, best first, cut at K",
+        "k_slots": "K slots, all relevant",
+        "label_order": "the relevant items in the order the labels were given (not sorted), cut at K",
+    },
+    "gain": {
+        "linear": "rel",
+        "exponential": "2^rel − 1",
+        "binary": "1 for every relevant item (grades ignored)",
+    },
+    "ties": {
+        "averaged": "averaged over the tie group",
+        "docid_descending": "broken by document id, descending",
+        "input_order": "input order",
+        "better_rank": "the better rank for every tied item",
+        "not_applicable": "no scores: the list order is the ranking",
+    },
+    "empty_users": {
+        "zero": "scored 0 and counted in the mean",
+        "skipped": "left out of the mean",
+        "skipped_unjudged": "scored 0 if it has judged items, left out if it has none at all",
+    },
+    "rr_cutoff": {
+        "none": "none: the first hit anywhere in the ranking",
+        "k": "K: 0 if the first hit is below rank K",
+    },
+}
+"""Every choice a convention field can take, in words."""
+
+FIELD_LABELS = {
+    "sees": "what the library is given",
+    "grade_levels": "how grades are read",
+    "refuses": "inputs the library refuses",
+    "empty_users": "users with no relevant item",
+    "precision_short_list": "Precision@K of a list shorter than K",
+    "ap_denominator": "AP denominator",
+    "ideal": "which items form the ideal DCG",
+    "gain": "gain",
+    "rr_cutoff": "RR cut-off",
+    "ties": "tie rule",
+}
+"""The causes of disagreement, in the order :func:`differences` tries them."""
+
+FIELDS_OF_METRIC = {
+    "precision": ("sees", "grade_levels", "refuses", "empty_users", "precision_short_list"),
+    "recall": ("sees", "grade_levels", "refuses", "empty_users"),
+    "average_precision": ("sees", "grade_levels", "refuses", "empty_users", "ap_denominator"),
+    "ndcg": ("sees", "grade_levels", "refuses", "empty_users", "ideal", "gain"),
+    "reciprocal_rank": ("sees", "grade_levels", "refuses", "empty_users", "rr_cutoff"),
+}
+"""The fields that can change each metric. Ties never do here: a ranked list has no tied scores."""
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How one library computes the five ranking metrics, as data.
+
+    ``functions`` maps each metric it has to the call its users make (a metric it lacks is
+    absent); ``refuses`` maps a metric to the shortest list the library accepts for it.
+    """
+
+    name: str
+    version: str
+    functions: dict[str, str]
+    sees: str = "judged"
+    grade_levels: str = "numbers"
+    precision_short_list: str = "k"
+    ap_denominator: str = "min"
+    ideal: str = "all_judged"
+    gain: str = "linear"
+    ties: str = "not_applicable"
+    empty_users: str = "zero"
+    rr_cutoff: str = "none"
+    refuses: dict[str, int] = field(default_factory=dict)
+    notes: str = ""
+
+    def __post_init__(self):
+        for name, choices in CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{self.name}: {name} must be one of {list(choices)}, got {getattr(self, name)!r}")
+
+    def has(self, metric: str) -> bool:
+        return metric in self.functions
+
+    def describe(self, name: str) -> str:
+        """The choice of field ``name`` in words."""
+        if name == "refuses":
+            if not self.refuses:
+                return "none"
+            return "; ".join(f"{METRIC_LABELS[m]} of a list shorter than {n}" for m, n in self.refuses.items())
+        return CHOICES[name][getattr(self, name)]
+
+
+APP = Convention(
+    "RecEval Lab", "this app", {
+        "precision": "metrics.topn_metrics.precision_at_k", "recall": "metrics.topn_metrics.recall_at_k",
+        "average_precision": "metrics.ranked_metrics.average_precision_at_k",
+        "ndcg": "metrics.ndcg.ndcg_at_k", "reciprocal_rank": "metrics.ranked_metrics.reciprocal_rank"},
+    notes="The defaults of this app: the seed documents' definitions.",
+)
+"""The app's own defaults, described the same way as the libraries."""
+
+CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
+    Convention(
+        "trec_eval", "pytrec_eval-terrier 0.5.11", {
+            "precision": "P.K", "recall": "recall.K", "average_precision": "map_cut.K",
+            "ndcg": "ndcg_cut.K", "reciprocal_rank": "recip_rank"},
+        grade_levels="integers", ap_denominator="relevant", ties="docid_descending",
+        empty_users="skipped_unjudged",
+        notes="pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run); relevance must be an integer.",
+    ),
+    Convention(
+        "scikit-learn", "scikit-learn 1.9.1", {
+            "average_precision": "average_precision_score(y_true > 0, y_score)",
+            "ndcg": "ndcg_score([y_true], [y_score], k=K)"},
+        sees="list_rows", ap_denominator="whole_list", ideal="passed", ties="averaged",
+        refuses={"average_precision": 1, "ndcg": 2},
+        notes="No ranking Precision@K, Recall@K or RR. ndcg_score refuses a single document.",
+    ),
+    Convention(
+        "ranx", "ranx 0.3.21", {
+            "precision": "precision@K", "recall": "recall@K", "average_precision": "map@K",
+            "ndcg": "ndcg@K", "reciprocal_rank": "mrr@K"},
+        grade_levels="integers", ap_denominator="relevant", ties="input_order",
+        empty_users="skipped_unjudged", rr_cutoff="k",
+        refuses=dict.fromkeys(("precision", "recall", "average_precision", "ndcg", "reciprocal_rank"), 1),
+        notes="evaluate(qrels, run, metrics); a query needs at least one judged and one ranked item.",
+    ),
+    Convention(
+        "torchmetrics", "torchmetrics 1.9.0", {
+            "precision": "RetrievalPrecision(top_k=K)", "recall": "RetrievalRecall(top_k=K)",
+            "average_precision": "RetrievalMAP(top_k=K)", "ndcg": "RetrievalNormalizedDCG(top_k=K)",
+            "reciprocal_rank": "RetrievalMRR(top_k=K)"},
+        sees="candidates", ap_denominator="hits", ideal="passed", ties="averaged", rr_cutoff="k",
+        notes="Defaults: adaptive_k=False, empty_target_action='neg'.",
+    ),
+    Convention(
+        "Recommenders", "recommenders 1.2.1", {
+            "precision": "precision_at_k", "recall": "recall_at_k", "average_precision": "map_at_k",
+            "ndcg": "ndcg_at_k (score_type='binary')"},
+        gain="binary", ties="input_order", empty_users="skipped",
+        notes="recommenders.evaluation.python_evaluation; no MRR. Averages only users in both truth and "
+              "predictions; `map` (not `map_at_k`) divides by |Rel|.",
+    ),
+    Convention(
+        "RecBole", "RecBole 1.2.1", {
+            "precision": "Precision", "recall": "Recall", "average_precision": "MAP", "ndcg": "NDCG",
+            "reciprocal_rank": "MRR"},
+        gain="binary", empty_users="skipped", rr_cutoff="k",
+        notes="metrics=[...], topk=[K] in the config; only users with a test interaction are evaluated.",
+    ),
+    Convention(
+        "Evidently", "Evidently 0.7", {
+            "precision": "PrecisionTopK(k=K)", "recall": "RecallTopK(k=K)", "average_precision": "MAP(k=K)",
+            "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR(k=K)"},
+        sees="list_rows", precision_short_list="list_length", ap_denominator="relevant", ideal="passed",
+        ties="better_rank", empty_users="skipped", rr_cutoff="k",
+        notes="Given the recommended rows with a target column; no_feedback_users=False by default.",
+    ),
+    Convention(
+        "RecTools", "RecTools (version not recorded in library-conventions.md)", {
+            "precision": "Precision(k=K)", "recall": "Recall(k=K)", "average_precision": "MAP(k=K)",
+            "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR(k=K)"},
+        ap_denominator="relevant", ideal="k_slots", gain="binary", empty_users="skipped", rr_cutoff="k",
+        notes="MAP(divide_by_k=True) divides by K instead; the default NDCG assumes K relevant slots.",
+    ),
+    Convention(
+        "cornac", "cornac (version not recorded in library-conventions.md)", {
+            "precision": "Precision(k=K)", "recall": "Recall(k=K)", "average_precision": "MAP()",
+            "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR()"},
+        sees="candidates", ap_denominator="whole_list", gain="binary", empty_users="skipped",
+        notes="cornac ranks every candidate item; MAP and MRR have no cut-off.",
+    ),
+    Convention(
+        "Spark MLlib", "Spark MLlib 4.3", {
+            "precision": "precisionAt(K)", "recall": "recallAt(K)",
+            "average_precision": "meanAveragePrecisionAt(K)", "ndcg": "ndcgAt(K) with relevance (Scala)"},
+        ideal="label_order", gain="exponential",
+        notes="RankingMetrics; no MRR. PySpark passes only the first two columns to the JVM, so its ndcgAt "
+              "is binary (gain 1, ideal min(|Rel|, K) ones).",
+    ),
+)}
+"""The ten libraries, in the order the page shows them."""
+
+
+# --------------------------------------------------------------------------- conventions metrics/ lacks
+
+
+def average_precision_divided_by_k(recommended, ground_truth, k) -> float:
+    """AP@K with denominator K (RecTools ``MAP(divide_by_k=True)``).
+
+    Examples
+    --------
+    >>> average_precision_divided_by_k([1, 2, 3, 4], {1, 4}, 4)
+    0.375
+    """
+    return float(average_precision_table(recommended, ground_truth, k)["contribution"].sum() / check_k(k))
+
+
+def average_precision_whole_list(recommended, ground_truth) -> float:
+    """AP over the whole ranking, divided by |Rel|, with no cut-off (scikit-learn, cornac).
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 999]
+    >>> round(average_precision_whole_list(rec, {103, 105, 108, 999}), 4)
+    0.368
+    """
+    items = check_ranking(recommended)
+    return average_precision_at_k(items, ground_truth, max(len(items), 1), denominator="relevant")
+
+
+def _relevances(items, grades) -> list[float]:
+    return [grades.get(item, 0.0) for item in items]
+
+
+def ndcg_k_slot_ideal(recommended, ground_truth, k, *, gain="linear") -> float:
+    """NDCG@K whose ideal DCG assumes all K slots hold a relevant item of grade 1 (RecTools default).
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> round(ndcg_k_slot_ideal(rec, {101, 104, 107}, 10), 4)
+    0.3882
+    """
+    k = check_k(k)
+    items, grades = check_ranking(recommended), check_grades(ground_truth)
+    return dcg_at_k(_relevances(items[:k], grades), k, gain=gain) / dcg_at_k([1.0] * k, k)
+
+
+def ndcg_label_order_ideal(recommended, ground_truth, k, *, gain="exponential") -> float:
+    """NDCG@K whose ideal DCG takes the relevant items in the order the labels were given.
+
+    Spark MLlib's graded ``ndcgAt`` sums the ideal over its label array without sorting it by
+    relevance, so the value depends on that order and can exceed 1. Labels sorted by grade,
+    descending, give the correct NDCG.
+
+    Examples
+    --------
+    >>> round(ndcg_label_order_ideal(["b", "a"], {"a": 1, "b": 10}, 2), 4)
+    1.5835
+    """
+    k = check_k(k)
+    items, grades = check_ranking(recommended), check_grades(ground_truth)
+    ideal = dcg_at_k([g for g in grades.values() if g > 0], k, gain=gain)
+    return dcg_at_k(_relevances(items[:k], grades), k, gain=gain) / ideal if ideal > 0 else 0.0
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+@dataclass(frozen=True)
+class View:
+    """The ranking and the ground truth as one library receives them."""
+
+    ranking: list
+    grades: dict
+
+    @property
+    def relevant(self) -> set:
+        return {item for item, grade in self.grades.items() if grade > 0}
+
+
+def library_view(convention: Convention, recommended, ground_truth) -> View:
+    """What ``convention``'s library is given: fields ``sees`` and ``grade_levels`` applied.
+
+    Examples
+    --------
+    >>> library_view(CONVENTIONS["torchmetrics"], [1, 2], {2: 1, 9: 1}).ranking
+    [1, 2, 9]
+    >>> library_view(CONVENTIONS["Evidently"], [1, 2], {2: 1, 9: 1}).grades
+    {2: 1.0}
+    """
+    ranking, grades = check_ranking(recommended), check_grades(ground_truth)
+    if convention.grade_levels == "integers":
+        grades = {item: float(int(grade)) for item, grade in grades.items()}
+    listed = set(ranking)
+    if convention.sees == "list_rows":
+        grades = {item: grade for item, grade in grades.items() if item in listed}
+    elif convention.sees == "candidates":
+        ranking = ranking + [item for item in grades if item not in listed]
+    return View(ranking, grades)
+
+
+def _ndcg(convention: Convention, view: View, k: int) -> float:
+    grades, gain = view.grades, convention.gain
+    if gain == "binary":
+        grades, gain = {item: 1.0 for item, grade in grades.items() if grade > 0}, "linear"
+    compute = {"all_judged": ndcg_at_k, "passed": ndcg_ideal_from_list, "k_slots": ndcg_k_slot_ideal,
+               "label_order": ndcg_label_order_ideal}[convention.ideal]
+    return compute(view.ranking, grades, k, gain=gain)
+
+
+def _average_precision(convention: Convention, view: View, k: int) -> float:
+    if convention.ap_denominator == "k":
+        return average_precision_divided_by_k(view.ranking, view.grades, k)
+    if convention.ap_denominator == "whole_list":
+        return average_precision_whole_list(view.ranking, view.grades)
+    return average_precision_at_k(view.ranking, view.grades, k, denominator=convention.ap_denominator)
+
+
+def _precision(convention: Convention, view: View, k: int) -> float:
+    if convention.precision_short_list == "list_length":
+        k = min(k, len(view.ranking))
+        if k == 0:
+            return 0.0
+    return precision_at_k(view.ranking, view.grades, k)
+
+
+def _reciprocal_rank(convention: Convention, view: View, k: int) -> float:
+    if convention.rr_cutoff == "k":
+        return reciprocal_rank_at_k(view.ranking, view.grades, k)
+    return reciprocal_rank(view.ranking, view.grades)
+
+
+_COMPUTE = {
+    "precision": _precision,
+    "recall": lambda c, v, k: recall_at_k(v.ranking, v.grades, k),
+    "average_precision": _average_precision,
+    "ndcg": _ndcg,
+    "reciprocal_rank": _reciprocal_rank,
+}
+
+
+def score(convention: Convention, metric: str, recommended, ground_truth, k) -> float:
+    """One metric as ``convention``'s library computes it: NaN if it lacks the metric, refuses the
+    input, or leaves this user out of its mean.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> round(score(CONVENTIONS["torchmetrics"], "average_precision", rec, {103, 105, 108, 999}, 10), 4)
+    0.3694
+    """
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    k = check_k(k)
+    if not convention.has(metric):
+        return float("nan")
+    view = library_view(convention, recommended, ground_truth)
+    if len(view.ranking) < convention.refuses.get(metric, 0):
+        return float("nan")
+    if not view.relevant and (convention.empty_users == "skipped"
+                              or (convention.empty_users == "skipped_unjudged" and not view.grades)):
+        return float("nan")
+    return float(_COMPUTE[metric](convention, view, k))
+
+
+def app_values(recommended, ground_truth, k) -> pd.Series:
+    """The app's own value of each metric (its defaults: :data:`APP`)."""
+    return pd.Series({m: score(APP, m, recommended, ground_truth, k) for m in METRICS}, name=APP.name)
+
+
+def library_values(recommended, ground_truth, k) -> pd.DataFrame:
+    """What each library reports for this one user: rows in :data:`CONVENTIONS` order, columns
+    :data:`METRICS`. NaN where the library lacks the metric, refuses the input, or leaves the
+    user out of its mean (a user with no relevant item, for some libraries).
+
+    Parameters
+    ----------
+    recommended : sequence of hashable
+        Ranked list, best first, no repeated item.
+    ground_truth : set or dict
+        Relevant items, or ``{item: grade}`` (grade > 0 is relevant). Each library receives it
+        as its users pass it: see :func:`library_view` and :data:`CHOICES`.
+    k : int
+        Cut-off, a positive integer.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> values = library_values(rec, {101: 5, 104: 4, 107: 3, 999: 5}, 10)
+    >>> values["ndcg"].round(4).to_dict()["Spark MLlib"], values["ndcg"].round(4).to_dict()["RecBole"]
+    (0.6943, 0.6886)
+    """
+    rows = {name: {m: score(c, m, recommended, ground_truth, k) for m in METRICS} for name, c in CONVENTIONS.items()}
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(METRICS))
+    table.index.name = "library"
+    return table
+
+
+def _same(a: float, b: float) -> bool:
+    return (np.isnan(a) and np.isnan(b)) or (not np.isnan(a) and not np.isnan(b) and abs(a - b) <= 1e-9)
+
+
+def causes(convention: Convention, metric: str, recommended, ground_truth, k, *, app: Convention = APP) -> list[str]:
+    """The fields that explain why ``convention``'s value of ``metric`` differs from the app's.
+
+    Among the fields where the library's choice differs from the app's (see
+    :data:`FIELDS_OF_METRIC`), the smallest sets whose switch to the app's choices gives the
+    app's value; the answer is every field of those smallest sets, in the order of
+    :data:`FIELD_LABELS`. Empty when the values agree. Switching every differing field gives
+    the app's own convention, so a value that differs always names at least one cause.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> causes(CONVENTIONS["Evidently"], "recall", rec, {103, 105, 108, 999}, 10)
+    ['sees']
+    >>> causes(CONVENTIONS["cornac"], "average_precision", rec, {103, 105, 108, 999}, 10)
+    ['sees', 'ap_denominator']
+    """
+    target = score(app, metric, recommended, ground_truth, k)
+    if _same(score(convention, metric, recommended, ground_truth, k), target):
+        return []
+    differing = [f for f in FIELDS_OF_METRIC[metric] if getattr(convention, f) != getattr(app, f)]
+    for size in range(1, len(differing) + 1):
+        found = set()
+        for subset in combinations(differing, size):
+            switched = replace(convention, **{f: getattr(app, f) for f in subset})
+            if _same(score(switched, metric, recommended, ground_truth, k), target):
+                found.update(subset)
+        if found:
+            return [f for f in differing if f in found]
+    return differing
+
+
+def differences(recommended, ground_truth, k) -> pd.DataFrame:
+    """One row per (library, metric) whose value differs from the app's by more than 1e-9.
+
+    Columns: ``library``, ``metric``, ``library_value`` (NaN when the library leaves the user
+    out or refuses the input), ``app_value``, ``causes`` (the convention fields, see
+    :func:`causes`), ``cause`` (their labels) and ``explanation`` (in words, with this input's
+    numbers). A library lacking a metric has no row for it.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> table = differences(rec, {103, 105, 108, 999}, 10)
+    >>> table.loc[table["library"] == "torchmetrics", "explanation"].tolist()
+    ['torchmetrics divides AP by the 3 hits in the top 10, not by min(|Rel|, K) = min(4, 10) = 4.']
+    """
+    k = check_k(k)
+    ours = app_values(recommended, ground_truth, k)
+    theirs = library_values(recommended, ground_truth, k)
+    rows = []
+    for name, convention in CONVENTIONS.items():
+        for metric in METRICS:
+            if not convention.has(metric):
+                continue
+            value, app_value = theirs.at[name, metric], ours[metric]
+            if _same(value, app_value):
+                continue
+            fields = causes(convention, metric, recommended, ground_truth, k)
+            rows.append({
+                "library": name, "metric": metric, "library_value": value, "app_value": app_value,
+                "causes": fields, "cause": "; ".join(FIELD_LABELS[f] for f in fields),
+                "explanation": " ".join(explain(f, convention, metric, recommended, ground_truth, k) for f in fields),
+            })
+    columns = ["library", "metric", "library_value", "app_value", "causes", "cause", "explanation"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+# --------------------------------------------------------------------------- explanations in words
+
+
+def _items(items) -> str:
+    shown = [str(i) for i in items]
+    return ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+
+
+def _ap_divisor(choice: str, view: View, k: int) -> str:
+    n_rel = len(view.relevant)
+    hits = sum(1 for item in view.ranking[:k] if item in view.relevant)
+    return {
+        "min": f"min(|Rel|, K) = min({n_rel}, {k}) = {min(n_rel, k)}",
+        "relevant": f"|Rel| = {n_rel}",
+        "hits": f"the {hits} hit{'s' if hits != 1 else ''} in the top {k}",
+        "k": f"K = {k}",
+        "whole_list": f"|Rel| = {n_rel} over its whole ranking of {len(view.ranking)}, with no cut-off at {k}",
+    }[choice]
+
+
+def explain(name: str, convention: Convention, metric: str, recommended, ground_truth, k) -> str:
+    """One sentence: how field ``name`` of ``convention`` differs from the app's, with this input's numbers.
+
+    Item ids appear as plain text; the page escapes them for the context it shows them in.
+    """
+    lib, app = convention.name, APP
+    view = library_view(convention, recommended, ground_truth)
+    ours = library_view(app, recommended, ground_truth)
+    if name == "sees":
+        unseen = [i for i in ours.relevant if i not in set(recommended)]
+        if convention.sees == "list_rows":
+            return (f"{lib} is given only the recommended rows, so it never sees {_items(unseen)}, "
+                    "the relevant item(s) the list does not recommend.")
+        extra = view.ranking[len(ours.ranking):]
+        return (f"{lib} ranks every candidate it is given: {_items(extra)} follow(s) the list at rank "
+                f"{len(ours.ranking) + 1} onwards, and count(s) where the list is shorter than K or a metric has no cut-off.")
+    if name == "grade_levels":
+        changed = [i for i, g in check_grades(ground_truth).items() if g != int(g)]
+        return (f"{lib} reads grades as whole levels: {_items(changed)} lose(s) the fraction, and a grade below 1 "
+                "becomes 0, not relevant.")
+    if name == "refuses":
+        return f"{lib} refuses this input: {convention.describe('refuses')} (the list has {len(view.ranking)})."
+    if name == "empty_users":
+        what = "no judged item at all" if convention.empty_users == "skipped_unjudged" else "no relevant item"
+        return f"{lib} leaves a user with {what} out of its mean; the app scores such a user 0 and counts them."
+    if name == "precision_short_list":
+        return (f"{lib} divides Precision@{k} by the {min(k, len(view.ranking))} items of the list, "
+                f"not by K = {k}.")
+    if name == "ap_denominator":
+        return f"{lib} divides AP by {_ap_divisor(convention.ap_denominator, view, k)}, not by {_ap_divisor(app.ap_denominator, ours, k)}."
+    if name == "ideal":
+        return f"{lib} builds the ideal DCG from {CHOICES['ideal'][convention.ideal]}, not from {CHOICES['ideal'][app.ideal]}."
+    if name == "gain":
+        return f"{lib} uses the gain {CHOICES['gain'][convention.gain]}, not {CHOICES['gain'][app.gain]}."
+    if name == "rr_cutoff":
+        rank = first_hit_rank(view.ranking, view.relevant)
+        where = f"the first hit is at rank {rank}" if rank else "there is no hit"
+        return f"{lib} counts RR only up to rank K = {k}; the app's RR has no cut-off ({where})."
+    raise ValueError(f"no explanation for field {name!r}")
