@@ -20,11 +20,12 @@ import numpy as np
 import pandas as pd
 
 from metrics._validation import check_grades, check_k, check_ranking
-from metrics.ndcg import dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
+from metrics.ndcg import dcg_at_k, dcg_table, ndcg_at_k, ndcg_ideal_from_list
 from metrics.ranked_metrics import (
     average_precision_at_k, average_precision_table, first_hit_rank, reciprocal_rank, reciprocal_rank_at_k,
+    reciprocal_rank_table,
 )
-from metrics.topn_metrics import precision_at_k, recall_at_k
+from metrics.topn_metrics import precision_at_k, recall_at_k, top_k_table
 
 METRICS = ("precision", "recall", "average_precision", "ndcg", "reciprocal_rank")
 METRIC_LABELS = {"precision": "Precision@K", "recall": "Recall@K", "average_precision": "AP@K",
@@ -564,3 +565,91 @@ def explain(name: str, convention: Convention, metric: str, recommended, ground_
         where = f"the first hit is at rank {rank}" if rank else "there is no hit"
         return f"{lib} counts RR only up to rank K = {k}; the app's RR has no cut-off ({where})."
     raise ValueError(f"no explanation for field {name!r}")
+
+
+# --------------------------------------------------------------------------- breakdowns
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """How one library reaches one value: the tables to read, and value = numerator / denominator.
+
+    ``reason`` says why there is no value (then ``value`` is NaN and the tables are empty).
+    """
+
+    value: float
+    numerator: float = float("nan")
+    denominator: float = float("nan")
+    numerator_label: str = ""
+    denominator_label: str = ""
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    reason: str = ""
+
+
+def _no_value_reason(convention: Convention, metric: str, view: View) -> str:
+    if not convention.has(metric):
+        return f"{convention.name} has no {METRIC_LABELS[metric]}."
+    if len(view.ranking) < convention.refuses.get(metric, 0):
+        return f"{convention.name} refuses this input: {convention.describe('refuses')}."
+    return f"{convention.name} leaves this user out of its mean: {convention.describe('empty_users')}."
+
+
+def breakdown(convention: Convention, metric: str, recommended, ground_truth, k) -> Breakdown:
+    """The working behind :func:`score` for one library and metric.
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> b = breakdown(CONVENTIONS["torchmetrics"], "average_precision", rec, {103, 105, 108, 999}, 10)
+    >>> round(b.numerator, 4), b.denominator, round(b.value, 4)
+    (1.1083, 3, 0.3694)
+    """
+    k = check_k(k)
+    value = score(convention, metric, recommended, ground_truth, k)
+    view = library_view(convention, recommended, ground_truth)
+    if np.isnan(value):
+        return Breakdown(value, reason=_no_value_reason(convention, metric, view))
+    ranking, grades, relevant = view.ranking, view.grades, view.relevant
+    hits = sum(1 for item in ranking[:k] if item in relevant)
+    if metric in ("precision", "recall"):
+        table = top_k_table(ranking, grades, k)
+        if metric == "recall":
+            return Breakdown(value, hits, len(relevant), f"hits in the top {k}", "|Rel|", {"Top K": table})
+        divide_by = min(k, len(ranking)) if convention.precision_short_list == "list_length" else k
+        label = "min(K, list length)" if convention.precision_short_list == "list_length" else "K"
+        return Breakdown(value, hits, divide_by, f"hits in the top {k}", label, {"Top K": table})
+    if metric == "average_precision":
+        whole = convention.ap_denominator == "whole_list"
+        table = average_precision_table(ranking, grades, max(len(ranking), 1) if whole else k)
+        n_hits = int(table["hit"].sum())
+        divide_by = {"min": min(len(relevant), k), "relevant": len(relevant), "hits": n_hits, "k": k,
+                     "whole_list": len(relevant)}[convention.ap_denominator]
+        return Breakdown(value, float(table["contribution"].sum()), divide_by, "sum of precision@i at hits",
+                         CHOICES["ap_denominator"][convention.ap_denominator], {"AP steps": table})
+    if metric == "ndcg":
+        actual, ideal = ndcg_breakdown_tables(convention, view, k)
+        return Breakdown(value, float(actual["contribution"].sum()), float(ideal["contribution"].sum()),
+                         f"DCG@{k}", f"IDCG@{k}", {"DCG of the list": actual, "Ideal DCG": ideal})
+    table = reciprocal_rank_table(ranking, grades)
+    rank = first_hit_rank(ranking, grades)
+    if rank is not None and convention.rr_cutoff == "k" and rank > k:
+        rank = None
+    return Breakdown(value, 1.0 if rank else 0.0, rank or float("nan"), "1", "rank of the first hit", {"Ranks": table})
+
+
+def ndcg_breakdown_tables(convention: Convention, view: View, k: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The DCG table of the list and of the ideal ranking, as ``convention``'s library builds them."""
+    grades, gain = view.grades, convention.gain
+    if gain == "binary":
+        grades, gain = {item: 1.0 for item, grade in grades.items() if grade > 0}, "linear"
+    actual = dcg_table(_relevances(view.ranking[:k], grades), k, gain=gain, items=view.ranking)
+    if convention.ideal == "k_slots":
+        ideal_items, ideal_grades = [f"(slot {i})" for i in range(1, k + 1)], [1.0] * k
+    elif convention.ideal == "label_order":
+        ideal_items = [item for item, grade in grades.items() if grade > 0]
+        ideal_grades = [grades[item] for item in ideal_items]
+    else:
+        pool = grades if convention.ideal == "all_judged" else {i: grades[i] for i in view.ranking if i in grades}
+        ideal_items = sorted(pool, key=pool.get, reverse=True)
+        ideal_grades = [pool[item] for item in ideal_items]
+    return actual, dcg_table(ideal_grades, k, gain=gain, items=ideal_items)
