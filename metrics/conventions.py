@@ -59,9 +59,9 @@ CHOICES: dict[str, dict[str, str]] = {
         "label_order": "the relevant items in the order the labels were given (not sorted), cut at K",
     },
     "gain": {
-        "linear": "rel",
-        "exponential": "2^rel − 1",
-        "binary": "1 for every relevant item (grades ignored)",
+        "linear": "rel (linear)",
+        "exponential": "2^rel − 1 (exponential)",
+        "binary": "1 for every relevant item: grades ignored",
     },
     "ties": {
         "averaged": "averaged over the tie group",
@@ -514,6 +514,10 @@ def _items(items) -> str:
     return ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
 
 
+def _count(items, noun: str) -> str:
+    return f"the {noun}" if len(items) == 1 else f"the {len(items)} {noun}s"
+
+
 def _ap_divisor(choice: str, view: View, k: int) -> str:
     n_rel = len(view.relevant)
     hits = sum(1 for item in view.ranking[:k] if item in view.relevant)
@@ -535,17 +539,17 @@ def explain(name: str, convention: Convention, metric: str, recommended, ground_
     view = library_view(convention, recommended, ground_truth)
     ours = library_view(app, recommended, ground_truth)
     if name == "sees":
-        unseen = [i for i in ours.relevant if i not in set(recommended)]
         if convention.sees == "list_rows":
-            return (f"{lib} is given only the recommended rows, so it never sees {_items(unseen)}, "
-                    "the relevant item(s) the list does not recommend.")
+            unseen = [i for i in ours.relevant if i not in set(recommended)]
+            return (f"{lib} is given only the recommended rows, so it never sees {_items(unseen)}: "
+                    f"{_count(unseen, 'relevant item')} the list does not recommend.")
         extra = view.ranking[len(ours.ranking):]
-        return (f"{lib} ranks every candidate it is given: {_items(extra)} follow(s) the list at rank "
-                f"{len(ours.ranking) + 1} onwards, and count(s) where the list is shorter than K or a metric has no cut-off.")
+        return (f"{lib} ranks every candidate it is given, not only the list: {_items(extra)} "
+                f"{'comes' if len(extra) == 1 else 'come'} after the list, from rank {len(ours.ranking) + 1}.")
     if name == "grade_levels":
         changed = [i for i, g in check_grades(ground_truth).items() if g != int(g)]
-        return (f"{lib} reads grades as whole levels: {_items(changed)} lose(s) the fraction, and a grade below 1 "
-                "becomes 0, not relevant.")
+        return (f"{lib} reads grades as whole levels, dropping the fraction of {_items(changed)}: "
+                "a grade below 1 becomes 0, not relevant.")
     if name == "refuses":
         return f"{lib} refuses this input: {convention.describe('refuses')} (the list has {len(view.ranking)})."
     if name == "empty_users":
@@ -559,7 +563,7 @@ def explain(name: str, convention: Convention, metric: str, recommended, ground_
     if name == "ideal":
         return f"{lib} builds the ideal DCG from {CHOICES['ideal'][convention.ideal]}, not from {CHOICES['ideal'][app.ideal]}."
     if name == "gain":
-        return f"{lib} uses the gain {CHOICES['gain'][convention.gain]}, not {CHOICES['gain'][app.gain]}."
+        return f"{lib}'s gain is {CHOICES['gain'][convention.gain]}, not {CHOICES['gain'][app.gain]}."
     if name == "rr_cutoff":
         rank = first_hit_rank(view.ranking, view.relevant)
         where = f"the first hit is at rank {rank}" if rank else "there is no hit"

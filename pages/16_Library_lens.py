@@ -19,6 +19,12 @@ page(
     "scenario is scored the way each library scores it; every cell that differs from this app names its cause.",
 )
 formula_area = st.container()
+BREAKDOWN_FORMATS = {
+    "discount": st.column_config.NumberColumn(format="%.4f"),
+    "contribution": st.column_config.NumberColumn(format="%.4f"),
+    "precision_at_i": st.column_config.NumberColumn("precision@i", format="%.4f"),
+    "one_over_rank": st.column_config.NumberColumn("1/rank", format="%.4f"),
+}
 
 
 def _load(key: str) -> None:
@@ -32,8 +38,9 @@ def _load(key: str) -> None:
 
 
 st.markdown("**Classic disagreements** (each loads a scenario)")
-buttons = st.columns(len(lens.PRESETS))
-for column, preset in zip(buttons, lens.PRESETS, strict=True):
+buttons = st.columns(3)
+for index, preset in enumerate(lens.PRESETS):
+    column = buttons[index % 3]
     column.button(preset.label, key=f"lens_load_{preset.key}", on_click=_load, args=(preset.key,),
                   width="stretch", help=preset.story)
 
@@ -91,20 +98,19 @@ with formula_area:
     st.caption(f"{library}'s {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
                "(choose the library and metric under *One library up close*).")
 
-left, right = st.columns([3, 2])
-with left:
-    st.markdown(f"**{library}'s conventions next to this app's** · {convention.version}")
-    rows = [{"setting": conv.FIELD_LABELS[f], library: convention.describe(f), "this app": conv.APP.describe(f),
-             "differs": "≠" if convention.describe(f) != conv.APP.describe(f) else ""}
-            for f in conv.FIELD_LABELS]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-with right:
-    st.markdown("**What its users call**")
-    st.dataframe(pd.DataFrame({"metric": [conv.METRIC_LABELS[m] for m in conv.METRICS],
-                               "call": [convention.functions.get(m, "— (none)") for m in conv.METRICS]}),
-                 hide_index=True, width="stretch")
-    if convention.notes:
-        st.caption(convention.notes)
+st.markdown(f"**{library}'s conventions next to this app's** · {convention.version}")
+rows = [{"setting": conv.FIELD_LABELS[f], library: convention.describe(f), "this app": conv.APP.describe(f),
+         "differs": "≠" if convention.describe(f) != conv.APP.describe(f) else ""}
+        for f in conv.FIELD_LABELS]
+rows.append({"setting": "what its users call", library: "; ".join(
+    f"{conv.METRIC_LABELS[m]}: {convention.functions[m]}" for m in metrics_of), "this app": "", "differs": ""})
+st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+             column_config={"setting": st.column_config.TextColumn(width="medium"),
+                            library: st.column_config.TextColumn(width="large"),
+                            "this app": st.column_config.TextColumn(width="large"),
+                            "differs": st.column_config.TextColumn(width="small")})
+if convention.notes:
+    st.caption(convention.notes)
 
 st.markdown(f"**{conv.METRIC_LABELS[metric]} step by step: {library} vs this app**")
 reasons = diffs.loc[(diffs["library"] == library) & (diffs["metric"] == metric), "explanation"].tolist()
@@ -120,7 +126,8 @@ for column, (who, b) in zip(columns, ((library, theirs), ("this app", app_breakd
             st.caption(f"{b.numerator_label} ÷ {b.denominator_label}")
         for title, table in b.tables.items():
             st.caption(title)
-            st.dataframe(table, hide_index=True, width="stretch")
+            st.dataframe(table, hide_index=True, width="stretch", column_order=lens.breakdown_columns(table),
+                         column_config=BREAKDOWN_FORMATS)
 
 st.markdown(f"**Check it yourself** with {library}'s own code (this scenario filled in)")
 code = snippet(library, case.recommended, case.ground_truth, case.k)

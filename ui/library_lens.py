@@ -100,16 +100,16 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     labels = column_labels(k)
     fig = go.Figure()
     for differs, name, color in ((False, "agrees with the app", "#9aa0a6"), (True, "differs from the app", "#ff4b4b")):
-        xs, ys, names = [], [], []
+        points: dict[tuple, list[str]] = {}
         for metric in METRICS:
             for library, value in values[metric].items():
                 if not np.isnan(value) and bool(mask.at[library, metric]) == differs:
-                    xs.append(labels[metric])
-                    ys.append(value)
-                    names.append(plotly_text(library))
+                    points.setdefault((labels[metric], round(float(value), 9)), []).append(plotly_text(library))
+        names = [", ".join(libraries) for libraries in points.values()]
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="markers+text" if differs else "markers", name=name, text=names if differs else None,
-            textposition="middle right", hovertext=names, hoverinfo="text+y",
+            x=[x for x, _ in points], y=[y for _, y in points], mode="markers+text" if differs else "markers",
+            name=name, text=names if differs else None, textposition="middle right", hovertext=names,
+            hoverinfo="text+y", textfont={"size": 11},
             marker={"size": 11 if differs else 9, "color": color, "line": {"width": 1, "color": "white"}},
         ))
     fig.add_trace(go.Scatter(
@@ -134,3 +134,12 @@ def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
     if np.isnan(b.denominator) or not b.denominator:
         return rf"{label}_{{{who}}} = {fmt(b.value)}"
     return rf"{label}_{{{who}}} = \frac{{{fmt(b.numerator)}}}{{{fmt(b.denominator)}}} = {fmt(b.value)}"
+
+
+BREAKDOWN_COLUMNS = ("rank", "item", "grade", "relevant", "relevance", "gain", "discount", "contribution",
+                     "hit", "precision_at_i", "first_hit", "one_over_rank", "in_top_k")
+"""The columns of a breakdown table worth reading on a projector (running sums are left out)."""
+
+
+def breakdown_columns(table: pd.DataFrame) -> list[str]:
+    return [c for c in BREAKDOWN_COLUMNS if c in table.columns]

@@ -31,7 +31,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _py_dict(pairs, per_line: int = 6, indent: str = "    ") -> str:
+def _py_dict(pairs, per_line: int = 4, indent: str = "    ") -> str:
     """A Python dict literal, a few entries per line."""
     entries = [f"{_py(key)}: {value}" for key, value in pairs]
     if len(entries) <= per_line:
@@ -40,7 +40,7 @@ def _py_dict(pairs, per_line: int = 6, indent: str = "    ") -> str:
     return "{\n" + ",\n".join(indent + line for line in lines) + ",\n}"
 
 
-def _py_list(values, per_line: int = 10, indent: str = "    ") -> str:
+def _py_list(values, per_line: int = 6, indent: str = "    ") -> str:
     values = list(values)
     if len(values) <= per_line:
         return "[" + ", ".join(values) + "]"
