@@ -282,7 +282,7 @@ def _differs(a: float, b: float) -> bool:
     return not same(a, b)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(inputs)
 def test_every_difference_names_causes_that_explain_it(case):
     recommended, truth, k = case
@@ -303,7 +303,7 @@ def test_every_difference_names_causes_that_explain_it(case):
         assert row.explanation and row.cause
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(inputs)
 def test_breakdown_numerator_over_denominator_is_the_value(case):
     recommended, truth, k = case
