@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -310,10 +311,10 @@ class View:
 
     ranking: list
     grades: dict
+    relevant: frozenset = frozenset()
 
-    @property
-    def relevant(self) -> set:
-        return {item for item, grade in self.grades.items() if grade > 0}
+    def __post_init__(self):
+        object.__setattr__(self, "relevant", frozenset(i for i, g in self.grades.items() if g > 0))
 
 
 def library_view(convention: Convention, recommended, ground_truth) -> View:
@@ -348,10 +349,10 @@ def _ndcg(convention: Convention, view: View, k: int) -> float:
 
 def _average_precision(convention: Convention, view: View, k: int) -> float:
     if convention.ap_denominator == "k":
-        return average_precision_divided_by_k(view.ranking, view.grades, k)
+        return average_precision_divided_by_k(view.ranking, view.relevant, k)
     if convention.ap_denominator == "whole_list":
-        return average_precision_whole_list(view.ranking, view.grades)
-    return average_precision_at_k(view.ranking, view.grades, k, denominator=convention.ap_denominator)
+        return average_precision_whole_list(view.ranking, view.relevant)
+    return average_precision_at_k(view.ranking, view.relevant, k, denominator=convention.ap_denominator)
 
 
 def _precision(convention: Convention, view: View, k: int) -> float:
@@ -359,22 +360,59 @@ def _precision(convention: Convention, view: View, k: int) -> float:
         k = min(k, len(view.ranking))
         if k == 0:
             return 0.0
-    return precision_at_k(view.ranking, view.grades, k)
+    return precision_at_k(view.ranking, view.relevant, k)
 
 
 def _reciprocal_rank(convention: Convention, view: View, k: int) -> float:
     if convention.rr_cutoff == "k":
-        return reciprocal_rank_at_k(view.ranking, view.grades, k)
-    return reciprocal_rank(view.ranking, view.grades)
+        return reciprocal_rank_at_k(view.ranking, view.relevant, k)
+    return reciprocal_rank(view.ranking, view.relevant)
 
 
 _COMPUTE = {
     "precision": _precision,
-    "recall": lambda c, v, k: recall_at_k(v.ranking, v.grades, k),
+    "recall": lambda c, v, k: recall_at_k(v.ranking, v.relevant, k),
     "average_precision": _average_precision,
     "ndcg": _ndcg,
     "reciprocal_rank": _reciprocal_rank,
 }
+
+
+class _Scorer:
+    """Scores one input under many conventions, validating it once and computing each distinct
+    (view, settings) combination once: :func:`causes` tries many near-identical conventions."""
+
+    def __init__(self, recommended, ground_truth, k):
+        self.recommended, self.ground_truth = check_ranking(recommended), check_grades(ground_truth)
+        self.k = check_k(k)
+        self._views: dict[tuple, View] = {}
+        self._values: dict[tuple, float] = {}
+
+    def view(self, convention: Convention) -> View:
+        key = (convention.sees, convention.grade_levels)
+        if key not in self._views:
+            self._views[key] = library_view(convention, self.recommended, self.ground_truth)
+        return self._views[key]
+
+    def __call__(self, convention: Convention, metric: str) -> float:
+        if metric not in METRICS:
+            raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        if not convention.has(metric):
+            return float("nan")
+        key = (metric, convention.refuses.get(metric, 0),
+               *(getattr(convention, f) for f in FIELDS_OF_METRIC[metric] if f != "refuses"))
+        if key not in self._values:
+            self._values[key] = self._compute(convention, metric)
+        return self._values[key]
+
+    def _compute(self, convention: Convention, metric: str) -> float:
+        view = self.view(convention)
+        if len(view.ranking) < convention.refuses.get(metric, 0):
+            return float("nan")
+        if not view.relevant and (convention.empty_users == "skipped"
+                                  or (convention.empty_users == "skipped_unjudged" and not view.grades)):
+            return float("nan")
+        return float(_COMPUTE[metric](convention, view, self.k))
 
 
 def score(convention: Convention, metric: str, recommended, ground_truth, k) -> float:
@@ -387,23 +425,13 @@ def score(convention: Convention, metric: str, recommended, ground_truth, k) -> 
     >>> round(score(CONVENTIONS["torchmetrics"], "average_precision", rec, {103, 105, 108, 999}, 10), 4)
     0.3694
     """
-    if metric not in METRICS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
-    k = check_k(k)
-    if not convention.has(metric):
-        return float("nan")
-    view = library_view(convention, recommended, ground_truth)
-    if len(view.ranking) < convention.refuses.get(metric, 0):
-        return float("nan")
-    if not view.relevant and (convention.empty_users == "skipped"
-                              or (convention.empty_users == "skipped_unjudged" and not view.grades)):
-        return float("nan")
-    return float(_COMPUTE[metric](convention, view, k))
+    return _Scorer(recommended, ground_truth, k)(convention, metric)
 
 
 def app_values(recommended, ground_truth, k) -> pd.Series:
     """The app's own value of each metric (its defaults: :data:`APP`)."""
-    return pd.Series({m: score(APP, m, recommended, ground_truth, k) for m in METRICS}, name=APP.name)
+    scorer = _Scorer(recommended, ground_truth, k)
+    return pd.Series({m: scorer(APP, m) for m in METRICS}, name=APP.name)
 
 
 def library_values(recommended, ground_truth, k) -> pd.DataFrame:
@@ -428,7 +456,11 @@ def library_values(recommended, ground_truth, k) -> pd.DataFrame:
     >>> values["ndcg"].round(4).to_dict()["Spark MLlib"], values["ndcg"].round(4).to_dict()["RecBole"]
     (0.6943, 0.6886)
     """
-    rows = {name: {m: score(c, m, recommended, ground_truth, k) for m in METRICS} for name, c in CONVENTIONS.items()}
+    return _library_values(_Scorer(recommended, ground_truth, k))
+
+
+def _library_values(scorer: _Scorer) -> pd.DataFrame:
+    rows = {name: {m: scorer(c, m) for m in METRICS} for name, c in CONVENTIONS.items()}
     table = pd.DataFrame.from_dict(rows, orient="index", columns=list(METRICS))
     table.index.name = "library"
     return table
@@ -455,15 +487,19 @@ def causes(convention: Convention, metric: str, recommended, ground_truth, k, *,
     >>> causes(CONVENTIONS["cornac"], "average_precision", rec, {103, 105, 108, 999}, 10)
     ['sees', 'ap_denominator']
     """
-    target = score(app, metric, recommended, ground_truth, k)
-    if _same(score(convention, metric, recommended, ground_truth, k), target):
+    return _causes(_Scorer(recommended, ground_truth, k), convention, metric, app)
+
+
+def _causes(scorer: _Scorer, convention: Convention, metric: str, app: Convention = APP) -> list[str]:
+    target = scorer(app, metric)
+    if _same(scorer(convention, metric), target):
         return []
     differing = [f for f in FIELDS_OF_METRIC[metric] if getattr(convention, f) != getattr(app, f)]
     for size in range(1, len(differing) + 1):
         found = set()
         for subset in combinations(differing, size):
             switched = replace(convention, **{f: getattr(app, f) for f in subset})
-            if _same(score(switched, metric, recommended, ground_truth, k), target):
+            if _same(scorer(switched, metric), target):
                 found.update(subset)
         if found:
             return [f for f in differing if f in found]
@@ -485,9 +521,23 @@ def differences(recommended, ground_truth, k) -> pd.DataFrame:
     >>> table.loc[table["library"] == "torchmetrics", "explanation"].tolist()
     ['torchmetrics divides AP by the 3 hits in the top 10, not by min(|Rel|, K) = min(4, 10) = 4.']
     """
-    k = check_k(k)
-    ours = app_values(recommended, ground_truth, k)
-    theirs = library_values(recommended, ground_truth, k)
+    return compare(recommended, ground_truth, k).differences
+
+
+class Comparison(NamedTuple):
+    """Everything the page shows, from one validation of the input."""
+
+    values: pd.DataFrame
+    app: pd.Series
+    differences: pd.DataFrame
+
+
+def compare(recommended, ground_truth, k) -> Comparison:
+    """:func:`library_values`, :func:`app_values` and :func:`differences` at once, sharing the work."""
+    scorer = _Scorer(recommended, ground_truth, k)
+    k = scorer.k
+    ours = pd.Series({m: scorer(APP, m) for m in METRICS}, name=APP.name)
+    theirs = _library_values(scorer)
     rows = []
     for name, convention in CONVENTIONS.items():
         for metric in METRICS:
@@ -496,14 +546,15 @@ def differences(recommended, ground_truth, k) -> pd.DataFrame:
             value, app_value = theirs.at[name, metric], ours[metric]
             if _same(value, app_value):
                 continue
-            fields = causes(convention, metric, recommended, ground_truth, k)
+            fields = _causes(scorer, convention, metric)
             rows.append({
                 "library": name, "metric": metric, "library_value": value, "app_value": app_value,
                 "causes": fields, "cause": "; ".join(FIELD_LABELS[f] for f in fields),
-                "explanation": " ".join(explain(f, convention, metric, recommended, ground_truth, k) for f in fields),
+                "explanation": " ".join(explain(f, convention, metric, scorer.recommended, scorer.ground_truth, k)
+                                        for f in fields),
             })
     columns = ["library", "metric", "library_value", "app_value", "causes", "cause", "explanation"]
-    return pd.DataFrame(rows, columns=columns)
+    return Comparison(theirs, ours, pd.DataFrame(rows, columns=columns))
 
 
 # --------------------------------------------------------------------------- explanations in words

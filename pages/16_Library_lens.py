@@ -50,9 +50,7 @@ if loaded and case.recommended == [str(i) for i in loaded.recommended] and case.
         str(i): float(g) for i, g in loaded.ground_truth.items()} and case.k == loaded.k:
     st.info(f"**{loaded.label}.** {loaded.story}", icon="🔎")
 
-values = conv.library_values(case.recommended, case.ground_truth, case.k)
-ours = conv.app_values(case.recommended, case.ground_truth, case.k)
-diffs = conv.differences(case.recommended, case.ground_truth, case.k)
+values, ours, diffs = conv.compare(case.recommended, case.ground_truth, case.k)
 mask = lens.differing_cells(values, diffs)
 
 st.subheader(f"What each library reports (K = {case.k})")
