@@ -102,11 +102,7 @@ rows = [{"setting": conv.FIELD_LABELS[f], library: convention.describe(f), "this
         for f in conv.FIELD_LABELS]
 rows.append({"setting": "what its users call", library: "; ".join(
     f"{conv.METRIC_LABELS[m]}: {convention.functions[m]}" for m in metrics_of), "this app": "", "differs": ""})
-st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-             column_config={"setting": st.column_config.TextColumn(width="medium"),
-                            library: st.column_config.TextColumn(width="large"),
-                            "this app": st.column_config.TextColumn(width="large"),
-                            "differs": st.column_config.TextColumn(width="small")})
+st.table(pd.DataFrame(rows).set_index("setting"))
 if convention.notes:
     st.caption(convention.notes)
 

@@ -7,7 +7,9 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import chart_specs, edit, latex, run_page, texts
+import numpy as np
+
+from tests.conftest import chart_specs, edit, latex, plotly_array, run_page, texts
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["lens"]
@@ -36,9 +38,10 @@ def test_deep_link_shows_every_library_the_formula_and_the_chart(lens):
     assert table.loc["RecEval Lab (this app)", "NDCG@10"] == "0.8278"
     assert table.loc["scikit-learn", "Precision@10"] == "no such metric"
     assert r"\mathrm{NDCG@10}_{\text{RecTools}} = \frac{1.7640}{4.5436} = 0.3882" in latex(lens)
-    chart = chart_specs(lens)[0]
-    assert [t["name"] for t in chart["data"]] == ["agrees with the app", "differs from the app", "this app"]
-    assert chart["data"][1]["text"] == ["RecTools"]
+    chart = chart_specs(lens)[0]["data"][0]
+    assert chart["y"][7] == "RecTools" and chart["text"][7][3] == "0.3882"
+    np.testing.assert_allclose(plotly_array(chart["z"])[7 * 5 + 3], 0.3882 - 0.8278, atol=1e-4)
+    assert plotly_array(chart["z"])[0] == 0 and chart["text"][1][0] == ""  # same value; scikit-learn has no P@K
     shown = plain(texts(lens))
     assert "**RecTools**, NDCG@10: 0.3882 instead of 0.8278. RecTools builds the ideal DCG from K slots, all relevant" in shown
 
@@ -79,8 +82,8 @@ def test_choosing_a_library_shows_its_conventions_breakdown_and_snippet(lens):
     lens.button(key="lens_load_never_recommended").click().run()
     lens.selectbox(key="_lens_library_widget").set_value("torchmetrics").run()
     assert not lens.exception
-    conventions = next(d.value for d in lens.dataframe if "setting" in getattr(d.value, "columns", []))
-    row = conventions.set_index("setting").loc["AP denominator"]
+    conventions = lens.table[0].value
+    row = conventions.loc["AP denominator"]
     assert (row["torchmetrics"], row["this app"], row["differs"]) == ("the hits in the top K", "min(|Rel|, K)", "≠")
     assert r"\mathrm{AP@10}_{\text{torchmetrics}} = \frac{1.1083}{3} = 0.3694" in latex(lens)
     assert r"\mathrm{AP@10}_{\text{this app}} = \frac{1.1083}{4} = 0.2771" in latex(lens)

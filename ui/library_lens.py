@@ -96,30 +96,20 @@ def styled(table: pd.DataFrame, mask: pd.DataFrame, k: int):
 
 
 def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: int) -> go.Figure:
-    """Each library's value per metric as a dot, red where it differs from the app's (a black bar)."""
+    """A grid of library × metric: the colour is how far the library's value lies from the app's
+    (white: the same), the text is the library's value; empty where it gives none."""
     labels = column_labels(k)
-    fig = go.Figure()
-    for differs, name, color in ((False, "agrees with the app", "#9aa0a6"), (True, "differs from the app", "#ff4b4b")):
-        points: dict[tuple, list[str]] = {}
-        for metric in METRICS:
-            for library, value in values[metric].items():
-                if not np.isnan(value) and bool(mask.at[library, metric]) == differs:
-                    points.setdefault((labels[metric], round(float(value), 9)), []).append(plotly_text(library))
-        names = [", ".join(libraries) for libraries in points.values()]
-        fig.add_trace(go.Scatter(
-            x=[x for x, _ in points], y=[y for _, y in points], mode="markers+text" if differs else "markers",
-            name=name, text=names if differs else None, textposition="middle right", hovertext=names,
-            hoverinfo="text+y", textfont={"size": 11},
-            marker={"size": 11 if differs else 9, "color": color, "line": {"width": 1, "color": "white"}},
-        ))
-    fig.add_trace(go.Scatter(
-        x=[labels[m] for m in METRICS], y=[app[m] for m in METRICS], mode="markers", name="this app",
-        marker={"symbol": "line-ew", "size": 34, "line": {"width": 3, "color": "#262730"}},
-        hovertemplate="this app: %{y:.4f}<extra></extra>",
+    delta = values.sub(app, axis=1).where(mask, 0.0).where(values.notna())
+    text = [[f"{v:.4f}" if not np.isnan(v) else "" for v in row] for row in values.to_numpy(dtype=float)]
+    limit = max(float(np.nanmax(np.abs(delta.to_numpy(dtype=float)), initial=0.0)), 0.05)
+    fig = go.Figure(go.Heatmap(
+        z=delta.to_numpy(dtype=float), x=[labels[m] for m in METRICS], y=[plotly_text(n) for n in values.index],
+        text=text, texttemplate="%{text}", textfont={"size": 13}, zmid=0, zmin=-limit, zmax=limit,
+        colorscale="RdBu", xgap=2, ygap=2, colorbar={"title": {"text": "library − app"}},
+        hovertemplate="%{y}, %{x}: %{text}<br>library − app: %{z:+.4f}<extra></extra>",
     ))
-    fig.update_layout(title="Each library's value, against the app's", yaxis_title="value", xaxis_title=None,
-                      yaxis_range=[-0.05, max(1.05, float(np.nanmax(values.to_numpy(dtype=float), initial=0)) + 0.05)],
-                      legend={"orientation": "h", "y": -0.15}, margin={"t": 50, "b": 40}, height=380)
+    fig.update_layout(title="Each library's value, coloured by its difference from the app's",
+                      yaxis={"autorange": "reversed"}, margin={"t": 50, "b": 30}, height=430)
     return fig
 
 
