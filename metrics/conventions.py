@@ -708,3 +708,34 @@ def ndcg_breakdown_tables(convention: Convention, view: View, k: int) -> tuple[p
         ideal_items = sorted(pool, key=pool.get, reverse=True)
         ideal_grades = [pool[item] for item in ideal_items]
     return actual, dcg_table(ideal_grades, k, gain=gain, items=ideal_items)
+
+
+def mean_over_users(users, k) -> pd.DataFrame:
+    """Each library's mean over several users, each user scored by :func:`library_values`.
+
+    A user the library leaves out (NaN) does not enter its mean; a library that leaves out
+    every user, or lacks the metric, gets NaN. This is where "users with no relevant item"
+    changes a MAP: counted as 0 it pulls the mean down, left out it does not.
+
+    Parameters
+    ----------
+    users : sequence of (recommended, ground_truth) pairs
+    k : int
+
+    Examples
+    --------
+    >>> rec = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
+    >>> means = mean_over_users([(rec, {101, 104, 107}), (rec, {})], 10)["average_precision"].round(4)
+    >>> float(means["Spark MLlib"]), float(means["Evidently"])
+    (0.3214, 0.6429)
+    """
+    users = list(users)
+    if not users:
+        raise ValueError("users is empty: there is no user to average over")
+    stacked = np.stack([library_values(r, g, k).to_numpy(dtype=float) for r, g in users])
+    counts = np.sum(~np.isnan(stacked), axis=0)
+    sums = np.nansum(stacked, axis=0)
+    means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    table = pd.DataFrame(means, index=list(CONVENTIONS), columns=list(METRICS))
+    table.index.name = "library"
+    return table

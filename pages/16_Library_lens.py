@@ -61,6 +61,18 @@ st.caption("Highlighted: differs from this app by more than 1e-9. *no such metri
            "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
 st.plotly_chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
 
+if not any(grade > 0 for grade in case.ground_truth.values()):
+    st.markdown("**What this user does to a mean.** Averaged with the seed's user (101..110, relevant "
+                "{101, 104, 107}), each library's way:")
+    seed_user = ([str(i) for i in range(101, 111)], {"101": 1, "104": 1, "107": 1})
+    means = conv.mean_over_users([seed_user, (case.recommended, case.ground_truth)], case.k)
+    alone = conv.library_values(*seed_user, case.k)
+    st.dataframe(pd.DataFrame({"MAP@K, seed user alone": alone["average_precision"],
+                               "MAP@K with this user": means["average_precision"],
+                               "users with no relevant item": [c.describe("empty_users") for c in conv.CONVENTIONS.values()]}),
+                 width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f") for c in (
+                     "MAP@K, seed user alone", "MAP@K with this user")})
+
 st.subheader("Why they differ")
 if diffs.empty:
     st.success("Every library agrees with this app on this scenario. Try a classic disagreement above.", icon="✅")

@@ -352,3 +352,21 @@ def test_scikit_learn_refuses_a_single_item_for_ndcg():
     table = conv.differences(["a"], {"a": 1}, 3).set_index(["library", "metric"])
     assert table.at[("scikit-learn", "ndcg"), "causes"] == ["refuses"]
     assert math.isnan(table.at[("scikit-learn", "ndcg"), "library_value"])
+
+
+def test_rectools_divide_by_k_uses_the_named_function():
+    divide_by_k = replace(conv.CONVENTIONS["RecTools"], ap_denominator="k")
+    assert conv.score(divide_by_k, "average_precision", range(101, 111), BINARY, 10) == pytest.approx(
+        (1 + 2 / 4 + 3 / 7) / 10)
+
+
+def test_mean_over_users_leaves_out_what_each_library_leaves_out():
+    means = conv.mean_over_users([(range(101, 111), BINARY), (range(101, 111), {})], 10)
+    seed_ap = (1 + 2 / 4 + 3 / 7) / 3
+    assert means.at["Spark MLlib", "average_precision"] == pytest.approx(seed_ap / 2)
+    assert means.at["torchmetrics", "average_precision"] == pytest.approx(seed_ap / 2)
+    for skipping in ("trec_eval", "ranx", "Evidently", "cornac", "RecBole"):
+        assert means.at[skipping, "average_precision"] == pytest.approx(seed_ap)
+    assert math.isnan(means.at["scikit-learn", "precision"])
+    with pytest.raises(ValueError, match="users is empty"):
+        conv.mean_over_users([], 10)

@@ -118,3 +118,11 @@ def test_an_empty_list_gives_no_traceback(lens):
     assert table.loc["RecEval Lab (this app)", "Precision@10"] == "0.0000"
     assert table.loc["scikit-learn", "NDCG@10"] == "no value"
     assert "The recommended list is empty" in texts(lens)
+
+
+def test_a_user_with_nothing_relevant_shows_what_it_does_to_each_mean(lens):
+    lens.button(key="lens_load_nothing_relevant").click().run()
+    means = next(d.value for d in lens.dataframe if "MAP@K with this user" in getattr(d.value, "columns", []))
+    assert means.loc["Spark MLlib", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3 / 2)
+    assert means.loc["Evidently", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3)
+    assert means.loc["trec_eval", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3)
