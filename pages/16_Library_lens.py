@@ -53,6 +53,25 @@ if loaded and case.recommended == [str(i) for i in loaded.recommended] and case.
 values, ours, diffs = conv.compare(case.recommended, case.ground_truth, case.k)
 mask = lens.differing_cells(values, diffs)
 
+# The chosen library and metric live in the session, so the formula at the top is drawn first.
+with_differences = list(dict.fromkeys(diffs["library"]))
+st.session_state.setdefault("lens_library", with_differences[0] if with_differences else "torchmetrics")
+library = st.session_state["lens_library"]
+convention = conv.CONVENTIONS[library]
+metrics_of = [m for m in conv.METRICS if convention.has(m)]
+differing = diffs.loc[diffs["library"] == library, "metric"].tolist()
+if st.session_state.get("lens_metric_for") != library or st.session_state.get("lens_metric") not in metrics_of:
+    st.session_state["lens_metric"] = differing[0] if differing else metrics_of[0]
+    st.session_state["lens_metric_for"] = library
+metric = st.session_state["lens_metric"]
+theirs = conv.breakdown(convention, metric, case.recommended, case.ground_truth, case.k)
+app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_truth, case.k)
+with formula_area:
+    st.latex(lens.breakdown_latex(library, metric, case.k, theirs) + r"\qquad\text{vs}\qquad"
+             + lens.breakdown_latex("this app", metric, case.k, app_breakdown))
+    st.caption(f"{library}'s {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
+               "(choose the library and metric under *One library up close*).")
+
 st.subheader(f"What each library reports (K = {case.k})")
 st.dataframe(lens.styled(lens.display_table(ours, values), mask, case.k), width="stretch",
              height=(len(values) + 2) * 35 + 3)
@@ -79,34 +98,17 @@ if diffs.empty:
 else:
     lines = []
     for row in diffs.itertuples():
-        theirs = "no value" if pd.isna(row.library_value) else f"{row.library_value:.4f}"
+        shown = "no value" if pd.isna(row.library_value) else f"{row.library_value:.4f}"
         label = conv.METRIC_LABELS[row.metric].replace("K", str(case.k))
-        lines.append(f"- **{row.library}**, {label}: {theirs} instead of {row.app_value:.4f}. "
+        lines.append(f"- **{row.library}**, {label}: {shown} instead of {row.app_value:.4f}. "
                      f"{text.markdown(row.explanation)} *(cause: {row.cause})*")
     st.markdown("\n".join(lines))
 
 st.subheader("One library up close")
-names = list(conv.CONVENTIONS)
-with_differences = list(dict.fromkeys(diffs["library"]))
-st.session_state.setdefault("lens_library", with_differences[0] if with_differences else "torchmetrics")
-library = bound(st.selectbox, "Library", "lens_library", options=names,
+library = bound(st.selectbox, "Library", "lens_library", options=list(conv.CONVENTIONS),
                 format_func=lambda n: f"{n} ({(diffs['library'] == n).sum()} differing)" if n in with_differences else n)
-convention = conv.CONVENTIONS[library]
-metrics_of = [m for m in conv.METRICS if convention.has(m)]
-differing = diffs.loc[diffs["library"] == library, "metric"].tolist()
-if st.session_state.get("lens_metric_for") != library or st.session_state.get("lens_metric") not in metrics_of:
-    st.session_state["lens_metric"] = differing[0] if differing else metrics_of[0]
-    st.session_state["lens_metric_for"] = library
 metric = bound(st.radio, "Metric to break down", "lens_metric", options=metrics_of, horizontal=True,
                format_func=lambda m: conv.METRIC_LABELS[m] + (" ≠" if m in differing else ""))
-
-theirs = conv.breakdown(convention, metric, case.recommended, case.ground_truth, case.k)
-app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_truth, case.k)
-with formula_area:
-    st.latex(lens.breakdown_latex(library, metric, case.k, theirs) + r"\qquad\text{vs}\qquad"
-             + lens.breakdown_latex("this app", metric, case.k, app_breakdown))
-    st.caption(f"{library}'s {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
-               "(choose the library and metric under *One library up close*).")
 
 st.markdown(f"**{library}'s conventions next to this app's** · {convention.version}")
 rows = [{"setting": conv.FIELD_LABELS[f], library: convention.describe(f), "this app": conv.APP.describe(f),
