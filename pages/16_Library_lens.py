@@ -6,7 +6,7 @@ import streamlit as st
 from metrics import conventions as conv
 from ui import library_lens as lens
 from ui import text
-from ui.library_snippets import snippet
+from ui.library_snippets import WHY_NOT_RUN, snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import bound, page, pitfalls
@@ -140,9 +140,10 @@ for column, (who, b) in zip(columns, ((library, theirs), ("this app", app_breakd
 st.markdown(f"**Check it yourself** with {library}'s own code (this scenario filled in)")
 code = snippet(library, case.recommended, case.ground_truth, case.k)
 st.code(code.code, language=code.language)
+why = WHY_NOT_RUN.get(library, f"{library} is not installed here")
 st.caption("Tested: the test suite runs this code and checks it prints the table's values." if code.tested else
-           f"Not run here ({library} is not installed alongside this app's numpy and pandas); written from its "
-           "documentation and source, with the values of the table above measured in library-conventions.md.")
+           f"Not run by the tests ({why}): written from the library's documentation and source. The table's "
+           f"values for {library} match the values measured in library-conventions.md.")
 
 pitfalls(
     "**Ties** never arise here: a ranked list has no tied scores. When libraries rank by scores, ties are "

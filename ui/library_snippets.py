@@ -255,6 +255,14 @@ BUILDERS = {
 }
 
 
+WHY_NOT_RUN = {
+    "RecBole": "RecBole 1.2.1 breaks on numpy 2",
+    "Evidently": "Evidently 0.7 breaks on pandas 3",
+    "Spark MLlib": "it needs a JVM and the Scala API (PySpark drops the grades)",
+}
+"""Why a snippet is not run by the tests; libraries not listed are simply not installed here."""
+
+
 def snippet(library: str, recommended, ground_truth, k) -> Snippet:
     """The snippet of ``library`` (a key of :data:`metrics.conventions.CONVENTIONS`) for this input."""
     return BUILDERS[library](recommended, ground_truth, check_k(k))
