@@ -560,6 +560,17 @@ def compare(recommended, ground_truth, k) -> Comparison:
 # --------------------------------------------------------------------------- explanations in words
 
 
+def possessive(name: str) -> str:
+    """"Recommenders'" and "RecTools'", but "cornac's".
+
+    Examples
+    --------
+    >>> possessive("RecTools"), possessive("ranx")
+    ("RecTools'", "ranx's")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def _items(items) -> str:
     shown = [str(i) for i in items]
     return ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
@@ -614,7 +625,7 @@ def explain(name: str, convention: Convention, metric: str, recommended, ground_
     if name == "ideal":
         return f"{lib} builds the ideal DCG from {CHOICES['ideal'][convention.ideal]}, not from {CHOICES['ideal'][app.ideal]}."
     if name == "gain":
-        return f"{lib}'s gain is {CHOICES['gain'][convention.gain]}, not {CHOICES['gain'][app.gain]}."
+        return f"{possessive(lib)} gain is {CHOICES['gain'][convention.gain]}, not {CHOICES['gain'][app.gain]}."
     if name == "rr_cutoff":
         rank = first_hit_rank(view.ranking, view.relevant)
         where = f"the first hit is at rank {rank}" if rank else "there is no hit"

@@ -69,7 +69,7 @@ app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_t
 with formula_area:
     st.latex(lens.breakdown_latex(library, metric, case.k, theirs) + r"\qquad\text{vs}\qquad"
              + lens.breakdown_latex("this app", metric, case.k, app_breakdown))
-    st.caption(f"{library}'s {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
+    st.caption(f"{conv.possessive(library)} {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
                "(choose the library and metric under *One library up close*).")
 
 st.subheader(f"What each library reports (K = {case.k})")
@@ -110,7 +110,7 @@ library = bound(st.selectbox, "Library", "lens_library", options=list(conv.CONVE
 metric = bound(st.radio, "Metric to break down", "lens_metric", options=metrics_of, horizontal=True,
                format_func=lambda m: conv.METRIC_LABELS[m] + (" ≠" if m in differing else ""))
 
-st.markdown(f"**{library}'s conventions next to this app's** · {convention.version}")
+st.markdown(f"**{conv.possessive(library)} conventions next to this app's** · {convention.version}")
 rows = [{"setting": conv.FIELD_LABELS[f], library: convention.describe(f), "this app": conv.APP.describe(f),
          "differs": "≠" if convention.describe(f) != conv.APP.describe(f) else ""}
         for f in conv.FIELD_LABELS]
@@ -137,7 +137,7 @@ for column, (who, b) in zip(columns, ((library, theirs), ("this app", app_breakd
             st.dataframe(table, hide_index=True, width="stretch", column_order=lens.breakdown_columns(table),
                          column_config=BREAKDOWN_FORMATS)
 
-st.markdown(f"**Check it yourself** with {library}'s own code (this scenario filled in)")
+st.markdown(f"**Check it yourself** with {conv.possessive(library)} own code (this scenario filled in)")
 code = snippet(library, case.recommended, case.ground_truth, case.k)
 st.code(code.code, language=code.language)
 why = WHY_NOT_RUN.get(library, f"{library} is not installed here")
