@@ -31,6 +31,7 @@ PAGES = (
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
     Page("your_data", "pages/17_Your_data.py", "Your data: a whole log", "🗂️", "Your data"),
+    Page("lens", "pages/16_Library_lens.py", "Why libraries disagree", "🔭", "Labs"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

@@ -17,6 +17,7 @@ TITLES = {
     "ap": "AP and MAP", "rr": "RR and MRR", "ndcg": "NDCG", "classification": "Classification metrics",
     "auc": "AUC and GAUC", "logloss": "LogLoss", "examples": "Worked examples",
     "your_data": "Your data",
+    "lens": "Why libraries disagree",
 }
 
 

@@ -1,0 +1,98 @@
+"""The "check it yourself" snippets: the trec_eval, ranx and scikit-learn ones run in a subprocess and
+print the values of their cells; no typed item id can break out of a string literal."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from metrics.conventions import library_values
+from tests.test_conventions import random_case
+from ui import library_snippets
+from ui.library_lens import PRESETS
+
+NASTY_IDS = ["it's", 'say "hi"', "back\\slash", "new\nline", "tab\tand\r", "\u2028para", "é ü 漢",
+             "'''", '"""', "\\'; import os; os.system('echo pwned') #", "{x}", "${x}", "\x00nul", "  spaced  "]
+
+SEED = [str(i) for i in range(101, 111)]
+CASES = [(list(map(str, p.recommended)), {str(i): g for i, g in p.ground_truth.items()}, p.k) for p in PRESETS]
+CASES += [(SEED, {"101": 1, "104": 1, "107": 1}, 10), (NASTY_IDS[:8], {NASTY_IDS[0]: 2, NASTY_IDS[3]: 1, NASTY_IDS[9]: 1}, 4),
+          (NASTY_IDS, {i: 1 for i in NASTY_IDS[::3]}, 5), (["solo"], {"solo": 1}, 3), ([], {"a": 1}, 2),
+          (["a", "b"], {"a": 0.5, "c": 2.5}, 2)]
+rng = np.random.default_rng(7)
+CASES += [random_case(rng) for _ in range(6)]
+
+RUNNER = """
+import contextlib, io, json, sys, warnings
+warnings.simplefilter("ignore")
+outputs = []
+for code in json.load(sys.stdin):
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(compile(code, "<snippet>", "exec"), {"__name__": "__main__"})
+    outputs.append(buffer.getvalue())
+print(json.dumps(outputs))
+"""
+
+
+def _printed(output: str) -> dict[str, float]:
+    values = {}
+    for line in output.splitlines():
+        name, _, rest = line.partition(" ")
+        try:
+            values[name] = float(rest)
+        except ValueError:  # "left out: ..." or "refused: ...": the library gives no number
+            values[name] = float("nan")
+    return values
+
+
+@pytest.mark.parametrize("library", ["trec_eval", "ranx", "scikit-learn"])
+def test_tested_snippets_run_and_print_their_cells(library):
+    snippets = [library_snippets.snippet(library, *case) for case in CASES]
+    assert all(s.tested for s in snippets)
+    done = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps([s.code for s in snippets]),
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    outputs = json.loads(done.stdout.splitlines()[-1])
+    checked = 0
+    for case, snip, output in zip(CASES, snippets, outputs, strict=True):
+        printed = _printed(output)
+        assert set(printed) == set(snip.prints), (case, output)
+        row = library_values(*case).loc[library]
+        for name, metric in snip.prints.items():
+            expected = row[metric]
+            assert (math.isnan(printed[name]) and math.isnan(expected)) or abs(printed[name] - expected) <= 1e-9, (
+                case, name, printed[name], expected)
+            checked += 1
+    assert checked >= 5 * len(CASES) or library == "scikit-learn"
+
+
+def _python_strings(code: str) -> set[str]:
+    return {node.value for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+
+
+@pytest.mark.parametrize("library", [name for name in library_snippets.BUILDERS if name != "Spark MLlib"])
+def test_typed_ids_stay_inside_python_string_literals(library):
+    recommended, truth = NASTY_IDS, {i: 1 for i in NASTY_IDS[::2]} | {"never'recommended\n": 2}
+    code = library_snippets.snippet(library, recommended, truth, 5).code
+    strings = _python_strings(code)  # parses: no id ended a literal early
+    if library != "RecBole":  # RecBole's metrics read hit flags, not ids
+        assert set(recommended) <= strings
+    calls = {node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+             for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call)}
+    assert "system" not in calls and "eval" not in calls
+
+
+def test_typed_ids_stay_inside_scala_string_literals():
+    recommended = NASTY_IDS
+    code = library_snippets.snippet("Spark MLlib", recommended, {i: 2 for i in NASTY_IDS[1::2]}, 5).code
+    list_line = next(line for line in code.splitlines() if line.strip().startswith("Array(") and "best first" in line)
+    literal = list_line.strip()[len("Array("):list_line.strip().rindex(")")]
+    assert json.loads(f"[{literal}]") == recommended
+    assert all(ord(c) < 128 and c not in "\r\n" for c in literal)
