@@ -1,5 +1,7 @@
 """Guided lessons: one idea per step, demonstrated, predicted, then explored. The step is in the URL."""
 
+import math
+
 import streamlit as st
 
 from lessons import BY_KEY, LESSONS
@@ -9,12 +11,14 @@ from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import page
 
+SMALL = r"\small "
 KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
                "predict": ":violet-badge[Predict]", "explore": ":green-badge[Explore]"}
 
-page("Guided lessons", "🎓",
-     "One idea per step: watch a metric move, predict before the numbers appear, then take the controls. "
-     "Each step has its own link, so a class can open the same step.")
+page("Guided lessons", "🎓", "One idea per step: watch a metric move, predict before the numbers appear, then take "
+     "the controls.")
+# A projector needs the width more than the menu; the sidebar stays one click away.
+st.set_page_config(initial_sidebar_state="collapsed")
 
 
 def read_url() -> tuple[str, int]:
@@ -52,7 +56,7 @@ def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
     for column, key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
         value = values[key]
         delta = None
-        if deltas and key in deltas and not engine.math.isclose(deltas[key], value):
+        if deltas and key in deltas and not math.isclose(deltas[key], value):
             delta = f"{value - deltas[key]:+.4f}"
         column.metric(engine.label(key, k), "undefined" if value != value else f"{value:.4f}", delta=delta,
                       border=True, delta_color="off" if delta is None else "normal")
@@ -63,15 +67,15 @@ def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:
     for key in keys:
         if key not in view.general:
             continue
-        st.latex(view.general[key])
+        st.latex(SMALL + engine.stacked(view.general[key]))
         if key in view.substituted:
-            st.latex(engine.highlight(view.substituted[key], (previous or {}).get(key)))
+            st.latex(SMALL + engine.highlight(view.substituted[key], (previous or {}).get(key)))
 
 
 def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None) -> None:
-    left, right = st.columns([5, 6])
+    cards(view.values, keys, view.k, deltas)
+    left, right = st.columns(2)
     with left:
-        cards(view.values, keys, view.k, deltas)
         formulas(view, keys, previous)
     with right:
         st.plotly_chart(view.figure, key=chart_key)
@@ -82,7 +86,7 @@ lesson = BY_KEY[key]
 step = lesson.steps[index]
 keys = step.focus or None
 
-top = st.columns([4, 3, 1.2, 1.2], vertical_alignment="bottom")
+top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
 st.session_state["lessons_choice"] = key
 top[0].selectbox("Lesson", [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
                  format_func=lambda k: f"{BY_KEY[k].icon} {BY_KEY[k].title}")
@@ -121,11 +125,12 @@ elif step.kind == "predict":
     if choice is None:
         st.caption("Choose an answer to reveal the numbers.")
         puzzles = [step.scenario] + ([question.other] if question.other else [])
-        left, right = st.columns([5, 6])
+        left, right = st.columns(2)
         with left:
+            general = engine.step_view(step).general
             for metric_key in metric_keys:
-                if metric_key in engine.static_view(step.view, step.scenario).general:
-                    st.latex(engine.static_view(step.view, step.scenario).general[metric_key])
+                if metric_key in general:
+                    st.latex(SMALL + engine.stacked(general[metric_key]))
         with right:
             for number, scenario in enumerate(puzzles):
                 if len(puzzles) > 1:

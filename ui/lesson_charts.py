@@ -139,7 +139,7 @@ def base_rate_comparison(parts: dict) -> go.Figure:
                       yaxis2={"anchor": "x2", "title": "clicks"})
     fig.data[1].update(xaxis="x2")
     fig.update_yaxes(rangemode="tozero")
-    return _layout(fig, "NE = left bar / middle bar; calibration = predicted / actual clicks", "", "nats")
+    return _layout(fig, "LogLoss vs the base rate's; predicted vs actual clicks", "", "nats")
 
 
 # --------------------------------------------------------------------------- puzzles: the data, no metric

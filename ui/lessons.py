@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 import pandas as pd
@@ -466,7 +466,10 @@ def puzzle_figure(scenario: dict) -> go.Figure:
         case = parse(scenario)
         return charts.confusion_matrix(cls.confusion_counts(case.y_true, case.y_pred))
     values = scenario["y_score"] if kind == "scores" else scenario["y_prob"]
-    names = [f"#{i + 1} {'click' if y else 'no click'}" for i, y in enumerate(scenario["y_true"])]
+    users = scenario.get("user_ids", [])
+    several = len(set(users)) > 1
+    names = [f"#{i + 1} {users[i] + ': ' if several else ''}{'click' if y else 'no click'}"
+             for i, y in enumerate(scenario["y_true"])]
     if len(names) > 12:
         names = [f"#{i + 1}" for i in range(len(names))]
     title = "Scores: green = click, grey = no click" if kind == "scores" else \
@@ -564,6 +567,12 @@ def highlight(latex: str, previous: str | None) -> str:
     return "".join(parts)
 
 
+def stacked(latex: str) -> str:
+    r"""A formula whose parts are joined by ``,\ `` written one part per line, so it fits half a page."""
+    parts = latex.split(r",\ ")
+    return latex if len(parts) == 1 else r"\begin{gathered}" + r"\\".join(parts) + r"\end{gathered}"
+
+
 def step_view(step: Step) -> View:
     """The locked view of a show, predict or explore step at its own scenario."""
     return static_view(step.view, step.scenario)
@@ -577,5 +586,5 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 
 __all__ = ["View", "Reveal", "label", "parse", "check_scenario", "changed", "moved", "control_value", "with_control",
-           "static_view", "demonstration", "puzzle_figure", "reveal", "goal_reached", "highlight", "step_view",
-           "previous_formulas", "VIEW_KINDS", "replace"]
+           "static_view", "stacked", "demonstration", "puzzle_figure", "reveal", "goal_reached", "highlight", "step_view",
+           "previous_formulas", "VIEW_KINDS"]
