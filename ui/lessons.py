@@ -19,6 +19,7 @@ from lessons.schema import Control, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui import charts, formulas, lesson_charts
+from ui.ctr_formulas import ctr_latex
 
 CHANGED = "#c62828"
 LABELS = {"dcg_at_k": "DCG@K", "idcg_at_k": "IDCG@K", "ndcg_at_k": "NDCG@K", "gauc": "GAUC (impressions)",
@@ -245,21 +246,6 @@ def _logloss(s: dict) -> View:
     value = cls.log_loss(case.y_true, case.y_prob, eps=eps)
     latex = formulas.aligned_steps(formulas.log_loss_latex(terms, value, eps, max_terms=4))
     return View({"log_loss": value}, _general("log_loss"), {"log_loss": latex}, charts.log_loss_curve(terms))
-
-
-def ctr_latex(parts: dict, probabilities) -> dict[str, str]:
-    """NE and calibration with the numbers of ``metrics.ctr_metrics.ctr_breakdown`` substituted."""
-    shown = [formulas.latex_number(p) for p in probabilities]
-    summed = "+".join(shown if len(shown) <= 5 else shown[:4] + [r"\cdots", shown[-1]])
-    ne, calibration = parts["normalized_entropy"], parts["calibration"]
-    return {
-        "normalized_entropy": (rf"\mathrm{{NE}}=\frac{{{parts['log_loss']:.4f}}}{{{parts['base_rate_entropy']:.4f}}}"
-                               rf"={ne:.4f},\quad \bar y=\tfrac{{{parts['clicks']}}}{{{parts['n']}}}"
-                               if not math.isnan(ne) else r"\mathrm{NE}\ \text{undefined: every label is the same}"),
-        "calibration": (rf"\mathrm{{Calibration}}=\frac{{{summed}}}{{{parts['clicks']}}}"
-                        rf"=\frac{{{formulas.latex_number(parts['predicted_clicks'])}}}{{{parts['clicks']}}}={calibration:.4f}"
-                        if not math.isnan(calibration) else r"\mathrm{Calibration}\ \text{undefined: no click}"),
-    }
 
 
 def _ctr(s: dict) -> View:
