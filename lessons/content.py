@@ -53,7 +53,7 @@ TOPN = Lesson(
                  "Three of the four relevant items are in the top 10. What is Recall@10?", "value", "recall_at_k",
                  (Option("0.3", "That is Precision@10: it divides by K = 10 slots, recall divides by the 4 "
                                 "relevant items.", 0.3),
-                  Option("0.75", "Right: 3 hits / 4 relevant items.", 0.75),
+                  Option("0.75", "3 hits / 4 relevant items.", 0.75),
                   Option("1.0", "Only if 999 did not count. Recall counts every relevant item, recommended or "
                                 "not, so the missing 999 costs a quarter.", 1.0)),
                  "0.75", "Recall's denominator is |Rel| = 4, including 999 that the list never shows.")),
@@ -68,7 +68,7 @@ TOPN = Lesson(
              question=Question(
                  "K shrinks from 10 to 2. What happens to HR@K?", "direction", "hit_rate_at_k",
                  directions("HR@K is 0 or 1, and it is already 1 at K = 10: it cannot go up.",
-                            "Right: the first hit, 103, sits at rank 3, so the top 2 hold no relevant item.",
+                            "The first hit, 103, sits at rank 3, so the top 2 hold no relevant item.",
                             "It would stay 1 if a hit were in the top 2, but the first hit is at rank 3."),
                  "down", "The top 2 (101, 102) hold no relevant item, so HR@2 drops from 1 to 0.",
                  change={"k": 2})),
@@ -99,7 +99,7 @@ AP = Lesson(
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",),
              question=Question(
                  "What happens to AP@10 if item 107 moves from rank 7 to rank 2?", "direction", "ap_at_k",
-                 directions("Right: 107's term becomes 2/2 instead of 3/7, and 104 slips only to rank 5 (3/5).",
+                 directions("107's term becomes 2/2 instead of 3/7, and 104 slips only to rank 5 (3/5).",
                             "Moving a hit earlier can never lower AP: every hit's precision stays or grows.",
                             "That is what P@10 and R@10 say. AP looks at where the hits are, not only whether."),
                  "up", "The terms become 1/1 + 2/2 + 3/5, so AP@10 rises from 0.6429 to 0.8667.",
@@ -114,7 +114,7 @@ AP = Lesson(
              ranking({101: 1, 104: 1, 999: 1}), "ap", focus=("ap_at_k",),
              question=Question(
                  "Hits at ranks 1 and 4, three relevant items, K = 10. What is AP@10?", "value", "ap_at_k",
-                 (Option("0.5", "Right: (1/1 + 2/4) / min(3, 10) = 1.5 / 3.", 0.5),
+                 (Option("0.5", "(1/1 + 2/4) / min(3, 10) = 1.5 / 3.", 0.5),
                   Option("0.75", "That divides by the 2 hits (torchmetrics' choice): the missing 999 would "
                                  "then cost nothing.", 0.75),
                   Option("1.5", "That is the sum before dividing; AP is at most 1.", 1.5)),
@@ -128,7 +128,7 @@ AP = Lesson(
              users(), "map", focus=("map_at_k",),
              question=Question(
                  "What is MAP@5 over the three users?", "value", "map_at_k",
-                 (Option("0.3611", "Right: (0.75 + 0.3333 + 0) / 3. A user with no hit counts 0.", 0.3611),
+                 (Option("0.3611", "(0.75 + 0.3333 + 0) / 3. A user with no hit counts 0.", 0.3611),
                   Option("0.5417", "That leaves carol out, (0.75 + 0.3333) / 2. trec_eval does this only for a "
                                    "user with no relevant items at all; carol has one.", 0.5417),
                   Option("1.0833", "That is the sum of the APs; MAP divides by the number of users.", 1.0833)),
@@ -161,7 +161,7 @@ RR = Lesson(
              ranking({103: 1, 104: 1}), "rr", focus=("rr",),
              question=Question(
                  "Relevant items at ranks 3 and 4. What is RR?", "value", "rr",
-                 (Option("0.3333", "Right: only the first hit counts, 1/3.", 1 / 3),
+                 (Option("0.3333", "Only the first hit counts, 1/3.", 1 / 3),
                   Option("0.2917", "That averages 1/3 and 1/4. RR ignores every hit after the first.", (1 / 3 + 1 / 4) / 2),
                   Option("0.5833", "That adds 1/3 and 1/4. RR takes only the first hit.", 1 / 3 + 1 / 4)),
                  "0.3333", "RR = 1/3: the hit at rank 4 changes nothing.")),
@@ -172,7 +172,7 @@ RR = Lesson(
                  "102 drops from rank 2 to rank 9. What happens to RR?", "direction", "rr",
                  directions("Nothing moved above the first hit, so RR cannot rise.",
                             "RR would fall only if the first hit moved; 101 is still at rank 1.",
-                            "Right: RR only sees the first hit, 101 at rank 1."),
+                            "RR only sees the first hit, 101 at rank 1."),
                  "unchanged", "RR stays 1/1 = 1: the first hit did not move.",
                  change={"move": (102, 9)})),
         Step("MRR: the mean over users", "show",
@@ -206,7 +206,7 @@ NDCG = Lesson(
              ranking({101: 1, 105: 1}, k=5), "ndcg", focus=("ndcg_at_k",),
              question=Question(
                  "Which list scores higher on NDCG@5?", "compare", "ndcg_at_k",
-                 (Option("A", "Right: the hit at rank 1 earns a full 1, more than ranks 2 and 3 earn together "
+                 (Option("A", "The hit at rank 1 earns a full 1, more than ranks 2 and 3 earn together "
                               "beyond A's rank-5 hit."),
                   Option("B", "B's hits are close together, but the first rank is worth the most: 1 vs 0.63."),
                   Option("the same", "That is what P@5 says. NDCG weighs each hit by its rank.")),
@@ -222,7 +222,7 @@ NDCG = Lesson(
              question=Question(
                  "Switch the gain from rel to 2^rel − 1. What happens to NDCG@10?", "direction", "ndcg_at_k",
                  directions("101 (31) is at rank 1, but the missing 999 now also weighs 31 in the ideal.",
-                            "Right: the ideal gains most from the big gains, including the unreachable 999.",
+                            "The ideal gains most from the big gains, including the unreachable 999.",
                             "The gain changes every term, in DCG and IDCG alike, but not by the same factor."),
                  "down", "Exponential gain makes the missing 5-star 999 weigh more in IDCG than the list can make up.",
                  change={"gain": "exponential"})),
@@ -251,7 +251,7 @@ RATING = Lesson(
              "rating", focus=("rmse", "mae"),
              question=Question(
                  "All five errors are 1 star. What is RMSE?", "value", "rmse",
-                 (Option("1.0, the same as MAE", "Right: squares of 1 are 1, so the root gives back 1.", 1.0),
+                 (Option("1.0, the same as MAE", "Squares of 1 are 1, so the root gives back 1.", 1.0),
                   Option("2.2361", "That is √5, the root of the sum. RMSE takes the mean before the root.", 5 ** 0.5),
                   Option("0.2", "That is 1/5. Each error is 1, so their mean is 1.", 0.2)),
                  "1.0, the same as MAE", "With equal errors, RMSE = MAE: the squaring only matters when misses differ.")),
@@ -268,7 +268,7 @@ RATING = Lesson(
              question=Question(
                  "Both have MAE = 1. Which has the higher RMSE?", "compare", "rmse",
                  (Option("A", "A's misses are all 1; squaring 1 changes nothing, RMSE stays 1."),
-                  Option("B", "Right: B's 4-star miss squares to 16, so RMSE = √(17/5) = 1.8439."),
+                  Option("B", "B's 4-star miss squares to 16, so RMSE = √(17/5) = 1.8439."),
                   Option("the same", "That is true of MAE only. RMSE punishes the one big miss.")),
                  "B", "A: √(5/5) = 1; B: √((16 + 1)/5) = 1.8439. MAE cannot tell them apart, RMSE can.",
                  other={"kind": "ratings", "predictions": [4.0, 4.0, 5.0, 5.0, 2.0],
@@ -308,7 +308,7 @@ CLASSIFICATION = Lesson(
              "confusion", focus=("recall", "precision"),
              question=Question(
                  "What is its recall?", "value", "recall",
-                 (Option("1.0", "Right: every real click is predicted, so FN = 0. Recall alone rewards laziness.", 1.0),
+                 (Option("1.0", "Every real click is predicted, so FN = 0. Recall alone rewards laziness.", 1.0),
                   Option("0.6667", "That is its precision, 4 real clicks among 6 predicted.", 4 / 6),
                   Option("0.5", "Recall only looks at the real clicks: all 4 of them were predicted.", 0.5)),
                  "1.0", "Predicting 1 everywhere leaves no false negative: recall 1, precision only 4/6.")),
@@ -323,7 +323,7 @@ CLASSIFICATION = Lesson(
              question=Question(
                  "What is F1?", "value", "f1",
                  (Option("0.6", "That is the plain mean of 0.5 and 0.7. F1 is the harmonic mean.", 0.6),
-                  Option("0.5833", "Right: 2 · 0.5 · 0.7 / (0.5 + 0.7) = 0.7 / 1.2.", 0.7 / 1.2),
+                  Option("0.5833", "2 · 0.5 · 0.7 / (0.5 + 0.7) = 0.7 / 1.2.", 0.7 / 1.2),
                   Option("0.35", "That is the product 0.5 · 0.7; F1 doubles it and divides by the sum.", 0.35)),
                  "0.5833", "The harmonic mean leans toward the smaller of the two: 0.5833 < 0.6.")),
         Step("Your turn: choose a threshold", "explore",
@@ -360,7 +360,7 @@ AUC = Lesson(
                  "What happens to AUC?", "direction", "auc",
                  directions("Lower scores do not make the order better.",
                             "Lower scores do not make the order worse either: no pair changes sides.",
-                            "Right: AUC only looks at which of two scores is higher."),
+                            "AUC only looks at which of two scores is higher."),
                  "unchanged", "Every pair keeps its order, so AUC stays 13/16 = 0.8125.",
                  change={"y_score": [0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1]})),
         Step("Predict: a tie", "predict",
@@ -369,7 +369,7 @@ AUC = Lesson(
              question=Question(
                  "What is the AUC?", "value", "auc",
                  (Option("0", "That is the seed's hand-written loop with a strict >. scikit-learn counts a tie as half.", 0.0),
-                  Option("0.5", "Right: a tied pair counts 1/2, as a coin flip would.", 0.5),
+                  Option("0.5", "A tied pair counts 1/2, as a coin flip would.", 0.5),
                   Option("1", "A tie is not a win: the click is not above the non-click.", 1.0)),
                  "0.5", "A tie is half a correctly ordered pair: (0 + 0.5 · 1) / (1 · 1) = 0.5.")),
         Step("GAUC: AUC inside each user", "show",
@@ -386,7 +386,7 @@ AUC = Lesson(
                  "Which is higher: AUC over all impressions pooled, or GAUC?", "compare", "auc",
                  (Option("pooled AUC", "Pooling adds cross-user pairs such as b's click (0.3) vs a's non-click "
                                        "(0.8), which the model orders wrongly."),
-                  Option("GAUC", "Right: within each user the order is perfect, so GAUC = 1; pooled AUC = 3/4."),
+                  Option("GAUC", "Within each user the order is perfect, so GAUC = 1; pooled AUC = 3/4."),
                   Option("the same", "They differ by the cross-user pairs, one of which is wrong here.")),
                  "GAUC", "GAUC = 1 (each user ordered perfectly); pooled AUC = 3/4, hurt by a cross-user pair.",
                  other_metric="gauc")),
@@ -420,7 +420,7 @@ LOGLOSS = Lesson(
              {"kind": "probabilities", "y_true": [1], "y_prob": [0.0]}, "logloss", focus=("log_loss",),
              question=Question(
                  "What does this one impression cost?", "value", "log_loss",
-                 (Option("36.04", "Right: −ln(2.2e-16) = 36.04. One such sample can dominate a mean.", 36.04),
+                 (Option("36.04", "−ln(2.2e-16) = 36.04. One such sample can dominate a mean.", 36.04),
                   Option("infinity", "It would, without clipping. Every library clips, each with its own ε.", float("inf")),
                   Option("1", "The loss is not capped at 1: it is −ln of the probability, unbounded.", 1.0)),
                  "36.04", "The clipped probability 2.2e-16 costs −ln(2.2e-16) = 36.04.")),
@@ -432,7 +432,7 @@ LOGLOSS = Lesson(
                  "Which has the higher LogLoss?", "compare", "log_loss",
                  (Option("A", "A's model is just as good (it predicts the base rate), and rare clicks are easy to "
                               "be unsurprised by: A scores 0.098."),
-                  Option("B", "Right: 0.611 vs 0.098, although both models know exactly as little."),
+                  Option("B", "0.611 vs 0.098, although both models know exactly as little."),
                   Option("the same", "They would be if LogLoss ignored the click rate. It does not.")),
                  "B", "Rare clicks make a low LogLoss easy: A scores 0.098, B 0.611, for the same know-nothing model.",
                  other={"kind": "probabilities", "y_true": [1, 1, 1] + [0] * 7, "y_prob": [0.3] * 10})),
