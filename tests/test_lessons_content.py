@@ -8,6 +8,7 @@ import pytest
 from lessons import LESSONS
 from lessons.schema import QUESTION_KINDS, STEP_KINDS
 from ui import lessons as engine
+from tests.conftest import ROOT
 from ui.navigation import TOPIC_PAGES
 
 STEPS = [(lesson, index, step) for lesson in LESSONS for index, step in enumerate(lesson.steps)]
@@ -88,3 +89,9 @@ def test_each_goal_is_open_at_the_start_and_reachable_with_the_controls(lesson, 
         assert control.minimum <= value <= control.maximum or control.kind == "rank"
         scenario = engine.with_control(scenario, control, value)
     assert engine.goal_reached(step.goal, engine.static_view(step.view, scenario).values)
+
+
+def test_readme_lists_every_lesson_with_its_step_count():
+    readme = (ROOT / "README.md").read_text()
+    rows = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", readme, flags=re.MULTILINE))
+    assert {lesson.title: str(len(lesson.steps)) for lesson in LESSONS}.items() <= rows.items()
