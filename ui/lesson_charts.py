@@ -179,3 +179,25 @@ def values_puzzle(labels, values, title: str, y_title: str, colours=None) -> go.
 
 def label_colours(y_true) -> list[str]:
     return [HIT if y == 1 else MISS for y in y_true]
+
+
+def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str, int]) -> go.Figure:
+    """Scores as bars (green = click) with the threshold line, beside the confusion matrix it makes."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
+                        subplot_titles=(f"scores; at or above {threshold:g} = predicted click", "confusion matrix"))
+    names = [f"#{i + 1}" for i in range(len(y_score))]
+    fig.add_trace(go.Bar(x=names, y=list(y_score), marker_color=label_colours(y_true), name="score",
+                         marker_line={"color": [MOVING if s >= threshold else "rgba(0,0,0,0)" for s in y_score],
+                                      "width": 3}), row=1, col=1)
+    fig.add_hline(y=threshold, line_dash="dash", line_color=MOVING, row=1, col=1)
+    z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
+    text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
+    fig.add_trace(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
+                             texttemplate="%{text}", colorscale="Blues", showscale=False), row=1, col=2)
+    fig.update_xaxes(type="category", row=1, col=1)
+    fig.update_yaxes(range=[0, 1.05], row=1, col=1)
+    fig.update_yaxes(autorange="reversed", row=1, col=2)
+    fig.update_layout(height=360, showlegend=False)
+    return _layout(fig, "", "", "")

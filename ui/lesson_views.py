@@ -214,7 +214,9 @@ def _confusion(s: dict) -> View:
     keys = ("accuracy", "precision", "recall", "f1")
     values = _registry_values(case, keys)
     counts = cls.confusion_counts(case.y_true, case.y_pred)
-    return View(values, _general(*keys), formulas.classification_latex(counts, values), charts.confusion_matrix(counts))
+    figure = (lesson_charts.threshold_and_confusion(case.y_true, s["y_score"], s["threshold"], counts)
+              if "y_score" in s else charts.confusion_matrix(counts))
+    return View(values, _general(*keys), formulas.classification_latex(counts, values), figure)
 
 
 def _auc(s: dict) -> View:
