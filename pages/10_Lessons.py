@@ -1,7 +1,5 @@
 """Guided lessons: one idea per step, demonstrated, predicted, then explored. The step is in the URL."""
 
-import math
-
 import streamlit as st
 
 from lessons import BY_KEY, LESSONS
@@ -54,12 +52,8 @@ def choose_lesson() -> None:
 def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
     shown = [key for key in keys if key in values]
     for column, key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
-        value = values[key]
-        delta = None
-        if deltas and key in deltas and not math.isclose(deltas[key], value):
-            delta = f"{value - deltas[key]:+.4f}"
-        column.metric(engine.label(key, k), "undefined" if value != value else f"{value:.4f}", delta=delta,
-                      border=True, delta_color="off" if delta is None else "normal")
+        value, delta = engine.card_text(values[key], (deltas or {}).get(key))
+        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=engine.delta_colour(key))
 
 
 def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:

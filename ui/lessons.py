@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from lessons.schema import Goal, Step
 from metrics import classification_metrics as cls
-from metrics import topn_metrics
+from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
 from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
 from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, moved, parse,
@@ -152,6 +152,20 @@ def stacked(latex: str) -> str:
     return latex if len(parts) == 1 else r"\begin{gathered}" + r"\\".join(parts) + r"\end{gathered}"
 
 
+def card_text(value: float, before: float | None = None) -> tuple[str, str | None]:
+    """A card's value to 4 places ("undefined" for nan) and its change since ``before``, if it changed."""
+    shown = "undefined" if math.isnan(value) else f"{value:.4f}"
+    if before is None or math.isnan(value) or math.isnan(before) or math.isclose(before, value):
+        return shown, None
+    return shown, f"{value - before:+.4f}"
+
+
+def delta_colour(key: str) -> str:
+    """Streamlit's delta colour for a value key: a fall is good news for errors and losses."""
+    metric = registry.BY_KEY.get(key)
+    return "inverse" if metric is not None and not metric.higher_is_better else "normal"
+
+
 def step_view(step: Step) -> View:
     """The locked view of a show, predict or explore step at its own scenario."""
     return static_view(step.view, step.scenario)
@@ -164,6 +178,6 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
     return static_view(steps[index - 1].view, steps[index - 1].scenario).substituted
 
 
-__all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "Reveal", "View", "changed", "check_scenario",
+__all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "Reveal", "View", "card_text", "changed", "delta_colour", "check_scenario",
            "control_value", "demonstration", "goal_reached", "highlight", "label", "moved", "parse", "predicted_labels",
            "previous_formulas", "puzzle_figure", "reveal", "stacked", "static_view", "step_view", "with_control"]
