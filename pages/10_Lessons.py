@@ -19,6 +19,12 @@ page("Guided lessons", "🎓", "One idea per step: watch a metric move, predict 
 st.set_page_config(initial_sidebar_state="collapsed")
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def demonstration(lesson_key: str, index: int, speed: str):
+    """A demonstration's figure and frames are the same for every learner: build each once."""
+    return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
+
+
 def read_url() -> tuple[str, int]:
     """The lesson and step (0-based) in the URL; anything unusable is replaced and said so."""
     params = st.query_params
@@ -105,7 +111,7 @@ if step.kind == "show":
 
 elif step.kind == "demonstrate":
     speed = st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed") or "normal"
-    view, first = engine.demonstration(step, speed)
+    view, first = demonstration(key, index, speed)
     st.caption("Press ▶ Play under the chart, or drag its slider frame by frame. The numbers of each frame are in "
                "the chart's title; the formula shows the last frame, red where it differs from the first.")
     show_view(view, keys or list(view.values), first, chart_key)

@@ -35,14 +35,24 @@ def walk_terms(scenario: dict, metric: str) -> pd.DataFrame:
                          "term": actual["contribution"]})
 
 
+def walk_value(scenario: dict, metric: str) -> float:
+    """AP@K, RR or NDCG@K of a ranking scenario, straight from ``metrics``."""
+    case = parse(scenario)
+    if metric == "ap":
+        return ranked_metrics.average_precision_at_k(case.recommended, case.ground_truth, case.k)
+    if metric == "rr":
+        return ranked_metrics.reciprocal_rank(case.recommended, case.ground_truth)
+    return ndcg.ndcg_at_k(case.recommended, case.ground_truth, case.k, gain=case.gain)
+
+
 def _walk(step: Step, duration: int) -> tuple[go.Figure, pd.DataFrame, list[dict]]:
     metric, item = step.animation["metric"], step.animation["item"]
-    static, key = WALK_METRICS[metric]
+    key = WALK_METRICS[metric][1]
     scenarios = [changed(step.scenario, {"move": (item, rank)}) for rank in step.animation["ranks"]]
     tables, rows, captions = [], [], []
     for rank, scenario in zip(step.animation["ranks"], scenarios, strict=True):
         table = walk_terms(scenario, metric)
-        value = static_view(static, scenario).values[key]
+        value = walk_value(scenario, metric)
         term = float(table.loc[table["item"] == item, "term"].iloc[0]) if (table["item"] == item).any() else 0.0
         tables.append(table)
         rows.append({"rank": rank, "item_term": term, key: value})
@@ -73,7 +83,8 @@ def _error_grows(step: Step, duration: int):
     for scenario in scenarios:
         errors = rating_metrics.rating_errors_table(scenario["predictions"], scenario["actuals"])
         miss = float(errors["absolute_error"].iloc[index])
-        values = static_view("rating", scenario).values
+        values = {"mae": rating_metrics.mae(scenario["predictions"], scenario["actuals"]),
+                  "rmse": rating_metrics.rmse(scenario["predictions"], scenario["actuals"])}
         rows.append({"prediction": scenario["predictions"][index], "miss": miss, "mae": values["mae"], "rmse": values["rmse"]})
         captions.append(f"prediction {index + 1} = {scenario['predictions'][index]:g}, {miss:g} stars off: "
                         f"MAE = {values['mae']:.4f}, RMSE = {values['rmse']:.4f}")
