@@ -82,6 +82,8 @@ def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None) ->
 
 
 key, index = read_url()
+arrived_from = st.session_state.get("_lessons_visit")  # the step of the previous run
+st.session_state["_lessons_visit"] = (key, index)
 lesson = BY_KEY[key]
 step = lesson.steps[index]
 keys = step.focus or None
@@ -113,7 +115,7 @@ elif step.kind == "demonstrate":
     speed = st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed") or "normal"
     view, first = demonstration(key, index, speed)
     st.caption("Press ▶ Play under the chart, or drag its slider frame by frame. The numbers of each frame are in "
-               "the chart's title; the formula shows the last frame, red where it differs from the first.")
+               "the chart's title; the cards and the formula show the last frame, red where it differs from the first.")
     show_view(view, keys or list(view.values), first, chart_key)
 
 elif step.kind == "predict":
@@ -172,9 +174,9 @@ elif step.kind == "explore":
                                value=int(value) if integer else float(value), key=f"lessons_control_{key}_{index}_{number}")
         scenario = engine.with_control(scenario, control, chosen)
     view = engine.static_view(step.view, scenario)
-    last_key = f"_lessons_last_{key}_{index}"
-    previous = st.session_state.get(last_key)
-    st.session_state[last_key] = view.substituted
+    # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
+    previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
+    st.session_state["_lessons_last"] = view.substituted
     if engine.goal_reached(step.goal, view.values):
         st.success(f"**Goal reached.** {step.goal.reached}")
     else:

@@ -160,3 +160,21 @@ def test_a_bad_link_says_what_is_wrong_and_shows_a_step(lesson, step, message, s
     at = open_lesson(lesson, step)
     assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
     check_step(at, BY_KEY[shown_lesson], shown_step - 1)
+
+
+def test_speed_control_sets_the_animation_frame_duration():
+    at = open_lesson("auc", 2)
+    assert chart_specs(at)[0]["layout"]["updatemenus"][0]["buttons"][0]["args"][1]["frame"]["duration"] == 800
+    at.get("button_group")[0].set_value("slow").run()
+    assert not at.exception
+    assert chart_specs(at)[0]["layout"]["updatemenus"][0]["buttons"][0]["args"][1]["frame"]["duration"] == 1400
+
+
+def test_returning_to_an_explore_step_starts_without_red():
+    at = open_lesson("rr", 6)
+    at.slider(key="lessons_control_rr_5_0").set_value(5).run()
+    assert r"\textcolor" in texts(at)
+    click(at, "lessons_back")
+    click(at, "lessons_next")
+    assert at.slider(key="lessons_control_rr_5_0").value == 4
+    assert r"\textcolor" not in texts(at)
