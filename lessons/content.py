@@ -212,6 +212,15 @@ NDCG = Lesson(
                   Option("the same", "That is what P@5 says. NDCG weighs each hit by its rank.")),
                  "A", "A: 1 + 1/log2 6 = 1.3869; B: 1/log2 3 + 1/log2 4 = 1.1309; same IDCG.",
                  other=ranking({102: 1, 103: 1}, k=5))),
+        Step("Your turn: same precision, lower NDCG", "explore",
+             "Precision@5 counts the hits in the top 5; NDCG@5 also asks where they are. Move the three relevant "
+             "items.",
+             ranking(RANKED_TRUTH, k=5), "ndcg", focus=("precision_at_k", "ndcg_at_k"),
+             controls=tuple(Control("rank", f"Rank of {item}", item=item, minimum=1, maximum=10, step=1)
+                            for item in (101, 104, 107)),
+             goal=Goal("Keep P@5 at 0.4 but push NDCG@5 below 0.5.",
+                       (("precision_at_k", "==", 0.4), ("ndcg_at_k", "<", 0.5)),
+                       "Two hits in the top 5 either way, so P@5 does not move; NDCG@5 drops because they sit low.")),
         Step("Graded relevance", "show",
              "Grades say how relevant: 101 is worth 5, 104 4, 107 3, and 999, never recommended, 5. The ideal "
              "order includes 999, so even a perfect reordering of this list cannot reach 1.",

@@ -162,7 +162,7 @@ elif step.kind == "predict":
 
 elif step.kind == "explore":
     st.info(f"🎯 **Goal:** {step.goal.text}")
-    scenario = step.scenario
+    chosen_values = []
     controls = st.columns(len(step.controls))
     for number, (column, control) in enumerate(zip(controls, step.controls, strict=True)):
         value = engine.control_value(step.scenario, control)
@@ -172,8 +172,8 @@ elif step.kind == "explore":
                                max_value=int(maximum) if integer else float(maximum),
                                step=1 if integer else float(control.step),
                                value=int(value) if integer else float(value), key=f"lessons_control_{key}_{index}_{number}")
-        scenario = engine.with_control(scenario, control, chosen)
-    view = engine.static_view(step.view, scenario)
+        chosen_values.append(chosen)
+    view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen_values))
     # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
     previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
     st.session_state["_lessons_last"] = view.substituted

@@ -203,6 +203,18 @@ def test_controls_move_an_item_set_k_values_and_the_threshold():
     assert engine.with_control(probabilities, Control("value", "", field="y_prob", index=1), 0.1)["y_prob"] == [0.5, 0.1]
 
 
+def test_rank_controls_put_each_item_exactly_where_its_slider_says():
+    items = [101, 102, 103, 104, 105, 106, 107]
+    assert engine.placed(items, {101: 5, 104: 4}) == [102, 103, 105, 104, 101, 106, 107]
+    assert engine.placed(items, {107: 1, 101: 7}) == [107, 102, 103, 104, 105, 106, 101]
+    assert engine.placed(items, {101: 2, 104: 2}) == [102, 101, 104, 103, 105, 106, 107], "a clash takes the next rank"
+    assert engine.placed(items, {101: 7, 104: 7}) == [102, 103, 105, 106, 107, 104, 101], "or the last free one"
+    controls = (Control("rank", "", item=101), Control("rank", "", item=104), Control("k", ""))
+    scenario = engine.with_controls({"kind": "ranking", "recommended": items, "ground_truth": {101: 1}, "k": 7},
+                                    controls, [5, 4, 3])
+    assert scenario["recommended"].index(101) == 4 and scenario["recommended"].index(104) == 3 and scenario["k"] == 3
+
+
 def test_goal_conditions():
     goal = Goal("", (("a", ">=", 0.5), ("a", "==", "b")), "")
     assert engine.goal_reached(goal, {"a": 0.5, "b": 0.5})

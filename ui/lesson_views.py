@@ -89,6 +89,32 @@ def changed(scenario: dict, change: dict) -> dict:
     return result
 
 
+def placed(recommended, ranks: dict) -> list:
+    """The list with each item of ``ranks`` at its rank (1-based) and the others, in order, in the gaps.
+
+    Two items asking for one rank: the later-listed one takes the next free rank.
+    """
+    slots = [None] * len(recommended)
+    for item, rank in ranks.items():
+        free = [i for i in range(len(slots)) if slots[i] is None]
+        slot = next((i for i in free if i >= rank - 1), free[-1])
+        slots[slot] = item
+    rest = iter(i for i in recommended if i not in ranks)
+    return [item if item is not None else next(rest) for item in slots]
+
+
+def with_controls(scenario: dict, controls, values) -> dict:
+    """The scenario with every control set; rank controls place their items together, so each
+    item sits exactly at the rank its control shows."""
+    ranks = {c.item: int(v) for c, v in zip(controls, values, strict=True) if c.kind == "rank"}
+    if ranks:
+        scenario = changed(scenario, {"recommended": placed(scenario["recommended"], ranks)})
+    for control, value in zip(controls, values, strict=True):
+        if control.kind != "rank":
+            scenario = with_control(scenario, control, value)
+    return scenario
+
+
 def control_value(scenario: dict, control: Control):
     """The value a control shows for the scenario as it is."""
     if control.kind == "k":
@@ -184,9 +210,14 @@ def _ndcg(s: dict) -> View:
     values = {"dcg_at_k": float(actual["running_dcg"].iloc[-1]) if len(actual) else 0.0,
               "idcg_at_k": float(ideal["running_dcg"].iloc[-1]) if len(ideal) else 0.0, "ndcg_at_k": value}
     general = {"ndcg_at_k": registry.BY_KEY["ndcg_graded_at_k"].latex
-               + (r",\ g(\mathrm{rel})=2^{\mathrm{rel}}-1" if case.gain == "exponential" else r",\ g(\mathrm{rel})=\mathrm{rel}")}
-    return View(values, general, {"ndcg_at_k": formulas.ndcg_latex(actual, ideal, case.k, value)},
-                charts.dcg_actual_vs_ideal(actual, ideal), k=case.k)
+               + (r",\ g(\mathrm{rel})=2^{\mathrm{rel}}-1" if case.gain == "exponential" else r",\ g(\mathrm{rel})=\mathrm{rel}"),
+               "precision_at_k": registry.BY_KEY["precision_at_k"].latex}
+    # P@K beside NDCG@K, for the steps where the two disagree about the same list.
+    values["precision_at_k"] = registry.BY_KEY["precision_at_k"].compute(case)
+    hits = topn_metrics.topn_counts(case.recommended, case.ground_truth, case.k)["hits"]
+    substituted = {"ndcg_at_k": formulas.ndcg_latex(actual, ideal, case.k, value),
+                   "precision_at_k": formulas.precision_at_k_latex(hits, case.k, values["precision_at_k"])}
+    return View(values, general, substituted, charts.dcg_actual_vs_ideal(actual, ideal), k=case.k)
 
 
 def _per_user(s: dict, column: str, key: str, name: str) -> View:

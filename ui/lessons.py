@@ -20,7 +20,7 @@ from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
 from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
 from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, moved, parse,
-                             predicted_labels, static_view, with_control)
+                             placed, predicted_labels, static_view, with_control, with_controls)
 
 CHANGED = "#c62828"
 VIEW_KINDS = frozenset(STATIC_VIEWS) | frozenset(ANIMATED_VIEWS)
@@ -180,4 +180,5 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "Reveal", "View", "card_text", "changed", "delta_colour", "check_scenario",
            "control_value", "demonstration", "goal_reached", "highlight", "label", "moved", "parse", "predicted_labels",
-           "previous_formulas", "puzzle_figure", "reveal", "stacked", "static_view", "step_view", "with_control"]
+           "placed", "previous_formulas", "puzzle_figure", "reveal", "stacked", "static_view", "step_view", "with_control",
+           "with_controls"]
