@@ -2,6 +2,7 @@
 and closed forms), formulas colour what changed, goals and controls do what they say."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -231,3 +232,39 @@ def test_a_bad_scenario_is_rejected_by_the_metrics():
         engine.check_scenario({"kind": "probabilities", "y_true": [2], "y_prob": [0.5]})
     with pytest.raises(ValueError, match="scenario kind"):
         engine.check_scenario({"kind": "tea leaves"})
+
+
+def balanced(latex: str) -> bool:
+    depth = 0
+    for index, char in enumerate(latex):
+        if char in "{}" and index and latex[index - 1] == "\\":
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_every_highlight_the_lessons_make_keeps_the_latex_well_formed():
+    """Each pair of formulas a lesson compares (step after step, first and last frame, before and after)."""
+    from lessons import LESSONS
+
+    pairs = []
+    for lesson in LESSONS:
+        for index, step in enumerate(lesson.steps):
+            if step.kind == "demonstrate":
+                view, first = engine.demonstration(step)
+                pairs += [(view.substituted[k], first.get(k)) for k in view.substituted]
+                continue
+            view = engine.step_view(step)
+            previous = engine.previous_formulas(lesson.steps, index)
+            pairs += [(view.substituted[k], previous.get(k)) for k in view.substituted]
+            if step.question and step.question.kind != "value":
+                shown = engine.reveal(step).shown
+                pairs += [(shown[-1][1].substituted[k], shown[0][1].substituted.get(k)) for k in shown[-1][1].substituted]
+    marked = [engine.highlight(latex, previous) for latex, previous in pairs]
+    assert sum(r"\textcolor" in m for m in marked) >= 20, "the lessons do colour changes"
+    for latex in marked:
+        assert balanced(latex), latex
+        wrapped = re.findall(r"\{\\textcolor\{#c62828\}\{\d+(?:\.\d+)?\}\}", latex)
+        assert len(wrapped) == latex.count(r"\textcolor"), latex
