@@ -162,18 +162,11 @@ elif step.kind == "predict":
 
 elif step.kind == "explore":
     st.info(f"🎯 **Goal:** {step.goal.text}")
-    chosen_values = []
-    controls = st.columns(len(step.controls))
-    for number, (column, control) in enumerate(zip(controls, step.controls, strict=True)):
-        value = engine.control_value(step.scenario, control)
-        integer = control.kind in ("k", "rank")
-        maximum = len(step.scenario["recommended"]) if control.kind == "rank" else control.maximum
-        chosen = column.slider(control.label, min_value=int(control.minimum) if integer else float(control.minimum),
-                               max_value=int(maximum) if integer else float(maximum),
-                               step=1 if integer else float(control.step),
-                               value=int(value) if integer else float(value), key=f"lessons_control_{key}_{index}_{number}")
-        chosen_values.append(chosen)
-    view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen_values))
+    columns = st.columns(len(step.controls))
+    chosen = [column.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
+                            **engine.slider_spec(step.scenario, control))
+              for number, (column, control) in enumerate(zip(columns, step.controls, strict=True))]
+    view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
     # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
     previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
     st.session_state["_lessons_last"] = view.substituted

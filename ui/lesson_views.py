@@ -130,6 +130,16 @@ def control_value(scenario: dict, control: Control):
     raise ValueError(f"unknown control kind {control.kind!r}")
 
 
+def slider_spec(scenario: dict, control: Control) -> dict:
+    """``st.slider`` arguments for a control: whole numbers for K and ranks, starting at the scenario's value."""
+    value = control_value(scenario, control)
+    if control.kind in ("k", "rank"):
+        maximum = len(scenario["recommended"]) if control.kind == "rank" else control.maximum
+        return {"min_value": int(control.minimum), "max_value": int(maximum), "step": 1, "value": int(value)}
+    return {"min_value": float(control.minimum), "max_value": float(control.maximum), "step": float(control.step),
+            "value": float(value)}
+
+
 def with_control(scenario: dict, control: Control, value) -> dict:
     """The scenario with one control set to ``value``."""
     if control.kind == "rank":

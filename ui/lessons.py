@@ -20,7 +20,8 @@ from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
 from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
 from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, moved, parse,
-                             placed, predicted_labels, static_view, with_control, with_controls)
+                             placed, predicted_labels, slider_spec, static_view, with_control,
+                             with_controls)
 
 CHANGED = "#c62828"
 VIEW_KINDS = frozenset(STATIC_VIEWS) | frozenset(ANIMATED_VIEWS)
@@ -178,7 +179,8 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
     return static_view(steps[index - 1].view, steps[index - 1].scenario).substituted
 
 
-__all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "Reveal", "View", "card_text", "changed", "delta_colour", "check_scenario",
-           "control_value", "demonstration", "goal_reached", "highlight", "label", "moved", "parse", "predicted_labels",
-           "placed", "previous_formulas", "puzzle_figure", "reveal", "stacked", "static_view", "step_view", "with_control",
+__all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
+           "check_scenario", "control_value", "delta_colour", "demonstration", "goal_reached", "highlight",
+           "label", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
+           "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]
