@@ -17,6 +17,8 @@ page("Guided lessons", "🎓", "One idea per step: watch a metric move, predict 
      "the controls.")
 # A projector needs the width more than the menu; the sidebar stays one click away.
 st.set_page_config(initial_sidebar_state="collapsed")
+# Less empty space above the title, so a step's chart and its Play button fit a 1280x720 projector.
+st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -72,10 +74,13 @@ def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:
             st.latex(SMALL + engine.highlight(view.substituted[key], (previous or {}).get(key)))
 
 
-def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None) -> None:
-    cards(view.values, keys, view.k, deltas)
+def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, before_cards=None) -> None:
+    """Numbers and formulas on the left, the chart on the right: one projector screen."""
     left, right = st.columns(2)
     with left:
+        if before_cards:
+            before_cards()
+        cards(view.values, keys, view.k, deltas)
         formulas(view, keys, previous)
     with right:
         st.plotly_chart(view.figure, key=chart_key)
@@ -112,28 +117,33 @@ if step.kind == "show":
     show_view(view, keys or list(view.values), engine.previous_formulas(lesson.steps, index), chart_key)
 
 elif step.kind == "demonstrate":
-    speed = st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed") or "normal"
+    speed = st.session_state.get("lessons_speed") or "normal"
     view, first = demonstration(key, index, speed)
-    st.caption("Press ▶ Play under the chart, or drag its slider frame by frame. The numbers of each frame are in "
-               "the chart's title; the cards and the formula show the last frame, red where it differs from the first.")
-    show_view(view, keys or list(view.values), first, chart_key)
+
+    def speed_and_help() -> None:
+        st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed")
+        st.caption("Press ▶ Play under the chart, or drag its slider. Each frame's numbers are in the chart's "
+                   "title; the cards and formula show the last frame, red where it differs from the first.")
+
+    show_view(view, keys or list(view.values), first, chart_key, before_cards=speed_and_help)
 
 elif step.kind == "predict":
     question = step.question
-    st.markdown(f"**{question.prompt}**")
-    choice = st.radio("Your answer", [o.label for o in question.options], index=None, horizontal=True,
-                      key=f"lessons_answer_{key}_{index}")
     metric_keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
+    asking, data = st.columns(2)
+    with asking:
+        st.markdown(f"**{question.prompt}**")
+        choice = st.radio("Your answer", [o.label for o in question.options], index=None, horizontal=True,
+                          key=f"lessons_answer_{key}_{index}")
     if choice is None:
-        st.caption("Choose an answer to reveal the numbers.")
-        puzzles = [step.scenario] + ([question.other] if question.other else [])
-        left, right = st.columns(2)
-        with left:
+        with asking:
+            st.caption("Choose an answer to reveal the numbers.")
             general = engine.step_view(step).general
             for metric_key in metric_keys:
                 if metric_key in general:
                     st.latex(SMALL + engine.stacked(general[metric_key]))
-        with right:
+        puzzles = [step.scenario] + ([question.other] if question.other else [])
+        with data:
             for number, scenario in enumerate(puzzles):
                 if len(puzzles) > 1:
                     st.caption("List A" if number == 0 else "List B")
@@ -141,10 +151,11 @@ elif step.kind == "predict":
     else:
         result = engine.reveal(step)
         chosen = next(o for o in question.options if o.label == choice)
-        if choice == result.answer:
-            st.success(f"**Right.** {chosen.explanation}")
-        else:
-            st.error(f"**Not quite.** {chosen.explanation} The answer is **{result.answer}**.")
+        with data:
+            if choice == result.answer:
+                st.success(f"**Right.** {chosen.explanation}")
+            else:
+                st.error(f"**Not quite.** {chosen.explanation} The answer is **{result.answer}**.")
         st.info(question.why)
         if len(result.shown) == 1:
             show_view(result.shown[0][1], metric_keys, None, chart_key)
@@ -161,20 +172,24 @@ elif step.kind == "predict":
                     st.plotly_chart(view.figure, key=f"{chart_key}_{caption}")
 
 elif step.kind == "explore":
-    st.info(f"🎯 **Goal:** {step.goal.text}")
-    columns = st.columns(len(step.controls))
-    chosen = [column.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
+    controls_side, chart_side = st.columns(2)
+    with controls_side:
+        st.info(f"🎯 **Goal:** {step.goal.text}")
+        chosen = [st.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
                             **engine.slider_spec(step.scenario, control))
-              for number, (column, control) in enumerate(zip(columns, step.controls, strict=True))]
-    view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
-    # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
-    previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
-    st.session_state["_lessons_last"] = view.substituted
-    if engine.goal_reached(step.goal, view.values):
-        st.success(f"**Goal reached.** {step.goal.reached}")
-    else:
-        st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
-    show_view(view, keys or list(view.values), previous, chart_key)
+                  for number, control in enumerate(step.controls)]
+        view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
+        # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
+        previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
+        st.session_state["_lessons_last"] = view.substituted
+        if engine.goal_reached(step.goal, view.values):
+            st.success(f"**Goal reached.** {step.goal.reached}")
+        else:
+            st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
+        cards(view.values, keys or list(view.values), view.k)
+        formulas(view, keys or list(view.values), previous)
+    with chart_side:
+        st.plotly_chart(view.figure, key=chart_key)
 
 if index + 1 == len(lesson.steps):
     st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
