@@ -33,6 +33,7 @@ EDITS = {
     "logloss": ("probabilities", {0: {"probability": 0.3}}, {0: {"probability": 0.8}}),
     "examples": (None, None, None),
     "lens": ("ground_truth", {1: {"grade": "3"}}, {1: {"grade": "1"}}),
+    "lessons": (None, None, None),
 }
 
 

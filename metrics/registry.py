@@ -14,6 +14,7 @@ from math import inf
 import pandas as pd
 
 from metrics import classification_metrics as cls
+from metrics import ctr_metrics
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 
 
@@ -169,6 +170,17 @@ METRICS: tuple[Metric, ...] = (
     Metric("log_loss", "LogLoss", ProbabilityCase, lambda c: cls.log_loss(c.y_true, c.y_prob, eps=c.eps),
            r"\mathrm{LogLoss}=-\frac{1}{n}\sum_{i=1}^{n}\left[y_i\log p_i+(1-y_i)\log(1-p_i)\right]",
            "Average surprise of the true label under the predicted probability.",
+           upper=inf, higher_is_better=False),
+    Metric("normalized_entropy", "Normalised entropy", ProbabilityCase,
+           lambda c: ctr_metrics.normalized_entropy(c.y_true, c.y_prob, eps=c.eps),
+           r"\mathrm{NE}=\frac{\mathrm{LogLoss}}{-\left[\bar y\ln\bar y+(1-\bar y)\ln(1-\bar y)\right]},\ \bar y=\tfrac{1}{n}\sum_i y_i",
+           "LogLoss divided by the LogLoss of always predicting the base click rate: 1 = no better "
+           "than the base rate; comparable across data sets with different click rates.",
+           upper=inf, higher_is_better=False),
+    Metric("calibration", "Calibration", ProbabilityCase,
+           lambda c: ctr_metrics.calibration(c.y_true, c.y_prob),
+           r"\mathrm{Calibration}=\frac{\sum_i p_i}{\sum_i y_i}",
+           "Predicted clicks divided by actual clicks: 1 is best, above 1 over-predicts, below 1 under-predicts.",
            upper=inf, higher_is_better=False),
 )
 

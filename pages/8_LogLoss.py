@@ -78,6 +78,42 @@ show_table(
 )
 st.caption("Add a row with label 1 and probability 0 above to see the ε change your LogLoss.")
 
+# --- Normalised entropy and calibration (issue 8): imported here so this block stays self-contained.
+from metrics import ctr_metrics  # noqa: E402
+from ui.ctr_formulas import ctr_latex  # noqa: E402
+from ui.lesson_charts import base_rate_comparison  # noqa: E402
+
+st.divider()
+st.subheader("Normalised entropy and calibration: LogLoss you can compare")
+st.markdown(
+    "Raw LogLoss depends on how often users click: a model that only knows the click rate scores 0.056 on data "
+    "with 1% clicks and 0.693 with 50%. **Normalised entropy** (NE, as TorchRec reports it) divides LogLoss by "
+    "that know-nothing LogLoss, so 1 means no better than the base rate and lower is better at any click rate. "
+    "**Calibration** divides the clicks the model expects (the sum of its probabilities) by the clicks that "
+    "happened: 1 is right, above 1 over-predicts."
+)
+if y_true:
+    parts = ctr_metrics.ctr_breakdown(y_true, y_prob, eps=eps)
+    ctr_formulas = ctr_latex(parts, y_prob)
+    left, right = st.columns(2)
+    with left:
+        for key in ("normalized_entropy", "calibration"):
+            st.latex(BY_KEY[key].latex)
+            st.latex(ctr_formulas[key])
+        if parts["clicks"] in (0, parts["n"]):
+            st.info("Every label is the same, so the base rate has nothing to predict (its LogLoss is 0) and NE is "
+                    "undefined" + (", and with no click calibration is undefined too." if parts["clicks"] == 0 else "."))
+    with right:
+        st.plotly_chart(base_rate_comparison(parts), key="logloss_ctr_chart")
+st.markdown("**The same know-nothing model at different click rates** (1,000 impressions, each predicted the click rate):")
+st.dataframe(ctr_metrics.base_rate_sweep([0.01, 0.05, 0.2, 0.5]), hide_index=True, width="stretch",
+             column_config={"click_rate": st.column_config.NumberColumn("click rate", format="percent"),
+                            "log_loss": st.column_config.NumberColumn("LogLoss", format="%.4f"),
+                            "base_rate_entropy": st.column_config.NumberColumn("LogLoss of the base rate", format="%.4f"),
+                            "normalized_entropy": st.column_config.NumberColumn("NE", format="%.4f"),
+                            "calibration": st.column_config.NumberColumn("calibration", format="%.4f")})
+# --- end of the normalised entropy block
+
 pitfalls(
     "The probability is that of the **positive** class (a click). Feeding the probability of the predicted "
     "label, or a score that is not a probability, gives a wrong LogLoss.",

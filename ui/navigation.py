@@ -32,6 +32,7 @@ PAGES = (
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
     Page("your_data", "pages/17_Your_data.py", "Your data: a whole log", "🗂️", "Your data"),
     Page("lens", "pages/16_Library_lens.py", "Why libraries disagree", "🔭", "Labs"),
+    Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

@@ -18,6 +18,7 @@ TITLES = {
     "auc": "AUC and GAUC", "logloss": "LogLoss", "examples": "Worked examples",
     "your_data": "Your data",
     "lens": "Why libraries disagree",
+    "lessons": "Guided lessons",
 }
 
 

@@ -1,0 +1,95 @@
+"""The shapes of lesson data. Scenarios are plain dicts with a ``kind`` (see ``SCENARIO_KINDS``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+STEP_KINDS = ("show", "demonstrate", "predict", "explore")
+"""show: one locked view; demonstrate: the scenario changes by itself over animation frames;
+predict: the learner answers before the numbers are revealed; explore: controls unlocked, a goal."""
+
+SCENARIO_KINDS = {
+    "ranking": ("recommended", "ground_truth", "k"),       # optional: gain ("linear"/"exponential")
+    "users": ("users", "recommended", "relevant", "k"),     # one list per user
+    "ratings": ("predictions", "actuals"),
+    "labels": ("y_true",),                                  # plus y_pred, or y_score and threshold
+    "scores": ("user_ids", "y_true", "y_score"),
+    "probabilities": ("y_true", "y_prob"),
+    "sweep": ("values",),                                   # a demonstration over generated data
+}
+
+QUESTION_KINDS = ("value", "direction", "compare")
+"""value: which option's number is the metric (each option carries its ``value``); direction: does
+the metric go up, down or stay when ``change`` is applied (options in that order); compare: is the
+metric higher for A (the step's scenario) or B (``other``), or, with ``other_metric``, is
+``metric`` or ``other_metric`` higher on the one scenario (options: first higher, second higher,
+the same, in that order)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    explanation: str          # shown when this option is chosen: why it is right, or what it mixes up
+    value: float | None = None  # for "value" questions: the number this option claims
+
+
+@dataclass(frozen=True)
+class Question:
+    prompt: str
+    kind: str
+    metric: str               # a key of the step's view values (registry keys where one exists)
+    options: tuple[Option, ...]
+    answer: str               # the right option's label; a test checks it against metrics/
+    why: str                  # one sentence shown with the numbers at the reveal
+    change: dict | None = None        # direction: scenario fields replaced (or {"move": (item, rank)})
+    other: dict | None = None         # compare: scenario B
+    other_metric: str | None = None   # compare: the second metric on the same scenario
+
+
+@dataclass(frozen=True)
+class Control:
+    """A control an explore step unlocks.
+
+    kind "k": the cut-off K; "rank": where ``item`` sits in the list; "grade": ``item``'s grade;
+    "value": element ``index`` of the list field ``field``; "threshold": the decision threshold.
+    """
+
+    kind: str
+    label: str
+    item: object = None
+    field: str | None = None
+    index: int | None = None
+    minimum: float = 0.0
+    maximum: float = 1.0
+    step: float = 0.05
+
+
+@dataclass(frozen=True)
+class Goal:
+    text: str
+    conditions: tuple[tuple[str, str, object], ...]  # (value key, "<" "<=" "==" ">=" ">", number or value key)
+    reached: str                                     # what to say when every condition holds
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    kind: str
+    text: str
+    scenario: dict
+    view: str
+    focus: tuple[str, ...] = ()       # the value keys whose cards and formulas this step shows (all if empty)
+    animation: dict | None = None     # demonstrate: what changes frame by frame
+    question: Question | None = None
+    controls: tuple[Control, ...] = ()
+    goal: Goal | None = None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    key: str
+    title: str
+    icon: str
+    topic: str                # the teaching page of ui.navigation this lesson belongs to
+    summary: str
+    steps: tuple[Step, ...] = field(default_factory=tuple)

@@ -1,0 +1,197 @@
+"""Guided lessons: one idea per step, demonstrated, predicted, then explored. The step is in the URL."""
+
+import streamlit as st
+
+from lessons import BY_KEY, LESSONS
+from ui import lessons as engine
+from ui import text
+from ui.lesson_charts import SPEEDS
+from ui.navigation import TOPIC_PAGES
+from ui.widgets import page
+
+SMALL = r"\small "
+KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
+               "predict": ":violet-badge[Predict]", "explore": ":green-badge[Explore]"}
+
+page("Guided lessons", "🎓", "One idea per step: watch a metric move, predict before the numbers appear, then take "
+     "the controls.")
+# A projector needs the width more than the menu; the sidebar stays one click away.
+st.set_page_config(initial_sidebar_state="collapsed")
+# Less empty space above the title, so a step's chart and its Play button fit a 1280x720 projector.
+st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def demonstration(lesson_key: str, index: int, speed: str):
+    """A demonstration's figure and frames are the same for every learner: build each once."""
+    return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
+
+
+def read_url() -> tuple[str, int]:
+    """The lesson and step (0-based) in the URL; anything unusable is replaced and said so."""
+    params = st.query_params
+    key = params.get("lesson", LESSONS[0].key)
+    if key not in BY_KEY:
+        st.warning(f"There is no lesson called “{text.markdown(key)}”, so the first lesson is shown.")
+        key = LESSONS[0].key
+    raw = params.get("step", "1")
+    count = len(BY_KEY[key].steps)
+    try:
+        number = int(raw)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= count:
+        st.warning(f"Step “{text.markdown(raw)}” does not exist in this lesson (steps 1 to {count}), so step "
+                   f"{min(max(number, 1), count)} is shown.")
+        number = min(max(number, 1), count)
+    if params.get("lesson") != key or params.get("step") != str(number):
+        st.query_params.update({"lesson": key, "step": str(number)})
+    return key, number - 1
+
+
+def go(key: str, index: int) -> None:
+    st.query_params.update({"lesson": key, "step": str(index + 1)})
+
+
+def choose_lesson() -> None:
+    go(st.session_state["lessons_choice"], 0)
+
+
+def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
+    shown = [key for key in keys if key in values]
+    for column, key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
+        value, delta = engine.card_text(values[key], (deltas or {}).get(key))
+        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=engine.delta_colour(key))
+
+
+def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:
+    """General formula, then the one with numbers: numbers changed since ``previous`` in red."""
+    for key in keys:
+        if key not in view.general:
+            continue
+        st.latex(SMALL + engine.stacked(view.general[key]))
+        if key in view.substituted:
+            st.latex(SMALL + engine.highlight(view.substituted[key], (previous or {}).get(key)))
+
+
+def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, before_cards=None) -> None:
+    """Numbers and formulas on the left, the chart on the right: one projector screen."""
+    left, right = st.columns(2)
+    with left:
+        if before_cards:
+            before_cards()
+        cards(view.values, keys, view.k, deltas)
+        formulas(view, keys, previous)
+    with right:
+        st.plotly_chart(view.figure, key=chart_key)
+
+
+key, index = read_url()
+arrived_from = st.session_state.get("_lessons_visit")  # the step of the previous run
+st.session_state["_lessons_visit"] = (key, index)
+lesson = BY_KEY[key]
+step = lesson.steps[index]
+keys = step.focus or None
+
+top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
+st.session_state["lessons_choice"] = key
+top[0].selectbox("Lesson", [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
+                 format_func=lambda k: f"{BY_KEY[k].icon} {BY_KEY[k].title}")
+with top[1]:
+    st.markdown(f"**Step {index + 1} of {len(lesson.steps)}** {KIND_BADGES[step.kind]}")
+    st.progress((index + 1) / len(lesson.steps))
+top[2].button("◀ Back", key="lessons_back", disabled=index == 0, on_click=go, args=(key, index - 1), width="stretch")
+if index + 1 < len(lesson.steps):
+    top[3].button("Next ▶", key="lessons_next", on_click=go, args=(key, index + 1), type="primary", width="stretch")
+else:
+    following = LESSONS[(LESSONS.index(lesson) + 1) % len(LESSONS)]
+    top[3].button("Next lesson ▶", key="lessons_next", on_click=go, args=(following.key, 0), type="primary",
+                  width="stretch", help=f"{following.icon} {following.title}")
+
+st.subheader(step.title)
+st.markdown(step.text)
+chart_key = f"lessons_chart_{key}_{index}"
+
+if step.kind == "show":
+    view = engine.step_view(step)
+    show_view(view, keys or list(view.values), engine.previous_formulas(lesson.steps, index), chart_key)
+
+elif step.kind == "demonstrate":
+    speed = st.session_state.get("lessons_speed") or "normal"
+    view, first = demonstration(key, index, speed)
+
+    def speed_and_help() -> None:
+        st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed")
+        st.caption("Press ▶ Play under the chart, or drag its slider. Each frame's numbers are in the chart's "
+                   "title; the cards and formula show the last frame, red where it differs from the first.")
+
+    show_view(view, keys or list(view.values), first, chart_key, before_cards=speed_and_help)
+
+elif step.kind == "predict":
+    question = step.question
+    metric_keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
+    asking, data = st.columns(2)
+    with asking:
+        st.markdown(f"**{question.prompt}**")
+        choice = st.radio("Your answer", [o.label for o in question.options], index=None, horizontal=True,
+                          key=f"lessons_answer_{key}_{index}")
+    if choice is None:
+        with asking:
+            st.caption("Choose an answer to reveal the numbers.")
+            general = engine.step_view(step).general
+            for metric_key in metric_keys:
+                if metric_key in general:
+                    st.latex(SMALL + engine.stacked(general[metric_key]))
+        puzzles = [step.scenario] + ([question.other] if question.other else [])
+        with data:
+            for number, scenario in enumerate(puzzles):
+                if len(puzzles) > 1:
+                    st.caption("List A" if number == 0 else "List B")
+                st.plotly_chart(engine.puzzle_figure(scenario), key=f"{chart_key}_puzzle_{number}")
+    else:
+        result = engine.reveal(step)
+        chosen = next(o for o in question.options if o.label == choice)
+        with data:
+            if choice == result.answer:
+                st.success(f"**Right.** {chosen.explanation}")
+            else:
+                st.error(f"**Not quite.** {chosen.explanation} The answer is **{result.answer}**.")
+        st.info(question.why)
+        if len(result.shown) == 1:
+            show_view(result.shown[0][1], metric_keys, None, chart_key)
+        else:
+            (first_caption, first), (second_caption, second) = result.shown
+            columns = st.columns(2)
+            for column, caption, view, previous, deltas in (
+                    (columns[0], first_caption, first, None, None),
+                    (columns[1], second_caption, second, first.substituted, first.values)):
+                with column:
+                    st.markdown(f"**{caption}**")
+                    cards(view.values, metric_keys, view.k, deltas)
+                    formulas(view, metric_keys, previous)
+                    st.plotly_chart(view.figure, key=f"{chart_key}_{caption}")
+
+elif step.kind == "explore":
+    controls_side, chart_side = st.columns(2)
+    with controls_side:
+        st.info(f"🎯 **Goal:** {step.goal.text}")
+        chosen = [st.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
+                            **engine.slider_spec(step.scenario, control))
+                  for number, control in enumerate(step.controls)]
+        view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
+        # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
+        previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
+        st.session_state["_lessons_last"] = view.substituted
+        if engine.goal_reached(step.goal, view.values):
+            st.success(f"**Goal reached.** {step.goal.reached}")
+        else:
+            st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
+        cards(view.values, keys or list(view.values), view.k)
+        formulas(view, keys or list(view.values), previous)
+    with chart_side:
+        st.plotly_chart(view.figure, key=chart_key)
+
+if index + 1 == len(lesson.steps):
+    st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
+                 icon="📖")
+st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")

@@ -1,0 +1,47 @@
+"""The NDCG lesson in a real Chromium at projector size: every step, one animation played, one answer."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from lessons import BY_KEY
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
+from ui import lessons as engine
+
+LESSON = BY_KEY["ndcg"]
+
+
+def chart_title(page: Page):
+    return page.locator(".js-plotly-plot .gtitle").first
+
+
+def test_ndcg_lesson_step_by_step_at_1280x720(server, page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, f"{server.url}/Lessons?lesson=ndcg&step=1")
+    for index, step in enumerate(LESSON.steps):
+        expect(page.get_by_role("heading", name=step.title)).to_be_visible()
+        assert f"step={index + 1}" in page.url
+        expect(page.locator(".katex").first).to_be_visible()
+        expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
+        expect(page.locator(".katex-error")).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+
+        if step.kind == "demonstrate":
+            captions = [frame.layout.title.text for frame in engine.demonstration(step)[0].figure.frames]
+            expect(chart_title(page)).to_have_text(captions[0])
+            page.locator(".updatemenu-button").filter(has_text="Play").click()
+            # The animation runs in the browser: the title walks through every frame to the last one.
+            expect(chart_title(page)).to_have_text(captions[len(captions) // 2], timeout=15_000)
+            expect(chart_title(page)).to_have_text(captions[-1], timeout=15_000)
+        if step.kind == "predict":
+            screenshot(page, SCREENSHOTS, f"lesson_ndcg_{index + 1}_question")
+            page.get_by_test_id("stRadio").get_by_text(step.question.answer, exact=True).click()
+            wait_until_idle(page)
+            expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Right.")
+            expect(page.locator(".katex-error")).to_have_count(0)
+        screenshot(page, SCREENSHOTS, f"lesson_ndcg_{index + 1}_{step.kind}")
+
+        if index + 1 < len(LESSON.steps):
+            page.get_by_role("button", name="Next ▶").click()
+            wait_until_idle(page)

@@ -1,0 +1,188 @@
+"""Demonstrations: a lesson scenario changing by itself, frame by frame, as a Plotly animation.
+
+Each frame's numbers come from ``metrics``; the table of frames is returned with the figure so that
+tests (and the page's cards) can check what each frame shows. No Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from lessons.schema import Control, Step
+from metrics import classification_metrics as cls
+from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
+from ui import lesson_charts
+from ui.lesson_views import View, _general, changed, label, parse, static_view, with_control
+
+WALK_METRICS = {"ap": ("ap", "ap_at_k"), "rr": ("rr", "rr"), "ndcg": ("ndcg", "ndcg_at_k")}
+
+
+def walk_terms(scenario: dict, metric: str) -> pd.DataFrame:
+    """Per-rank terms of a ranking metric: ``rank``, ``item``, ``hit``, ``term`` (from ``metrics``)."""
+    case = parse(scenario)
+    if metric == "ap":
+        table = ranked_metrics.average_precision_table(case.recommended, case.ground_truth, case.k)
+        return table.rename(columns={"contribution": "term"})[["rank", "item", "hit", "term"]]
+    if metric == "rr":
+        table = ranked_metrics.reciprocal_rank_table(case.recommended, case.ground_truth)
+        return pd.DataFrame({"rank": table["rank"], "item": table["item"], "hit": table["relevant"],
+                             "term": table["one_over_rank"].where(table["first_hit"], 0.0)})
+    actual, _ = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
+    return pd.DataFrame({"rank": actual["rank"], "item": actual["item"], "hit": actual["gain"] > 0,
+                         "term": actual["contribution"]})
+
+
+def walk_value(scenario: dict, metric: str) -> float:
+    """AP@K, RR or NDCG@K of a ranking scenario, straight from ``metrics``."""
+    case = parse(scenario)
+    if metric == "ap":
+        return ranked_metrics.average_precision_at_k(case.recommended, case.ground_truth, case.k)
+    if metric == "rr":
+        return ranked_metrics.reciprocal_rank(case.recommended, case.ground_truth)
+    return ndcg.ndcg_at_k(case.recommended, case.ground_truth, case.k, gain=case.gain)
+
+
+def _walk(step: Step, duration: int) -> tuple[go.Figure, pd.DataFrame, list[dict]]:
+    metric, item = step.animation["metric"], step.animation["item"]
+    key = WALK_METRICS[metric][1]
+    scenarios = [changed(step.scenario, {"move": (item, rank)}) for rank in step.animation["ranks"]]
+    tables, rows, captions = [], [], []
+    for rank, scenario in zip(step.animation["ranks"], scenarios, strict=True):
+        table = walk_terms(scenario, metric)
+        value = walk_value(scenario, metric)
+        term = float(table.loc[table["item"] == item, "term"].iloc[0]) if (table["item"] == item).any() else 0.0
+        tables.append(table)
+        rows.append({"rank": rank, "item_term": term, key: value})
+        captions.append(f"{item} at rank {rank}: its term = {term:.4f}; {label(key, scenario['k'])} = {value:.4f}")
+    y_max = max(float(t["term"].max()) for t in tables) or 1.0
+    figure = lesson_charts.walking_bars(tables, item, captions, duration=duration, y_title="term", y_max=y_max)
+    return figure, pd.DataFrame(rows), scenarios
+
+
+def _k_sweep(step: Step, duration: int):
+    case = parse(step.scenario)
+    table = registry.evaluate_over_k(case, step.animation["ks"], ["precision_at_k", "recall_at_k"])
+    captions = []
+    for row in table.itertuples():
+        hits = topn_metrics.topn_counts(case.recommended, case.ground_truth, row.k)["hits"]
+        captions.append(f"K = {row.k}: P@{row.k} = {hits}/{row.k} = {row.precision_at_k:.4f}, "
+                        f"R@{row.k} = {hits}/{len(case.binary_truth)} = {row.recall_at_k:.4f}")
+    figure = lesson_charts.growing_lines(table, "k", {"precision_at_k": "P@K", "recall_at_k": "R@K"}, captions,
+                                         x_title="K", y_title="value", duration=duration, y_max=1.05)
+    return figure, table, [changed(step.scenario, {"k": k}) for k in step.animation["ks"]]
+
+
+def _error_grows(step: Step, duration: int):
+    index = step.animation["index"]
+    scenarios = [with_control(step.scenario, Control("value", "", field="predictions", index=index), p)
+                 for p in step.animation["predictions"]]
+    rows, captions = [], []
+    for scenario in scenarios:
+        errors = rating_metrics.rating_errors_table(scenario["predictions"], scenario["actuals"])
+        miss = float(errors["absolute_error"].iloc[index])
+        values = {"mae": rating_metrics.mae(scenario["predictions"], scenario["actuals"]),
+                  "rmse": rating_metrics.rmse(scenario["predictions"], scenario["actuals"])}
+        rows.append({"prediction": scenario["predictions"][index], "miss": miss, "mae": values["mae"], "rmse": values["rmse"]})
+        captions.append(f"prediction {index + 1} = {scenario['predictions'][index]:g}, {miss:g} stars off: "
+                        f"MAE = {values['mae']:.4f}, RMSE = {values['rmse']:.4f}")
+    table = pd.DataFrame(rows)
+    figure = lesson_charts.growing_lines(table, "miss", {"mae": "MAE", "rmse": "RMSE"}, captions,
+                                         x_title=f"how far prediction {index + 1} is off (stars)", y_title="error (stars)",
+                                         duration=duration)
+    return figure, table, scenarios
+
+
+def _outlier_sweep(step: Step, duration: int):
+    table = rating_metrics.outlier_sweep(step.scenario["values"]).rename(columns={"RMSE": "rmse", "MAE": "mae"})
+    captions = [f"{r.outlier_share:.0%} of 1,000 ratings missed by ±4 stars: RMSE = {r.rmse:.4f}, MAE = {r.mae:.4f}"
+                for r in table.itertuples()]
+    figure = lesson_charts.growing_lines(table, "outlier_share", {"mae": "MAE", "rmse": "RMSE"}, captions,
+                                         x_title="share of ±4-star misses", y_title="error (stars)", duration=duration)
+    figure.update_xaxes(tickformat=".0%")
+    return figure, table, []
+
+
+def _accuracy_paradox(step: Step, duration: int):
+    table = cls.constant_predictor_sweep(step.scenario["values"], 1000)
+    captions = [f"clicks are {r.positive_share:.0%} of 1,000 impressions: accuracy = {r.accuracy:.4f}, "
+                f"recall = {r.recall:.4f}" for r in table.itertuples()]
+    figure = lesson_charts.growing_lines(table, "positive_share", {"accuracy": "Accuracy", "recall": "Recall"}, captions,
+                                         x_title="share of clicks (fewer to the right)", y_title="value",
+                                         duration=duration, y_max=1.05, reversed_x=True)
+    figure.update_xaxes(tickformat=".0%")
+    return figure, table, []
+
+
+def _roc_sweep(step: Step, duration: int):
+    case = parse(step.scenario)
+    points = cls.roc_curve_points(case.y_true, case.y_score).reset_index(drop=True)
+    positives = sum(case.y_true)
+    negatives = len(case.y_true) - positives
+    auc = cls.roc_auc(case.y_true, case.y_score)
+    captions = []
+    for i, row in enumerate(points.itertuples()):
+        where = "above every score: nothing predicted a click" if math.isinf(row.threshold) else f"≥ {row.threshold:g}"
+        text = (f"threshold {where}: TPR = {round(row.tpr * positives)}/{positives}, "
+                f"FPR = {round(row.fpr * negatives)}/{negatives}")
+        captions.append(text + (f"; AUC = {auc:.4f}" if i == len(points) - 1 else ""))
+    return lesson_charts.roc_drawing(points, captions, duration=duration), points, [step.scenario]
+
+
+def _confidence(step: Step, duration: int):
+    index = step.animation["index"]
+    scenarios = [with_control(step.scenario, Control("value", "", field="y_prob", index=index), p)
+                 for p in step.animation["probabilities"]]
+    rows, captions = [], []
+    for scenario, p in zip(scenarios, step.animation["probabilities"], strict=True):
+        terms = cls.log_loss_terms(scenario["y_true"], scenario["y_prob"])
+        loss = float(terms["loss"].iloc[index])
+        value = cls.log_loss(scenario["y_true"], scenario["y_prob"])
+        rows.append({"probability": p, "sample_loss": loss, "log_loss": value})
+        captions.append(f"p = {p:g} for a real click: it costs −ln {p:g} = {loss:.4f}; LogLoss = {value:.4f}")
+    table = pd.DataFrame(rows)
+    return lesson_charts.loss_marker(table, captions, duration=duration), table, scenarios
+
+
+def _base_rate_sweep(step: Step, duration: int):
+    table = ctr_metrics.base_rate_sweep(step.scenario["values"], n=1000)
+    captions = [f"click rate {r.click_rate:.0%}, predicting it for everyone: LogLoss = {r.log_loss:.4f}, "
+                f"NE = {r.normalized_entropy:.4f}" for r in table.itertuples()]
+    figure = lesson_charts.growing_lines(table, "click_rate", {"log_loss": "LogLoss", "normalized_entropy": "NE"},
+                                         captions, x_title="click rate of the data", y_title="value",
+                                         duration=duration, y_max=1.1)
+    figure.update_xaxes(tickformat=".0%")
+    return figure, table, []
+
+
+ANIMATED_VIEWS = {"walk": _walk, "k_sweep": _k_sweep, "error_grows": _error_grows, "outlier_sweep": _outlier_sweep,
+                  "accuracy_paradox": _accuracy_paradox, "roc_sweep": _roc_sweep, "confidence": _confidence,
+                  "base_rate_sweep": _base_rate_sweep}
+STATIC_OF_ANIMATION = {"k_sweep": "topn", "error_grows": "rating", "roc_sweep": "auc", "confidence": "logloss"}
+SWEEP_GENERAL = {"outlier_sweep": ("rmse", "mae"), "accuracy_paradox": ("accuracy", "recall"),
+                 "base_rate_sweep": ("log_loss", "normalized_entropy")}
+
+
+
+def static_of(step: Step) -> str | None:
+    """The static view whose formulas a demonstration's first and last frames are written with."""
+    if step.view == "walk":
+        return WALK_METRICS[step.animation["metric"]][0]
+    return STATIC_OF_ANIMATION.get(step.view)
+
+
+def demonstration(step: Step, speed: str = "normal") -> tuple[View, dict[str, str]]:
+    """The animated view of a demonstrate step, and the first frame's formulas to highlight against.
+
+    The view's cards and substituted formulas are those of the last frame.
+    """
+    figure, frames, scenarios = ANIMATED_VIEWS[step.view](step, lesson_charts.SPEEDS[speed])
+    static = static_of(step)
+    if static and scenarios:
+        first, last = static_view(static, scenarios[0]), static_view(static, scenarios[-1])
+        return View(last.values, last.general, last.substituted, figure, frames, last.k), first.substituted
+    last_row = frames.iloc[-1]
+    values = {key: float(last_row[key]) for key in SWEEP_GENERAL[step.view] if key in frames.columns}
+    return View(values, _general(*SWEEP_GENERAL[step.view]), {}, figure, frames), {}

@@ -1,0 +1,307 @@
+"""Lesson scenarios and the locked view of each: numbers from ``metrics``, formulas, a figure. No Streamlit.
+
+A scenario is a plain dict with a ``kind`` (see ``lessons.schema.SCENARIO_KINDS``); a view kind names
+which numbers, formulas and chart a step shows.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from lessons.schema import Control
+from metrics import classification_metrics as cls
+from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
+from ui import charts, formulas, lesson_charts
+from ui.ctr_formulas import ctr_latex
+
+LABELS = {"dcg_at_k": "DCG@K", "idcg_at_k": "IDCG@K", "ndcg_at_k": "NDCG@K", "gauc": "GAUC (impressions)",
+          "auc": "AUC", "base_rate_entropy": "LogLoss of the base rate"}
+
+
+def label(key: str, k: int | None = None) -> str:
+    """The card label of a value key, with K filled in where the step has one."""
+    metric = registry.BY_KEY.get(key)
+    text = LABELS.get(key) or (metric.label if metric else key)
+    return text.replace("@K", f"@{k}") if k is not None else text
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def predicted_labels(scenario: dict) -> list[int]:
+    """The labels scenario's predictions: given, or every score at or above the threshold."""
+    if "y_pred" in scenario:
+        return list(scenario["y_pred"])
+    return [int(score >= scenario["threshold"]) for score in scenario["y_score"]]
+
+
+def parse(scenario: dict):
+    """The registry case a scenario describes; raises ValueError (from ``metrics``) if it is not valid."""
+    kind = scenario.get("kind")
+    if kind == "ranking":
+        return registry.RankingCase(scenario["recommended"], scenario["ground_truth"], scenario["k"],
+                                    scenario.get("gain", "linear"))
+    if kind == "users":
+        return registry.UsersCase(scenario["recommended"], [set(r) for r in scenario["relevant"]], scenario["k"])
+    if kind == "ratings":
+        return registry.RatingCase(scenario["predictions"], scenario["actuals"])
+    if kind == "labels":
+        return registry.LabelCase(scenario["y_true"], predicted_labels(scenario))
+    if kind == "scores":
+        return registry.ScoreCase(scenario["user_ids"], scenario["y_true"], scenario["y_score"])
+    if kind == "probabilities":
+        return registry.ProbabilityCase(scenario["y_true"], scenario["y_prob"])
+    raise ValueError(f"scenario kind must be one of ranking, users, ratings, labels, scores, probabilities; got {kind!r}")
+
+
+def check_scenario(scenario: dict) -> None:
+    """Raise ValueError if the scenario does not parse or its metrics reject it."""
+    if scenario.get("kind") == "sweep":
+        values = scenario["values"]
+        if not values or not all(0 <= v <= 1 for v in values):
+            raise ValueError(f"a sweep needs values in [0, 1], got {values!r}")
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cls.UndefinedMetricWarning)  # undefined is valid (e.g. NE of one class)
+        registry.evaluate(parse(scenario))
+    if scenario["kind"] == "users" and not len(scenario["users"]) == len(scenario["recommended"]) == len(scenario["relevant"]):
+        raise ValueError("users, recommended and relevant must have one entry per user")
+
+
+def moved(recommended, item, rank: int) -> list:
+    """The list with ``item`` taken out and put back at ``rank`` (1-based), the others shifting."""
+    rest = [i for i in recommended if i != item]
+    return rest[: rank - 1] + [item] + rest[rank - 1:]
+
+
+def changed(scenario: dict, change: dict) -> dict:
+    """The scenario with a question's change applied: fields replaced, or ``move: (item, rank)``."""
+    result = dict(scenario)
+    for key, value in change.items():
+        if key == "move":
+            result["recommended"] = moved(scenario["recommended"], *value)
+        else:
+            result[key] = value
+    return result
+
+
+def placed(recommended, ranks: dict) -> list:
+    """The list with each item of ``ranks`` at its rank (1-based) and the others, in order, in the gaps.
+
+    Two items asking for one rank: the later-listed one takes the next free rank.
+    """
+    slots = [None] * len(recommended)
+    for item, rank in ranks.items():
+        free = [i for i in range(len(slots)) if slots[i] is None]
+        slot = next((i for i in free if i >= rank - 1), free[-1])
+        slots[slot] = item
+    rest = iter(i for i in recommended if i not in ranks)
+    return [item if item is not None else next(rest) for item in slots]
+
+
+def with_controls(scenario: dict, controls, values) -> dict:
+    """The scenario with every control set; rank controls place their items together, so each
+    item sits exactly at the rank its control shows."""
+    ranks = {c.item: int(v) for c, v in zip(controls, values, strict=True) if c.kind == "rank"}
+    if ranks:
+        scenario = changed(scenario, {"recommended": placed(scenario["recommended"], ranks)})
+    for control, value in zip(controls, values, strict=True):
+        if control.kind != "rank":
+            scenario = with_control(scenario, control, value)
+    return scenario
+
+
+def control_value(scenario: dict, control: Control):
+    """The value a control shows for the scenario as it is."""
+    if control.kind == "k":
+        return scenario["k"]
+    if control.kind == "rank":
+        return scenario["recommended"].index(control.item) + 1
+    if control.kind == "grade":
+        return scenario["ground_truth"].get(control.item, 0)
+    if control.kind == "value":
+        return scenario[control.field][control.index]
+    if control.kind == "threshold":
+        return scenario["threshold"]
+    raise ValueError(f"unknown control kind {control.kind!r}")
+
+
+def slider_spec(scenario: dict, control: Control) -> dict:
+    """``st.slider`` arguments for a control: whole numbers for K and ranks, starting at the scenario's value."""
+    value = control_value(scenario, control)
+    if control.kind in ("k", "rank"):
+        maximum = len(scenario["recommended"]) if control.kind == "rank" else control.maximum
+        return {"min_value": int(control.minimum), "max_value": int(maximum), "step": 1, "value": int(value)}
+    return {"min_value": float(control.minimum), "max_value": float(control.maximum), "step": float(control.step),
+            "value": float(value)}
+
+
+def with_control(scenario: dict, control: Control, value) -> dict:
+    """The scenario with one control set to ``value``."""
+    if control.kind == "rank":
+        return changed(scenario, {"move": (control.item, int(value))})
+    if control.kind == "grade":
+        return changed(scenario, {"ground_truth": {**scenario["ground_truth"], control.item: value}})
+    if control.kind == "value":
+        values = list(scenario[control.field])
+        values[control.index] = value
+        return changed(scenario, {control.field: values})
+    key = {"k": "k", "threshold": "threshold"}.get(control.kind)
+    if key is None:
+        raise ValueError(f"unknown control kind {control.kind!r}")
+    return changed(scenario, {key: int(value) if key == "k" else value})
+
+
+# --------------------------------------------------------------------------- static views
+
+
+@dataclass
+class View:
+    values: dict[str, float]
+    general: dict[str, str]
+    substituted: dict[str, str]
+    figure: go.Figure
+    frames: pd.DataFrame | None = None  # demonstrate: the values each animation frame shows
+    k: int | None = None
+
+
+def _registry_values(case, keys) -> dict[str, float]:
+    return {key: registry.BY_KEY[key].compute(case) for key in keys}
+
+
+def _general(*keys) -> dict[str, str]:
+    return {key: registry.BY_KEY[key].latex for key in keys}
+
+
+def _topn(s: dict) -> View:
+    case = parse(s)
+    keys = ("precision_at_k", "recall_at_k", "hit_rate_at_k", "f1_at_k")
+    values = _registry_values(case, keys)
+    counts = topn_metrics.topn_counts(case.recommended, case.ground_truth, case.k)
+    hits, k = counts["hits"], case.k
+    substituted = {
+        "precision_at_k": formulas.precision_at_k_latex(hits, k, values["precision_at_k"]),
+        "recall_at_k": formulas.recall_at_k_latex(hits, counts["n_relevant"], k, values["recall_at_k"]),
+        "hit_rate_at_k": formulas.hit_rate_at_k_latex(hits, k, values["hit_rate_at_k"]),
+        "f1_at_k": formulas.f1_at_k_latex(values["precision_at_k"], values["recall_at_k"], k, values["f1_at_k"]),
+    }
+    figure = charts.top_k_window(topn_metrics.top_k_table(case.recommended, case.ground_truth, k), k)
+    return View(values, _general(*keys), substituted, figure, k=k)
+
+
+def _ap(s: dict) -> View:
+    case = parse(s)
+    value = registry.BY_KEY["ap_at_k"].compute(case)
+    table = ranked_metrics.average_precision_table(case.recommended, case.ground_truth, case.k)
+    chosen = ranked_metrics.ap_denominator_table(case.recommended, case.ground_truth, case.k).set_index("denominator").loc["min"]
+    hit_rows = table[table["hit"]]
+    latex = formulas.average_precision_latex(hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"],
+                                             int(chosen["divide_by"]), case.k, value)
+    figure = charts.contributions(table, f"Precision@i at each hit: their sum / {int(chosen['divide_by'])} is AP@{case.k}")
+    return View({"ap_at_k": value}, _general("ap_at_k"), {"ap_at_k": latex}, figure, k=case.k)
+
+
+def _rr(s: dict) -> View:
+    case = parse(s)
+    value = registry.BY_KEY["rr"].compute(case)
+    rank = ranked_metrics.first_hit_rank(case.recommended, case.ground_truth)
+    figure = charts.reciprocal_rank_positions(ranked_metrics.reciprocal_rank_table(case.recommended, case.ground_truth))
+    return View({"rr": value}, _general("rr"), {"rr": formulas.reciprocal_rank_latex(rank, value)}, figure)
+
+
+def _ndcg(s: dict) -> View:
+    case = parse(s)
+    actual, ideal = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
+    value = ndcg.ndcg_at_k(case.recommended, case.ground_truth, case.k, gain=case.gain)
+    values = {"dcg_at_k": float(actual["running_dcg"].iloc[-1]) if len(actual) else 0.0,
+              "idcg_at_k": float(ideal["running_dcg"].iloc[-1]) if len(ideal) else 0.0, "ndcg_at_k": value}
+    general = {"ndcg_at_k": registry.BY_KEY["ndcg_graded_at_k"].latex
+               + (r",\ g(\mathrm{rel})=2^{\mathrm{rel}}-1" if case.gain == "exponential" else r",\ g(\mathrm{rel})=\mathrm{rel}"),
+               "precision_at_k": registry.BY_KEY["precision_at_k"].latex}
+    # P@K beside NDCG@K, for the steps where the two disagree about the same list.
+    values["precision_at_k"] = registry.BY_KEY["precision_at_k"].compute(case)
+    hits = topn_metrics.topn_counts(case.recommended, case.ground_truth, case.k)["hits"]
+    substituted = {"ndcg_at_k": formulas.ndcg_latex(actual, ideal, case.k, value),
+                   "precision_at_k": formulas.precision_at_k_latex(hits, case.k, values["precision_at_k"])}
+    return View(values, general, substituted, charts.dcg_actual_vs_ideal(actual, ideal), k=case.k)
+
+
+def _per_user(s: dict, column: str, key: str, name: str) -> View:
+    case = parse(s)
+    table = ranked_metrics.per_user_table(s["users"], case.all_recommended, case.all_ground_truth, case.k)
+    value = registry.BY_KEY[key].compute(case)
+    shown = name.replace("@K", f"@{case.k}")
+    figure = charts.per_user_bars(table.rename(columns={column: shown}), shown,
+                                  value, label(key, case.k), f"{shown} per user")
+    return View({key: value}, _general(key), {key: formulas.mean_over_users_latex(label(key, case.k), table[column], value)},
+                figure, k=case.k)
+
+
+def _rating(s: dict) -> View:
+    case = parse(s)
+    values = _registry_values(case, ("rmse", "mae", "mse"))
+    table = rating_metrics.rating_errors_table(case.predictions, case.actuals)
+    latex = formulas.rating_errors_latex(table, values, max_terms=5)
+    return View(values, _general("rmse", "mae", "mse"), {k: formulas.aligned_steps(v) for k, v in latex.items()},
+                charts.rating_errors(table))
+
+
+def _confusion(s: dict) -> View:
+    case = parse(s)
+    keys = ("accuracy", "precision", "recall", "f1")
+    values = _registry_values(case, keys)
+    counts = cls.confusion_counts(case.y_true, case.y_pred)
+    figure = (lesson_charts.threshold_and_confusion(case.y_true, s["y_score"], s["threshold"], counts)
+              if "y_score" in s else charts.confusion_matrix(counts))
+    return View(values, _general(*keys), formulas.classification_latex(counts, values), figure)
+
+
+def _auc(s: dict) -> View:
+    case = parse(s)
+    counts = cls.auc_pair_counts(case.y_true, case.y_score)
+    figure = charts.roc_curve(cls.roc_curve_points(case.y_true, case.y_score), counts["auc"])
+    return View({"auc": counts["auc"]}, _general("auc"), {"auc": formulas.auc_pairs_latex(counts)["ties_half"]}, figure)
+
+
+def _gauc(s: dict) -> View:
+    case = parse(s)
+    counts = cls.auc_pair_counts(case.y_true, case.y_score)
+    table = cls.gauc_table(case.user_ids, case.y_true, case.y_score)
+    value, _ = cls.gauc(case.user_ids, case.y_true, case.y_score, weight="impressions")
+    return View({"auc": counts["auc"], "gauc": value}, _general("auc", "gauc"),
+                {"auc": formulas.auc_pairs_latex(counts)["ties_half"],
+                 "gauc": formulas.gauc_latex(table, "impressions", value)},
+                charts.per_user_auc(table, "impressions"))
+
+
+def _logloss(s: dict) -> View:
+    case = parse(s)
+    eps = cls.default_log_loss_eps()
+    terms = cls.log_loss_terms(case.y_true, case.y_prob, eps=eps)
+    value = cls.log_loss(case.y_true, case.y_prob, eps=eps)
+    latex = formulas.aligned_steps(formulas.log_loss_latex(terms, value, eps, max_terms=4))
+    return View({"log_loss": value}, _general("log_loss"), {"log_loss": latex}, charts.log_loss_curve(terms))
+
+
+def _ctr(s: dict) -> View:
+    case = parse(s)
+    parts = ctr_metrics.ctr_breakdown(case.y_true, case.y_prob)
+    values = {key: parts[key] for key in ("log_loss", "base_rate_entropy", "normalized_entropy", "calibration")}
+    logloss = _logloss(s)
+    substituted = {"log_loss": logloss.substituted["log_loss"], **ctr_latex(parts, case.y_prob)}
+    return View(values, _general("log_loss", "normalized_entropy", "calibration"), substituted,
+                lesson_charts.base_rate_comparison(parts))
+
+
+STATIC_VIEWS = {"topn": _topn, "ap": _ap, "rr": _rr, "ndcg": _ndcg, "rating": _rating, "confusion": _confusion,
+                "auc": _auc, "gauc": _gauc, "logloss": _logloss, "ctr": _ctr,
+                "map": lambda s: _per_user(s, "ap", "map_at_k", "AP@K"),
+                "mrr": lambda s: _per_user(s, "rr", "mrr", "RR")}
+
+
+def static_view(view: str, scenario: dict) -> View:
+    return STATIC_VIEWS[view](scenario)

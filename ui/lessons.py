@@ -1,0 +1,186 @@
+"""Turn a lesson step into numbers, formulas and figures. No Streamlit: the page only lays these out.
+
+Every number comes from ``metrics``; this module picks what a step shows before and after the
+learner answers, checks an explore step's goal, and colours the numbers of a formula that changed.
+Scenarios and locked views live in ``ui.lesson_views``, animations in ``ui.lesson_demos``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+import plotly.graph_objects as go
+
+from lessons.schema import Goal, Step
+from metrics import classification_metrics as cls
+from metrics import registry, topn_metrics
+from ui import charts, lesson_charts
+from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
+from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, moved, parse,
+                             placed, predicted_labels, slider_spec, static_view, with_control,
+                             with_controls)
+
+CHANGED = "#c62828"
+VIEW_KINDS = frozenset(STATIC_VIEWS) | frozenset(ANIMATED_VIEWS)
+
+# --------------------------------------------------------------------------- puzzles, questions, goals
+
+
+def puzzle_figure(scenario: dict) -> go.Figure:
+    """The data of a scenario without any metric: what a learner sees before answering."""
+    kind = scenario["kind"]
+    if kind == "ranking":
+        case = parse(scenario)
+        table = topn_metrics.top_k_table(case.recommended, case.ground_truth, case.k)
+        return lesson_charts.ranking_puzzle(table, case.k, "The list: green = relevant, shaded = the top K")
+    if kind == "users":
+        hits = [[item in set(rel) for item in rec] for rec, rel in zip(scenario["recommended"], scenario["relevant"], strict=True)]
+        return lesson_charts.users_puzzle(scenario["users"], hits)
+    if kind == "ratings":
+        rows = [f"#{i + 1} (actual {a:g})" for i, a in enumerate(scenario["actuals"])]
+        return lesson_charts.values_puzzle(rows, scenario["predictions"], "Predicted ratings", "stars")
+    if kind == "labels":
+        case = parse(scenario)
+        return charts.confusion_matrix(cls.confusion_counts(case.y_true, case.y_pred))
+    values = scenario["y_score"] if kind == "scores" else scenario["y_prob"]
+    users = scenario.get("user_ids", [])
+    several = len(set(users)) > 1
+    names = [f"#{i + 1} {users[i] + ': ' if several else ''}{'click' if y else 'no click'}"
+             for i, y in enumerate(scenario["y_true"])]
+    if len(names) > 12:
+        names = [f"#{i + 1}" for i in range(len(names))]
+    title = "Scores: green = click, grey = no click" if kind == "scores" else \
+        "Predicted click probabilities: green = click, grey = no click"
+    return lesson_charts.values_puzzle(names, values, title, "score" if kind == "scores" else "probability",
+                                       lesson_charts.label_colours(scenario["y_true"]))
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-3, abs_tol=5e-4)
+
+
+@dataclass
+class Reveal:
+    answer: str                       # the right option's label, decided by the numbers
+    shown: list[tuple[str, View]]     # (caption, view) to show side by side, the last one highlighted
+
+
+def reveal(step: Step) -> Reveal:
+    """What the numbers say about a predict step's question, computed by ``metrics``.
+
+    Options are positional: for "direction" (up, down, unchanged); for "compare" (first higher,
+    second higher, the same).
+    """
+    q = step.question
+    before = static_view(step.view, step.scenario)
+    labels = [o.label for o in q.options]
+    if q.kind == "value":
+        actual = before.values[q.metric]
+        matching = [o.label for o in q.options if o.value is not None and _close(o.value, actual)]
+        if len(matching) != 1:
+            raise ValueError(f"{step.title!r}: {len(matching)} options match {q.metric} = {actual:.4f}")
+        return Reveal(matching[0], [("", before)])
+    if q.kind == "direction":
+        after = static_view(step.view, changed(step.scenario, q.change))
+        a, b = before.values[q.metric], after.values[q.metric]
+        index = 2 if _close(a, b) else (0 if b > a else 1)
+        return Reveal(labels[index], [("before", before), ("after", after)])
+    if q.other_metric:
+        a, b = before.values[q.metric], before.values[q.other_metric]
+        shown = [("", before)]
+    else:
+        other = static_view(step.view, q.other)
+        a, b = before.values[q.metric], other.values[q.metric]
+        shown = [("A", before), ("B", other)]
+    index = 2 if _close(a, b) else (0 if a > b else 1)
+    return Reveal(labels[index], shown)
+
+
+_COMPARE = {"<": lambda a, b: a < b and not _exact(a, b), "<=": lambda a, b: a <= b or _exact(a, b),
+            "==": lambda a, b: _exact(a, b), ">=": lambda a, b: a >= b or _exact(a, b),
+            ">": lambda a, b: a > b and not _exact(a, b)}
+
+
+def _exact(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def goal_reached(goal: Goal, values: dict[str, float]) -> bool:
+    """Whether every condition of an explore step's goal holds for these values."""
+    for key, op, target in goal.conditions:
+        right = values[target] if isinstance(target, str) else float(target)
+        if math.isnan(values[key]) or not _COMPARE[op](values[key], right):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- highlighting
+
+
+_NUMBER = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?")
+
+
+def highlight(latex: str, previous: str | None) -> str:
+    r"""``latex`` with each number that is new or changed since ``previous`` coloured.
+
+    Numbers are matched in order (a diff of the two number sequences), so a term that moved
+    keeps its colour only if its value changed. Digits glued to a command (``\tfrac12``) are left alone.
+    """
+    if not previous or previous == latex:
+        return latex
+    old = [m.group() for m in _NUMBER.finditer(previous)]
+    found = list(_NUMBER.finditer(latex))
+    new = [m.group() for m in found]
+    marked: set[int] = set()
+    for tag, _, _, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("replace", "insert"):
+            marked.update(range(j1, j2))
+    parts, last = [], 0
+    for index, match in enumerate(found):
+        if index in marked:
+            parts += [latex[last:match.start()], rf"{{\textcolor{{{CHANGED}}}{{{match.group()}}}}}"]
+            last = match.end()
+    parts.append(latex[last:])
+    return "".join(parts)
+
+
+def stacked(latex: str) -> str:
+    r"""A formula whose parts are joined by ``,\ `` written one part per line, so it fits half a page."""
+    parts = latex.split(r",\ ")
+    return latex if len(parts) == 1 else r"\begin{gathered}" + r"\\".join(parts) + r"\end{gathered}"
+
+
+def card_text(value: float, before: float | None = None) -> tuple[str, str | None]:
+    """A card's value to 4 places ("undefined" for nan) and its change since ``before``, if it changed."""
+    shown = "undefined" if math.isnan(value) else f"{value:.4f}"
+    if before is None or math.isnan(value) or math.isnan(before) or math.isclose(before, value):
+        return shown, None
+    return shown, f"{value - before:+.4f}"
+
+
+def delta_colour(key: str) -> str:
+    """Streamlit's delta colour for a value key: a fall is good news for errors and losses."""
+    metric = registry.BY_KEY.get(key)
+    return "inverse" if metric is not None and not metric.higher_is_better else "normal"
+
+
+def step_view(step: Step) -> View:
+    """The locked view of a show, predict or explore step at its own scenario."""
+    return static_view(step.view, step.scenario)
+
+
+def previous_formulas(steps, index: int) -> dict[str, str]:
+    """The substituted formulas of the step before ``index`` if it used the same view, else none."""
+    if index == 0 or steps[index - 1].view != steps[index].view:
+        return {}
+    return static_view(steps[index - 1].view, steps[index - 1].scenario).substituted
+
+
+__all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
+           "check_scenario", "control_value", "delta_colour", "demonstration", "goal_reached", "highlight",
+           "label", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
+           "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
+           "with_controls"]
