@@ -247,9 +247,14 @@ async def set_k(browser: Browser, k: int, timeout: float) -> float:
     """Move the K slider to ``k``; check the cards now say @k; return the latency."""
     slider_id, _ = browser.widget("slider", "_k_widget")
     run, elapsed = await browser.rerun([slider_state(slider_id, k)], timeout=timeout)
+    check_k(run, k)
+    return elapsed
+
+
+def check_k(run: Run, k: int) -> None:
+    """Every K-dependent card label of this run says @k (and there are such cards)."""
     if k_labels(run) != {k}:
         raise RerunFailed(f"K set to {k} but the cards say {sorted(k_labels(run))}: the script did not re-run with it")
-    return elapsed
 
 
 @dataclass
@@ -374,9 +379,13 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
         "cpu_ms_per_rerun": cpu / (served + result.reconnect_reruns) * 1000 if served else float("nan"),
         "cpu_percent_of_one_core": cpu / wall * 100,
         "rss_mb_total": rss_after, "rss_mb_end": rss_end, "rss_mb_per_session": (rss_after - rss_before) / max(1, students),
-        "sticky_failures": result.sticky_failures,
+        "reconnects": result.reconnect_reruns, "sticky_failures": result.sticky_failures,
         "students_per_process": result.processes_used,
     }
+
+
+# The test suite's mode: enough to exercise every step of the protocol, no timing claims.
+SMALL = {"students": 4, "duration": 5.0}
 
 
 # What each page's measured rerun changes: the K slider, or one scenario table edited back and forth.
@@ -474,7 +483,10 @@ def main() -> None:
     parser.add_argument("--topics", nargs="*", help="with --pages: only these pages (topics of ui.navigation)")
     parser.add_argument("--first-load", action="store_true", help="bytes a fresh browser downloads instead")
     parser.add_argument("--json", action="store_true", help="print the results as JSON too")
+    parser.add_argument("--small", action="store_true", help="a handful of students for a few seconds (the test suite's mode)")
     args = parser.parse_args()
+    if args.small:
+        args.students, args.duration = [SMALL["students"]], SMALL["duration"]
 
     if args.apps > 1:
         server = Layout(args.apps)

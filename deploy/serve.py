@@ -156,7 +156,8 @@ class Layout:
         try:
             for app in self.apps:
                 app.start()
-            static_root = prepare_static(self.run_dir)
+            # Shared by every layout (made once); nginx's workers (user nobody) must be able to read it.
+            static_root = prepare_static(RUN)
             for app in self.apps:
                 app.wait_ready()
             proxy_dir = self.run_dir / f"nginx-{self.port}"
