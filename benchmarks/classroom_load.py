@@ -361,16 +361,26 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
     await asyncio.gather(*(e.wait() for e in connected_events))
     connect_seconds = time.perf_counter() - begin
     rss_after = rss_mb(pids)
-    cpu_start, window[0] = cpu_seconds(pids), time.perf_counter()
+    cpu_start, client_cpu_start, window[0] = cpu_seconds(pids), time.process_time(), time.perf_counter()
     window[1] = window[0] + duration
     all_connected.set()
+
+    async def sample_memory() -> None:
+        while time.perf_counter() < window[1]:
+            await asyncio.sleep(duration / 6)
+            rss_timeline.append(round(rss_mb(pids)))
+
+    rss_timeline = [round(rss_after)]
+    sampler = asyncio.create_task(sample_memory())
     await asyncio.wait_for(asyncio.gather(*tasks), duration + rerun_timeout + 30)
+    sampler.cancel()
     wall = time.perf_counter() - window[0]
     cpu = cpu_seconds(pids) - cpu_start
     rss_end = rss_mb(pids)
+    client_cpu = time.process_time() - client_cpu_start
     served = len(result.latencies)
     return {
-        "students": students, "processes": len(pids), "load": load_average(),
+        "students": students, "processes": len(pids), "load": load_average(), "duration": duration,
         "first_page_s": warm, "connect_all_s": connect_seconds,
         "reruns": served, "errors": len(result.errors), "error_samples": result.errors[:5],
         "p50_ms": percentile(result.latencies, 0.5) * 1000, "p95_ms": percentile(result.latencies, 0.95) * 1000,
@@ -378,7 +388,9 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
         # The reconnect reruns cost CPU too, so they count in the denominator.
         "cpu_ms_per_rerun": cpu / (served + result.reconnect_reruns) * 1000 if served else float("nan"),
         "cpu_percent_of_one_core": cpu / wall * 100,
-        "rss_mb_total": rss_after, "rss_mb_end": rss_end, "rss_mb_per_session": (rss_after - rss_before) / max(1, students),
+        # The simulated students share the machine with the server: their CPU, for context.
+        "client_cpu_percent": client_cpu / wall * 100,
+        "rss_mb_total": rss_after, "rss_mb_end": rss_end, "rss_timeline_mb": rss_timeline, "rss_mb_per_session": (rss_after - rss_before) / max(1, students),
         "reconnects": result.reconnect_reruns, "sticky_failures": result.sticky_failures,
         "students_per_process": result.processes_used,
     }
@@ -460,8 +472,9 @@ def print_classroom(row: dict) -> None:
           f"p50 {row['p50_ms']:.0f} ms, p95 {row['p95_ms']:.0f} ms, max {row['max_ms']:.0f} ms; "
           f"{row['reruns']} reruns, {row['errors']} errors; server CPU {row['cpu_ms_per_rerun']:.1f} ms/rerun "
           f"({row['cpu_percent_of_one_core']:.0f}% of one core); RSS {row['rss_mb_total']:.0f} MB "
-          f"-> {row['rss_mb_end']:.0f} MB at the end, "
-          f"{row['rss_mb_per_session']:.2f} MB/session; all connected in {row['connect_all_s']:.1f} s")
+          f"-> {row['rss_mb_end']:.0f} MB at the end (every {row['duration'] / 6:.0f} s: {row['rss_timeline_mb']}), "
+          f"{row['rss_mb_per_session']:.2f} MB/session; all connected in {row['connect_all_s']:.1f} s; "
+          f"the simulated students used {row['client_cpu_percent']:.0f}% of a core")
     for sample in row["error_samples"]:
         print("   error:", sample)
     if row["processes"] > 1 or row["sticky_failures"]:
@@ -483,18 +496,22 @@ def main() -> None:
     parser.add_argument("--topics", nargs="*", help="with --pages: only these pages (topics of ui.navigation)")
     parser.add_argument("--first-load", action="store_true", help="bytes a fresh browser downloads instead")
     parser.add_argument("--json", action="store_true", help="print the results as JSON too")
+    parser.add_argument("--streamlit-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="passed to `streamlit run` (e.g. runner.postScriptGC=true to compare)")
     parser.add_argument("--small", action="store_true", help="a handful of students for a few seconds (the test suite's mode)")
     args = parser.parse_args()
     if args.small:
         args.students, args.duration = [SMALL["students"]], SMALL["duration"]
 
+    extra = tuple(part for option in args.streamlit_option
+                  for part in (f"--{option.split('=', 1)[0]}", option.split("=", 1)[1]))
     if args.apps > 1:
-        server = Layout(args.apps)
+        server = Layout(args.apps, extra=extra)
         server.start()
         base_url, pids = server.url, server.app_pids
         cold = [app.ready_seconds for app in server.apps]
     else:
-        server = AppProcess(name="benchmark")
+        server = AppProcess(name="benchmark", extra=extra)
         server.start()
         cold = [server.wait_ready()]
         base_url, pids = server.url, [server.pid]

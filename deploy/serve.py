@@ -139,13 +139,13 @@ def nginx_config(run_dir: Path, port: int, apps: list[AppProcess], static_root: 
 class Layout:
     """N app processes and nginx in front of them; a context manager that stops all of them."""
 
-    def __init__(self, apps: int = 2, port: int | None = None, run_dir: Path = RUN):
+    def __init__(self, apps: int = 2, port: int | None = None, run_dir: Path = RUN, extra: tuple[str, ...] = ()):
         if not Path(NGINX).exists():
             raise RuntimeError("nginx is not installed (apt-get install nginx-light libdeflate-tools); .ci/run installs it")
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.run_dir = run_dir
-        self.apps = [AppProcess(name=f"app{i + 1}", log_dir=run_dir) for i in range(apps)]
+        self.apps = [AppProcess(name=f"app{i + 1}", log_dir=run_dir, extra=extra) for i in range(apps)]
         self.proxy: subprocess.Popen | None = None
 
     @property
