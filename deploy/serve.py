@@ -192,6 +192,21 @@ class Layout:
         self.stop()
 
 
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie (a background start's processes are nobody's children)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _pids_file() -> Path:
     return RUN / "pids"
 
@@ -207,11 +222,14 @@ def main() -> None:
         if not _pids_file().exists():
             print("nothing started by `deploy/serve.py start`")
             return
-        for pid in map(int, _pids_file().read_text().split()):
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+        pids = [int(pid) for pid in _pids_file().read_text().split()]
+        for pid in pids:
+            _signal(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+            time.sleep(0.1)
+        for pid in filter(_alive, pids):
+            _signal(pid, signal.SIGKILL)
         _pids_file().unlink()
         print("stopped")
         return
