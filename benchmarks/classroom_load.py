@@ -302,6 +302,8 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
                 reruns += 1
                 if time.perf_counter() <= window[1] + rerun_timeout:
                     result.latencies.append(elapsed)
+                    if elapsed > 5 and os.environ.get("CLASSROOM_DEBUG"):
+                        print(f"slow: student {index} {elapsed:.1f}s at {now - window[0]:.1f}s, reconnected={reconnected}", file=sys.stderr)
             except Exception as exc:  # noqa: BLE001
                 result.errors.append(f"student {index}, K={k}: {type(exc).__name__}: {exc}")
                 break

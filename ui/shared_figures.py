@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from metrics import registry
+from metrics.seed_examples import printed_vs_exact
 from metrics.topn_metrics import top_k_table
 from ui import charts
 
@@ -23,3 +24,9 @@ def ranking_charts(recommended: tuple, ground_truth: tuple, k: int, gain: str, a
     max_k = max(len(case.recommended), case.k, 1)
     return (charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
             charts.metrics_vs_k(registry.evaluate_over_k(case, range(1, max_k + 1)), case.k))
+
+
+@st.cache_resource(show_spinner=False)
+def printed_vs_exact_chart():
+    """The seed documents' printed numbers against the exact ones: the same for everyone."""
+    return charts.printed_vs_exact(printed_vs_exact())
