@@ -104,6 +104,7 @@ class Browser:
         self.cache: dict[str, ForwardMsg] = {}  # the browser's cache of large messages, by hash
         self.served_by: set[str] = set()
         self.run = Run()
+        self.first_message_at: float | None = None
         self._finished: asyncio.Future | None = None
         self._ws = None
         self._reader: asyncio.Task | None = None
@@ -161,6 +162,8 @@ class Browser:
                 self._finished.set_exception(RerunFailed("connection closed during a rerun"))
 
     def _handle(self, msg: ForwardMsg) -> None:
+        if self.first_message_at is None:
+            self.first_message_at = time.perf_counter()
         kind = msg.WhichOneof("type")
         if kind == "ref_hash":  # the server says: you have this one cached
             if msg.ref_hash not in self.cache:
@@ -203,6 +206,7 @@ class Browser:
         client_state.widget_states.widgets.extend(states)
         client_state.cached_message_hashes.extend(self.cache)
         self.run = Run()
+        self.first_message_at = None
         self._finished = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
         await self._ws.send(message.SerializeToString())
@@ -285,7 +289,7 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
     finally:
         connected.set()
     await all_connected.wait()
-    reconnected = False
+    reconnected = not RECONNECT_HALFWAY
     reruns = 0
     try:
         while reruns < max_reruns:
@@ -303,7 +307,8 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
                 if time.perf_counter() <= window[1] + rerun_timeout:
                     result.latencies.append(elapsed)
                     if elapsed > 5 and os.environ.get("CLASSROOM_DEBUG"):
-                        print(f"slow: student {index} {elapsed:.1f}s at {now - window[0]:.1f}s, reconnected={reconnected}", file=sys.stderr)
+                        print(f"slow: student {index} {elapsed:.1f}s at {now - window[0]:.1f}s, reconnected={reconnected}, "
+                              f"first message after {browser.first_message_at - now:.1f}s, session {browser.session_id}, wall {time.time():.1f}", file=sys.stderr)
             except Exception as exc:  # noqa: BLE001
                 result.errors.append(f"student {index}, K={k}: {type(exc).__name__}: {exc}")
                 break
@@ -397,6 +402,9 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
         "students_per_process": result.processes_used,
     }
 
+
+# Each student drops and reopens its WebSocket once, halfway (--no-reconnect turns it off).
+RECONNECT_HALFWAY = True
 
 # The test suite's mode: enough to exercise every step of the protocol, no timing claims.
 SMALL = {"students": 4, "duration": 5.0}
@@ -500,8 +508,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON too")
     parser.add_argument("--streamlit-option", action="append", default=[], metavar="NAME=VALUE",
                         help="passed to `streamlit run` (e.g. runner.postScriptGC=true to compare)")
+    parser.add_argument("--no-reconnect", action="store_true", help="students keep their first WebSocket")
     parser.add_argument("--small", action="store_true", help="a handful of students for a few seconds (the test suite's mode)")
     args = parser.parse_args()
+    global RECONNECT_HALFWAY
+    RECONNECT_HALFWAY = not args.no_reconnect
     if args.small:
         args.students, args.duration = [SMALL["students"]], SMALL["duration"]
 
