@@ -14,9 +14,10 @@ sticky cookie), opens ``/_stcore/stream`` with the ``streamlit`` subprotocol, se
 ``rerun_script`` with the slider's widget state, its id read from the deltas it received. The
 latency of a rerun is from sending that message to receiving ``script_finished``; a rerun counts
 as an error unless the script finished successfully, showed no exception and every K-dependent
-card label says the new K (so the script really re-ran with the new value). Halfway through, each
-student drops its WebSocket and reconnects to its session, as a browser does after a network
-hiccup: the session (its K) must still be there, on the same process.
+card label says the new K (so the script really re-ran with the new value). Behind the proxy, the
+page load and the WebSocket of a student must be answered by the same process. With
+``--reconnect``, each student also drops its WebSocket once, at a seeded moment, and comes back to
+its session as a browser does after a network hiccup: its K must still be there.
 
 Traffic goes only to the loopback server this script starts; the run stops by itself after
 ``--duration`` seconds (plus at most ``--rerun-timeout``). Server CPU is read from /proc for the
@@ -89,6 +90,7 @@ class Run:
     widgets: dict[str, tuple[str, object]] = field(default_factory=dict)  # id -> (kind, proto)
     exceptions: list[str] = field(default_factory=list)
     status: int | None = None
+    kinds: list[str] = field(default_factory=list)  # message types received, for debugging
 
 
 class Browser:
@@ -173,6 +175,7 @@ class Browser:
             kind = msg.WhichOneof("type")
         elif msg.metadata.cacheable and msg.hash:
             self.cache[msg.hash] = msg
+        self.run.kinds.append(kind if kind != "delta" else f"delta:{msg.delta.WhichOneof('type')}")
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id
             self.pages = {p.url_pathname: p.page_script_hash for p in msg.new_session.app_pages}
@@ -213,6 +216,8 @@ class Browser:
         try:
             run = await asyncio.wait_for(self._finished, timeout)
         except asyncio.TimeoutError as exc:
+            if os.environ.get("CLASSROOM_DEBUG"):
+                print(f"timeout; received meanwhile: {self.run.kinds[:30]}", file=sys.stderr)
             raise RerunFailed(f"no script_finished within {timeout} s") from exc
         elapsed = time.perf_counter() - started
         if page_hash:
@@ -272,7 +277,7 @@ class Result:
 
 async def student(index: int, base_url: str, seed: int, start_at: float, window: tuple[float, float],
                   rerun_timeout: float, max_reruns: int, result: Result, connected: asyncio.Event,
-                  all_connected: asyncio.Event) -> None:
+                  all_connected: asyncio.Event, reconnect: bool) -> None:
     rng = random.Random(seed * 100_003 + index)
     browser = Browser(base_url)
     k = None
@@ -289,7 +294,10 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
     finally:
         connected.set()
     await all_connected.wait()
-    reconnected = not RECONNECT_HALFWAY
+    reconnected = not reconnect
+    # A seeded moment in the middle of the window, different for each student: browsers reconnect
+    # one by one after network hiccups (a reconnect costs the server a walk over all modules).
+    reconnect_at = rng.uniform(0.2, 0.8)
     reruns = 0
     try:
         while reruns < max_reruns:
@@ -297,9 +305,13 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
             now = time.perf_counter()
             if now >= window[1]:
                 break
-            if not reconnected and now >= (window[0] + window[1]) / 2:
+            if not reconnected and now >= window[0] + reconnect_at * (window[1] - window[0]):
                 reconnected = True
-                await reconnect_and_check(browser, k, rerun_timeout, result, index)
+                try:
+                    await reconnect_and_check(browser, k, rerun_timeout, result, index)
+                except Exception as exc:  # noqa: BLE001
+                    result.errors.append(f"student {index}, reconnecting: {type(exc).__name__}: {exc}")
+                    break
             k = rng.choice([v for v in range(1, 11) if v != k])
             try:
                 elapsed = await set_k(browser, k, rerun_timeout)
@@ -323,9 +335,14 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
 async def reconnect_and_check(browser: Browser, k: int, rerun_timeout: float, result: Result, index: int) -> None:
     """Drop the WebSocket and come back to the same session: K must be as the student left it."""
     await browser.close()
+    # The browser retries after a back-off; reconnecting at once can race the server's own handling
+    # of the disconnect (it stops the session's script runner) and lose the rerun.
+    await asyncio.sleep(1.0)
     await browser.connect()
     run, _ = await browser.rerun(timeout=rerun_timeout)
     result.reconnect_reruns += 1
+    if k_labels(run) != {k} and os.environ.get("CLASSROOM_DEBUG"):
+        print(f"reconnect of student {index} got: {run.kinds[:40]}", file=sys.stderr)
     if k_labels(run) != {k}:
         result.sticky_failures.append(f"student {index}: after reconnecting the cards say "
                                       f"{sorted(k_labels(run))}, not K={k} (session lost)")
@@ -344,14 +361,14 @@ async def first_page_seconds(base_url: str) -> float:
     started = time.perf_counter()
     await asyncio.to_thread(browser.load_page)
     await browser.connect()
-    await browser.rerun(timeout=60)
+    await browser.rerun(timeout=120)  # the first run imports the pages' modules
     elapsed = time.perf_counter() - started
     await browser.close()
     return elapsed
 
 
 async def classroom(base_url: str, pids: list[int], students: int, duration: float, seed: int,
-                    ramp: float, rerun_timeout: float, max_reruns: int) -> dict:
+                    ramp: float, rerun_timeout: float, max_reruns: int, reconnect: bool = False) -> dict:
     warm = await first_page_seconds(base_url)
     rss_before = rss_mb(pids)
     result = Result()
@@ -364,7 +381,8 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
     for i in range(students):
         start_at = begin + ramp * i / max(1, students)
         tasks.append(asyncio.create_task(student(i, base_url, seed, start_at, window, rerun_timeout,
-                                                 max_reruns, result, connected_events[i], all_connected)))
+                                                 max_reruns, result, connected_events[i], all_connected,
+                                                 reconnect)))
     await asyncio.gather(*(e.wait() for e in connected_events))
     connect_seconds = time.perf_counter() - begin
     rss_after = rss_mb(pids)
@@ -402,9 +420,6 @@ async def classroom(base_url: str, pids: list[int], students: int, duration: flo
         "students_per_process": result.processes_used,
     }
 
-
-# Each student drops and reopens its WebSocket once, halfway (--no-reconnect turns it off).
-RECONNECT_HALFWAY = True
 
 # The test suite's mode: enough to exercise every step of the protocol, no timing claims.
 SMALL = {"students": 4, "duration": 5.0}
@@ -508,11 +523,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON too")
     parser.add_argument("--streamlit-option", action="append", default=[], metavar="NAME=VALUE",
                         help="passed to `streamlit run` (e.g. runner.postScriptGC=true to compare)")
-    parser.add_argument("--no-reconnect", action="store_true", help="students keep their first WebSocket")
+    parser.add_argument("--reconnect", action="store_true",
+                        help="each student also drops its WebSocket once and comes back to its session")
     parser.add_argument("--small", action="store_true", help="a handful of students for a few seconds (the test suite's mode)")
     args = parser.parse_args()
-    global RECONNECT_HALFWAY
-    RECONNECT_HALFWAY = not args.no_reconnect
     if args.small:
         args.students, args.duration = [SMALL["students"]], SMALL["duration"]
 
@@ -547,7 +561,7 @@ def main() -> None:
             for students in args.students:
                 ramp = args.ramp if args.ramp is not None else students / 20
                 row = asyncio.run(classroom(base_url, pids, students, args.duration, args.seed, ramp,
-                                            args.rerun_timeout, args.max_reruns))
+                                            args.rerun_timeout, args.max_reruns, args.reconnect))
                 row["cold_start_s"] = cold
                 print(f"first page (warm-up session): {row['first_page_s'] * 1000:.0f} ms")
                 print_classroom(row)
