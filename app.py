@@ -4,8 +4,7 @@ import streamlit as st
 
 from metrics import registry
 from metrics.ndcg import ndcg_tables
-from metrics.topn_metrics import top_k_table
-from ui import charts, formulas, text
+from ui import formulas, shared_figures
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -27,11 +26,10 @@ formula(registry.BY_KEY["ndcg_graded_at_k"].latex,
         formulas.ndcg_latex(*ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain),
                             case.k, values["ndcg_graded_at_k"]))
 
-st.plotly_chart(charts.top_k_window(text.plotly_column(top_k_table(case.recommended, case.ground_truth, case.k), "item"), case.k),
-                key="home_window")
-max_k = max(len(case.recommended), case.k, 1)
-st.plotly_chart(charts.metrics_vs_k(registry.evaluate_over_k(case, range(1, max_k + 1)), case.k),
-                key="home_curves")
+window_chart, curves_chart = shared_figures.ranking_charts(
+    tuple(case.recommended), tuple(case.ground_truth.items()), case.k, case.gain, case.ap_denominator)
+st.plotly_chart(window_chart, key="home_window")
+st.plotly_chart(curves_chart, key="home_curves")
 
 pitfalls(
     "The same list gives six different numbers: each answers a different question "

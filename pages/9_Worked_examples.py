@@ -6,8 +6,8 @@ import streamlit as st
 from metrics.ndcg import ndcg_at_k, ndcg_tables
 from metrics.registry import BY_KEY
 from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
-from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
-from ui import charts, formulas
+from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2
+from ui import formulas, shared_figures
 from ui.state import load_example
 from ui.widgets import show_table, formula, page
 
@@ -28,7 +28,7 @@ actual, ideal = ndcg_tables(misprint["recommended"], misprint["ground_truth"], m
 formula(BY_KEY["ndcg_binary_at_k"].latex,
         formulas.ndcg_latex(actual, ideal, misprint["k"],
                             ndcg_at_k(misprint["recommended"], misprint["ground_truth"], misprint["k"])))
-st.plotly_chart(charts.printed_vs_exact(printed_vs_exact()), key="examples_printed_vs_exact")
+st.plotly_chart(shared_figures.printed_vs_exact_chart(), key="examples_printed_vs_exact")
 
 
 def values_table(example) -> pd.DataFrame:
