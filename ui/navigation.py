@@ -30,6 +30,10 @@ PAGES = (
     Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
+    Page("ab", "pages/11_A_vs_B.py", "A vs B: what one move does", "⚖️", "Labs"),
+    Page("sensitivity", "pages/12_Sensitivity_explorer.py", "One item through every rank", "🎚️", "Labs"),
+    Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
+    Page("sampled", "pages/14_Sampled_negatives.py", "Sampled negatives pitfall", "🧪", "Labs"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

@@ -1,0 +1,95 @@
+"""Sampled negatives: HR@10 and NDCG@10 on 1 true item + n sampled items, against the full catalogue."""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from metrics import sampled
+from ui import lab_charts
+from ui.widgets import formula, page, pitfalls
+
+page(
+    "Sampled negatives: a pitfall", "🧪",
+    "Many papers rank each user's held-out item among **n = 100 sampled negatives** instead of the whole "
+    "catalogue. On a synthetic catalogue, model **A** (*hit or miss*: the item at the very top for some users, "
+    "anywhere for the rest) beats model **B** (*always close*: the item in the top few percent, rarely the top 10) "
+    "on the full ranking. Sample negatives and both scores inflate — and B overtakes A "
+    "(Krichene & Rendle, *On Sampled Metrics for Item Recommendation*, KDD 2020).",
+)
+st.session_state.setdefault("sampled_sim", sampled.Simulation())
+st.session_state.setdefault("sampled_n", 100)
+
+formula(r"\mathrm{rank}_{\text{sampled}} = 1 + \mathrm{Hypergeometric}\big(\underbrace{r-1}_{\text{above}},"
+        r"\ \underbrace{N-r}_{\text{below}},\ n\big),\qquad \mathrm{HR@10}=\frac{1}{|U|}\sum_{u}\mathbb{1}[\mathrm{rank}_u\le 10],"
+        r"\ \ \mathrm{NDCG@10}=\frac{1}{|U|}\sum_{u}\frac{\mathbb{1}[\mathrm{rank}_u\le 10]}{\log_2(\mathrm{rank}_u+1)}")
+
+with st.form("sampled_settings", border=True):
+    sim = st.session_state["sampled_sim"]
+    cols = st.columns(3)
+    n_items = cols[0].number_input("Catalogue size N (items)", min_value=20, max_value=200_000, value=sim.n_items, step=1000)
+    n_users = cols[1].number_input("Users", min_value=10, max_value=100_000, value=sim.n_users, step=500)
+    seed = cols[2].number_input("Seed", min_value=0, max_value=2**31 - 1, value=sim.seed, step=1)
+    cols = st.columns(3)
+    a_hit = cols[0].slider("Model A: share of users it nails (top 0.05%)", 0.0, 1.0, sim.a_hit_share, 0.05)
+    b_spread = cols[1].slider("Model B: puts every item within the top …", 0.001, 0.2, sim.b_spread, 0.001,
+                              format="%.3f")
+    cols[2].markdown("Model A puts the rest anywhere in the catalogue (uniformly).")
+    if st.form_submit_button("Simulate"):
+        st.session_state["sampled_sim"] = replace(sim, n_items=int(n_items), n_users=int(n_users), seed=int(seed),
+                                                  a_hit_share=float(a_hit), b_spread=float(b_spread))
+        st.session_state["sampled_n"] = min(st.session_state["sampled_n"], int(n_items) - 1)
+        st.rerun()
+
+sim = st.session_state["sampled_sim"]
+widget_n = "_sampled_n_widget"
+st.session_state[widget_n] = st.session_state["sampled_n"]
+st.slider("Sampled negatives n per user", 1, sim.n_items - 1, key=widget_n,
+          on_change=lambda: st.session_state.update(sampled_n=st.session_state[widget_n]))
+n = int(st.session_state["sampled_n"])
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _results(sim: sampled.Simulation, n: int):
+    return sampled.compare(sim, n), sampled.sweep(sim, sorted({*sampled.default_negatives(sim.n_items), n}))
+
+
+table, sweep = _results(sim, n)
+cell = table.set_index(["model", "evaluation"])
+st.subheader(f"HR@{sim.k} and NDCG@{sim.k}: full catalogue of {sim.n_items:,} items vs {n} sampled negatives")
+cols = st.columns(4)
+for index, (model, evaluation) in enumerate([("A", "full"), ("B", "full"), ("A", "sampled"), ("B", "sampled")]):
+    where = "full ranking" if evaluation == "full" else f"{n} sampled"
+    cols[index].metric(f"Model {model}, HR@{sim.k} ({where})", f"{cell.loc[(model, evaluation), 'hit_rate']:.4f}",
+                       border=True)
+cols = st.columns(4)
+for index, (model, evaluation) in enumerate([("A", "full"), ("B", "full"), ("A", "sampled"), ("B", "sampled")]):
+    where = "full ranking" if evaluation == "full" else f"{n} sampled"
+    cols[index].metric(f"Model {model}, NDCG@{sim.k} ({where})", f"{cell.loc[(model, evaluation), 'ndcg']:.4f}",
+                       border=True)
+
+winner = {ev: {m: ("A" if cell.loc[("A", ev), m] > cell.loc[("B", ev), m] else
+                   "B" if cell.loc[("B", ev), m] > cell.loc[("A", ev), m] else "tie")
+               for m in ("hit_rate", "ndcg")} for ev in ("full", "sampled")}
+for metric, label in (("hit_rate", f"HR@{sim.k}"), ("ndcg", f"NDCG@{sim.k}")):
+    full, samp = winner["full"][metric], winner["sampled"][metric]
+    if full != samp:
+        st.warning(f"**{label} flips:** model {full} wins on the full catalogue, model {samp} wins with {n} "
+                   f"sampled negatives.", icon="🔀")
+    else:
+        st.success(f"**{label}:** the same winner ({full}) on the full catalogue and with {n} sampled negatives.")
+
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(lab_charts.sampled_bars(table, sim.k), key="sampled_bars")
+with right:
+    st.plotly_chart(lab_charts.sampled_sweep(sweep, "hit_rate", f"HR@{sim.k}", n, sim.n_items - 1), key="sampled_sweep")
+st.caption("The rank of each held-out item under each model is simulated once; every n draws its own sample of "
+           "negatives from the same catalogue. With n = N − 1 every negative is drawn, which is the full ranking.")
+
+pitfalls(
+    "A sampled metric is not a smaller copy of the full one: with 100 negatives, an item at rank 200 of "
+    "10,000 lands around rank 3, so a model that is *always close* looks perfect.",
+    "Comparing two models with sampled metrics can give the opposite order from the full ranking; "
+    "Krichene & Rendle recommend full ranking, or a correction of the sampled metric.",
+    "Numbers from papers that use different n (50, 100, 1000) cannot be compared with each other.",
+)

@@ -1,0 +1,134 @@
+"""Plotly figures of the what-if labs. No Streamlit here: tables from ``metrics`` in, figures out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from metrics.registry import BY_KEY
+from ui.text import plotly as plotly_text
+
+HIT, MISS, NEUTRAL, ACCENT = "#2e7d32", "#78909c", "#1565c0", "#c62828"
+PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str, height: int | None = None) -> go.Figure:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, font={"size": 14},
+                      margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.18})
+    if height:
+        fig.update_layout(height=height)
+    return fig
+
+
+def rank_arrows(changes: pd.DataFrame) -> go.Figure:
+    """List A and list B as two columns of items, an arrow from A's rank to B's for each moved item.
+
+    ``changes`` is ``metrics.whatif.rank_changes``; relevant items are green, others grey.
+    """
+    fig = go.Figure()
+    colors = np.where(changes["relevant"], HIT, MISS)
+    for column, x in (("rank_a", 0), ("rank_b", 1)):
+        present = changes[column].notna().to_numpy()
+        fig.add_trace(go.Scatter(
+            x=[x] * int(present.sum()), y=changes.loc[present, column].astype(int),
+            mode="markers+text", marker={"size": 14, "color": colors[present]},
+            text=[plotly_text(i) for i in changes.loc[present, "item"]],
+            textposition="middle left" if x == 0 else "middle right",
+            name="list A" if x == 0 else "list B", hoverinfo="text", showlegend=False))
+    for row in changes[changes["moved"] & changes["rank_a"].notna() & changes["rank_b"].notna()].itertuples():
+        fig.add_annotation(x=0.97, y=int(row.rank_b), ax=0.03, ay=int(row.rank_a), xref="x", yref="y",
+                           axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2,
+                           arrowcolor=HIT if row.relevant else ACCENT, text="")
+    n = int(max(changes["rank_a"].max(skipna=True) or 0, changes["rank_b"].max(skipna=True) or 0, 1))
+    fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
+    fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
+    moved = int(changes["moved"].sum())
+    return _layout(fig, f"Rank in A → rank in B: {moved} item(s) moved (green = relevant)", "", "rank",
+                   height=max(320, 34 * n + 120))
+
+
+def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None = None,
+                 title: str = "") -> go.Figure:
+    """One line per metric over ``x`` (a rank or K), a marker on each at ``current``, and an
+    animation (play button and slider) that walks the markers through every step."""
+    steps = sweep[x].astype(int).tolist()
+    fig = go.Figure()
+    for index, key in enumerate(keys):
+        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines", name=BY_KEY[key].label,
+                                 line={"color": PALETTE[index % len(PALETTE)], "shape": "linear"}))
+    at = sweep.set_index(x)
+    marker_traces = list(range(len(keys), 2 * len(keys)))
+    for index, key in enumerate(keys):
+        fig.add_trace(go.Scatter(x=[current], y=[at.loc[current, key]], mode="markers", showlegend=False,
+                                 marker={"size": 12, "color": PALETTE[index % len(PALETTE)]},
+                                 name=BY_KEY[key].label, hoverinfo="name+y"))
+    fig.frames = [go.Frame(name=str(s), traces=marker_traces,
+                           data=[go.Scatter(x=[s], y=[at.loc[s, key]]) for key in keys]) for s in steps]
+    fig.update_layout(
+        updatemenus=[{"type": "buttons", "x": 0, "y": 1.12, "xanchor": "left", "direction": "left", "buttons": [
+            {"label": "▶ Play", "method": "animate",
+             "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
+            {"label": "⏸", "method": "animate",
+             "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]},
+        ]}],
+        sliders=[{"active": steps.index(current), "y": -0.12, "currentvalue": {"prefix": f"{x} = "},
+                  "steps": [{"label": str(s), "method": "animate",
+                             "args": [[str(s)], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
+                            for s in steps]}],
+    )
+    if k is not None:
+        fig.add_vline(x=k + 0.5, line_dash="dot", line_color="black", annotation_text=f"K = {k}")
+    fig.update_yaxes(range=[-0.03, 1.08])
+    fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
+    return _layout(fig, title, x, "value", height=480)
+
+
+def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
+    """Each metric's histogram over random orderings, with the list's score (red) and E[random] (dashed)."""
+    keys = table["metric"].tolist()
+    rows = int(np.ceil(len(keys) / 3))
+    fig = make_subplots(rows=rows, cols=3, subplot_titles=[labels[key] for key in keys],
+                        vertical_spacing=0.16, horizontal_spacing=0.06)
+    for index, row in enumerate(table.itertuples()):
+        r, c = index // 3 + 1, index % 3 + 1
+        values = samples[row.metric]
+        fig.add_trace(go.Histogram(x=values, histnorm="probability", marker_color=NEUTRAL, opacity=0.75,
+                                   nbinsx=min(40, max(5, values.nunique())), showlegend=False,
+                                   name=labels[row.metric]), row=r, col=c)
+        fig.add_vline(x=row.value, line_color=ACCENT, line_width=3, row=r, col=c)
+        fig.add_vline(x=row.expected, line_color="black", line_dash="dash", row=r, col=c)
+    return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",
+                   height=300 * rows + 80)
+
+
+def sampled_bars(table: pd.DataFrame, k: int) -> go.Figure:
+    """HR@K and NDCG@K of both models, full ranking next to sampled negatives."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[f"HR@{k}", f"NDCG@{k}"])
+    for evaluation, color in (("full", NEUTRAL), ("sampled", "#ef6c00")):
+        part = table[table["evaluation"] == evaluation]
+        for col, metric in ((1, "hit_rate"), (2, "ndcg")):
+            fig.add_trace(go.Bar(x=[f"model {m}" for m in part["model"]], y=part[metric], marker_color=color,
+                                 name="full catalogue" if evaluation == "full" else "sampled negatives",
+                                 text=[f"{v:.3f}" for v in part[metric]], textposition="outside",
+                                 showlegend=col == 1, legendgroup=evaluation), row=1, col=col)
+    fig.update_yaxes(range=[0, 1.15])
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Full ranking vs sampled negatives", "", "", height=400)
+
+
+def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, full_n: int) -> go.Figure:
+    """A metric of both models as the number of sampled negatives grows (log axis) up to the full catalogue."""
+    fig = go.Figure()
+    for model, color in (("A", NEUTRAL), ("B", "#ef6c00")):
+        part = table[table["model"] == model]
+        fig.add_trace(go.Scatter(x=part["n_negatives"], y=part[metric], mode="lines+markers",
+                                 name=f"model {model}", line={"color": color}))
+    fig.add_vline(x=current, line_dash="dash", annotation_text=f"n = {current}")
+    fig.add_vline(x=full_n, line_dash="dot", line_color="grey", annotation_text="full catalogue",
+                  annotation_position="top left")
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(range=[0, 1.05])
+    return _layout(fig, f"{label} as the number of sampled negatives grows", "sampled negatives n (log scale)",
+                   label, height=400)
