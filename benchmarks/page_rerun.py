@@ -32,6 +32,10 @@ EDITS = {
     "auc": ("scores", {0: {"score": 0.1}}, {0: {"score": 0.9}}),
     "logloss": ("probabilities", {0: {"probability": 0.3}}, {0: {"probability": 0.8}}),
     "examples": (None, None, None),
+    "ab": ("ab_b", {6: {"rank": 2}}, {6: {"rank": 7}}),
+    "sensitivity": (None, None, None),
+    "random": ("recommended", {6: {"rank": 2}}, {6: {"rank": 7}}),
+    "sampled": (None, None, None),
 }
 
 
