@@ -94,6 +94,19 @@ def sampled_ranks(ranks: np.ndarray, n_items: int, n_negatives: int, rng: np.ran
     return 1 + above
 
 
+def expected_sampled_rank(rank: int, n_items: int, n_negatives: int) -> float:
+    """E[sampled rank] = 1 + (rank - 1) n / (N - 1): each of the rank - 1 items above is drawn with
+    probability n / (N - 1).
+
+    Examples
+    --------
+    >>> round(expected_sampled_rank(200, 10_000, 100), 4)
+    2.9901
+    """
+    n_negatives = min(check_k(n_negatives, "n_negatives"), n_items - 1)
+    return 1 + (rank - 1) * n_negatives / (n_items - 1)
+
+
 def hit_rate_and_ndcg(ranks: np.ndarray, k: int) -> dict[str, float]:
     """HR@K and NDCG@K of one held-out item per user, averaged over users.
 

@@ -3,9 +3,8 @@
 import streamlit as st
 
 from metrics import whatif
-from metrics.ndcg import ndcg_tables
 from metrics.registry import BY_KEY
-from ui import ab_lab, formulas, lab_charts, tables
+from ui import ab_lab, lab_charts, tables
 from ui.lab_content import BY_KEY as PRESETS
 from ui.lab_content import PRESETS as PRESET_LIST
 from ui.scenario import RECOMMENDED_COLUMNS
@@ -21,9 +20,9 @@ page(
 ab_lab.init()
 
 st.markdown("**Presets**")
-cells = st.columns(len(PRESET_LIST))
-for cell, preset in zip(cells, PRESET_LIST, strict=True):
-    cell.button(preset.title, key=f"_ab_preset_{preset.key}", on_click=ab_lab.load_preset, args=(preset.key,),
+cells = st.columns(3)
+for index, preset in enumerate(PRESET_LIST):
+    cells[index % 3].button(preset.title, key=f"_ab_preset_{preset.key}", on_click=ab_lab.load_preset, args=(preset.key,),
                 width="stretch")
 loaded = PRESETS.get(st.session_state.get("ab_preset"))
 if loaded:
@@ -41,7 +40,7 @@ with left:
     st.button("Take A, relevant items and K from the playground", on_click=ab_lab.take_from_playground,
               key="_ab_take")
 with right:
-    st.markdown("**List B** (type a rank to move an item)")
+    st.markdown("**List B**: type a new rank in the table, or pick an item and use the buttons")
     b_table, move_area = st.columns([1, 1])
     with b_table:
         parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank))
@@ -53,10 +52,10 @@ show_problems(parsed.problems)
 
 a = ab_lab.case_a()
 comparison = whatif.compare_rankings(a, b)
-ndcg_b = comparison.set_index("key").loc["ndcg_binary_at_k", "B"]
+ndcg = comparison.set_index("key").loc["ndcg_binary_at_k"]
 with formula_area:
-    formula(r"\Delta = \mathrm{metric}(B) - \mathrm{metric}(A),\qquad " + BY_KEY["ndcg_binary_at_k"].latex,
-            formulas.ndcg_latex(*ndcg_tables(b, {i for i, g in a.ground_truth.items() if g > 0}, a.k), a.k, ndcg_b))
+    formula(r"\Delta=\mathrm{NDCG@K}(B)-\mathrm{NDCG@K}(A),\quad " + r"\mathrm{DCG@K}=\sum_{i=1}^{K}\frac{\mathrm{rel}_i}{\log_2(i+1)}",
+            rf"\Delta=\mathrm{{NDCG@{a.k}}}(B)-\mathrm{{NDCG@{a.k}}}(A)={ndcg['B']:.4f}-{ndcg['A']:.4f}={ndcg['difference']:+.4f}")
 
 st.subheader("Every metric for B, and its difference from A")
 ab_lab.difference_cards(comparison, a.k)

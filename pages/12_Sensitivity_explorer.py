@@ -7,7 +7,7 @@ from metrics.ndcg import ndcg_tables
 from metrics.ranked_metrics import average_precision_table, first_hit_rank
 from metrics.topn_metrics import topn_counts
 from ui import formulas, lab_charts
-from ui.widgets import formula, metric_cards, page, pitfalls
+from ui.widgets import metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "hit_rate_at_k", "ap_at_k", "rr", "ndcg_binary_at_k")
 MODES = {"rank": "Move the relevant item through every rank", "k": "Grow K from 1 to N"}
@@ -39,7 +39,6 @@ def _bound(widget, label, state_key, **kwargs):
     return widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
 
 
-formula_area = st.container()
 controls = st.columns([3, 2, 2, 2])
 with controls[0]:
     _bound(st.radio, "What moves", "sens_mode", options=list(MODES), format_func=MODES.get, horizontal=True)
@@ -70,15 +69,18 @@ metric_cards(values, group="sensitivity", k=k, columns=6)
 counts = topn_counts(case.recommended, case.ground_truth, k)
 ap_hits = average_precision_table(case.recommended, case.ground_truth, k)
 ap_hits = ap_hits[ap_hits["hit"]]
-with formula_area:
-    formula(registry.BY_KEY["ndcg_binary_at_k"].latex,
-            formulas.ndcg_latex(*ndcg_tables(case.recommended, case.binary_truth, k), k, values["ndcg_binary_at_k"]))
-    formula(registry.BY_KEY["rr"].latex,
-            formulas.reciprocal_rank_latex(first_hit_rank(case.recommended, case.ground_truth), values["rr"]))
-    formula(registry.BY_KEY["precision_at_k"].latex, formulas.precision_at_k_latex(counts["hits"], k, values["precision_at_k"]))
-    formula(registry.BY_KEY["ap_at_k"].latex,
-            formulas.average_precision_latex(ap_hits["rank"], ap_hits["hits_so_far"], float(ap_hits["contribution"].sum()),
-                                             min(counts["n_relevant"], k), k, values["ap_at_k"]))
+general, substituted = st.columns([2, 3])
+with general:
+    st.caption("Formulas")
+    st.latex(r"\mathrm{NDCG@K}=\frac{\sum_{i=1}^{K}\mathrm{rel}_i/\log_2(i+1)}{\mathrm{IDCG@K}},\quad \mathrm{RR}=\frac{1}{\mathrm{rank}}")
+    st.latex(registry.BY_KEY["precision_at_k"].latex + r",\quad " + r"\mathrm{AP@K}=\frac{\sum_{i\le K} \mathrm{P@}i\cdot \mathrm{rel}_i}{\min(\lvert\mathrm{Rel}\rvert,K)}")
+with substituted:
+    st.caption("With your numbers")
+    st.latex(formulas.ndcg_latex(*ndcg_tables(case.recommended, case.binary_truth, k), k, values["ndcg_binary_at_k"]))
+    st.latex(formulas.reciprocal_rank_latex(first_hit_rank(case.recommended, case.ground_truth), values["rr"])
+             + r",\qquad " + formulas.precision_at_k_latex(counts["hits"], k, values["precision_at_k"]))
+    st.latex(formulas.average_precision_latex(ap_hits["rank"], ap_hits["hits_so_far"], float(ap_hits["contribution"].sum()),
+                                              min(counts["n_relevant"], k), k, values["ap_at_k"]))
 
 sweep = whatif.rank_sweep(n, k, missing) if mode == "rank" else whatif.k_sweep(n, rank, missing)
 x = "rank" if mode == "rank" else "k"

@@ -40,10 +40,13 @@ rows = table.set_index("metric")
 with formula_area:
     m = sum(1 for item in case.recommended if truth.get(item, 0) > 0)
     n = len(case.recommended)
-    formula(r"\mathbb{E}[\mathrm{P@K}]=\frac{\lvert \mathrm{Rel}\cap C\rvert\cdot\min(K,N)}{K\cdot N},\qquad "
-            r"\text{chance-corrected}=\frac{\text{value}-\mathbb{E}[\text{random}]}{\text{perfect}-\mathbb{E}[\text{random}]}",
+    ap = rows.loc["average_precision_at_k"]
+    formula(r"\mathbb{E}[\mathrm{P@K}]=\frac{\lvert \mathrm{Rel}\cap C\rvert\cdot\min(K,N)}{K\cdot N}",
             rf"\mathbb{{E}}[\mathrm{{P@{case.k}}}]=\frac{{{m}\cdot{min(case.k, n)}}}{{{case.k}\cdot{n}}}"
             rf"={rows.loc['precision_at_k', 'expected']:.4f}" if n else None)
+    formula(r"\text{chance-corrected}=\frac{\text{value}-\mathbb{E}[\text{random}]}{\text{perfect}-\mathbb{E}[\text{random}]}",
+            rf"\mathrm{{AP@{case.k}}}:\ \frac{{{ap['value']:.4f}-{ap['expected']:.4f}}}{{{ap['perfect']:.4f}-{ap['expected']:.4f}}}"
+            rf"={ap['chance_corrected']:.4f}" if ap["chance_corrected"] == ap["chance_corrected"] else None)
 
 st.subheader("Your list against chance")
 cells = st.columns(3)
@@ -60,17 +63,18 @@ if n:
     st.markdown(f"Your list beats **{rows.loc[best, 'beats']:.0%}** of random orderings on {labels[best]}; "
                 f"ties count half, so a score every ordering shares sits at 50%.")
 
+if n:
+    st.plotly_chart(lab_charts.random_histograms(samples, table, labels), key="random_histograms")
+else:
+    st.info("The recommended list is empty: there is nothing to put in a random order. Add an item to the list.")
 shown = table.assign(metric=[labels[key] for key in table["metric"]])
 st.dataframe(shown.rename(columns={"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order",
                                    "beats": "beats (share)", "chance_corrected": "chance-corrected"}),
              hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.4f")
                             for c in ("your list", "E[random] (exact)", "perfect order", "beats (share)", "chance-corrected")})
-if n:
-    st.plotly_chart(lab_charts.random_histograms(samples, table, labels), key="random_histograms")
-else:
-    st.info("The recommended list is empty: there is nothing to put in a random order. Add an item to the list.")
-st.caption(f"{ORDERINGS:,} random orderings of the {n} recommended items, seed 0. The expectation is exact "
+st.caption("An empty chance-corrected cell is undefined: the perfect order scores no better than chance. "
+           f"{ORDERINGS:,} random orderings of the {n} recommended items, seed 0. The expectation is exact "
            "(closed forms, see metrics/baselines.py), not the histogram's mean.")
 
 pitfalls(

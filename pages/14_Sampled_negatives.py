@@ -19,9 +19,7 @@ page(
 st.session_state.setdefault("sampled_sim", sampled.Simulation())
 st.session_state.setdefault("sampled_n", 100)
 
-formula(r"\mathrm{rank}_{\text{sampled}} = 1 + \mathrm{Hypergeometric}\big(\underbrace{r-1}_{\text{above}},"
-        r"\ \underbrace{N-r}_{\text{below}},\ n\big),\qquad \mathrm{HR@10}=\frac{1}{|U|}\sum_{u}\mathbb{1}[\mathrm{rank}_u\le 10],"
-        r"\ \ \mathrm{NDCG@10}=\frac{1}{|U|}\sum_{u}\frac{\mathbb{1}[\mathrm{rank}_u\le 10]}{\log_2(\mathrm{rank}_u+1)}")
+formula_area = st.container()
 
 with st.form("sampled_settings", border=True):
     sim = st.session_state["sampled_sim"]
@@ -54,18 +52,22 @@ def _results(sim: sampled.Simulation, n: int):
 
 
 table, sweep = _results(sim, n)
+example_rank = max(2, sim.n_items // 50)
+with formula_area:
+    formula(r"\mathbb{E}[\mathrm{rank}_{\text{sampled}}]=1+(r-1)\,\frac{n}{N-1}",
+            rf"r={example_rank}:\ 1+{example_rank - 1}\cdot\frac{{{n}}}{{{sim.n_items - 1}}}"
+            rf"={sampled.expected_sampled_rank(example_rank, sim.n_items, n):.2f}")
+    hr, nd = st.columns(2)
+    hr.latex(r"\mathrm{HR@10}=\frac{1}{|U|}\sum_{u}\mathbb{1}[\mathrm{rank}_u\le 10]")
+    nd.latex(r"\mathrm{NDCG@10}=\frac{1}{|U|}\sum_{u}\frac{\mathbb{1}[\mathrm{rank}_u\le 10]}{\log_2(\mathrm{rank}_u+1)}")
 cell = table.set_index(["model", "evaluation"])
 st.subheader(f"HR@{sim.k} and NDCG@{sim.k}: full catalogue of {sim.n_items:,} items vs {n} sampled negatives")
-cols = st.columns(4)
-for index, (model, evaluation) in enumerate([("A", "full"), ("B", "full"), ("A", "sampled"), ("B", "sampled")]):
-    where = "full ranking" if evaluation == "full" else f"{n} sampled"
-    cols[index].metric(f"Model {model}, HR@{sim.k} ({where})", f"{cell.loc[(model, evaluation), 'hit_rate']:.4f}",
-                       border=True)
-cols = st.columns(4)
-for index, (model, evaluation) in enumerate([("A", "full"), ("B", "full"), ("A", "sampled"), ("B", "sampled")]):
-    where = "full ranking" if evaluation == "full" else f"{n} sampled"
-    cols[index].metric(f"Model {model}, NDCG@{sim.k} ({where})", f"{cell.loc[(model, evaluation), 'ndcg']:.4f}",
-                       border=True)
+for metric, label in (("hit_rate", f"HR@{sim.k}"), ("ndcg", f"NDCG@{sim.k}")):
+    cols = st.columns(4)
+    for index, (model, evaluation) in enumerate([("A", "full"), ("B", "full"), ("A", "sampled"), ("B", "sampled")]):
+        where = "full" if evaluation == "full" else f"n={n}"
+        cols[index].metric(f"{label} {model}, {where}", f"{cell.loc[(model, evaluation), metric]:.4f}", border=True,
+                           help=f"Model {model}, {'ranked against the whole catalogue' if evaluation == 'full' else f'ranked among {n} sampled negatives'}.")
 
 winner = {ev: {m: ("A" if cell.loc[("A", ev), m] > cell.loc[("B", ev), m] else
                    "B" if cell.loc[("B", ev), m] > cell.loc[("A", ev), m] else "tie")

@@ -7,7 +7,7 @@ import pytest
 
 from metrics import baselines
 from metrics.registry import BY_KEY
-from tests.conftest import card, chart_specs, edit, latex, run_page, table_with, texts
+from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
 from ui.lab_content import PRESETS
 from ui.state import TOPIC_PAGES
 
@@ -34,7 +34,7 @@ def test_ab_starts_with_b_a_copy_of_the_playground_list(ab):
     assert card(ab, "AP@10") == "0.6429" and card(ab, "NDCG@10 (binary)") == "0.8278"
     assert not any(deltas(ab).values())
     assert chart_specs(ab)[0]["layout"]["title"]["text"].startswith("Rank in A → rank in B: 0 item(s) moved")
-    assert r"\Delta = \mathrm{metric}(B) - \mathrm{metric}(A)" in latex(ab)
+    assert r"\Delta=\mathrm{NDCG@10}(B)-\mathrm{NDCG@10}(A)=0.8278-0.8278=+0.0000" in latex(ab)
 
 
 def test_typing_a_rank_in_b_moves_the_item_and_shows_the_difference(ab):
@@ -42,6 +42,7 @@ def test_typing_a_rank_in_b_moves_the_item_and_shows_the_difference(ab):
     assert card(ab, "AP@10") == "0.8667"  # (1 + 2/2 + 3/5) / 3
     assert deltas(ab)["AP@10"] == f"{(1 + 1 + 0.6) / 3 - (1 + 0.5 + 3 / 7) / 3:+.4f} vs A"
     assert deltas(ab)["Precision@10"] == ""  # P@10 cannot see the move
+    assert r"=\mathrm{NDCG@10}(B)-\mathrm{NDCG@10}(A)=0.9469-0.8278=+0.1191" in latex(ab)
     arrows = chart_specs(ab)[0]
     assert arrows["layout"]["title"]["text"].startswith("Rank in A → rank in B: 6 item(s) moved")
     moved = {(a["ay"], a["y"]) for a in arrows["layout"]["annotations"] if a.get("showarrow")}
@@ -126,7 +127,6 @@ def test_sensitivity_steps_the_item_down_and_cards_and_formula_follow(sensitivit
 def test_sensitivity_lines_have_the_textbook_shapes_and_a_frame_per_rank(sensitivity):
     spec = chart_specs(sensitivity)[0]
     lines = {t["name"]: t for t in spec["data"][:6]}
-    from tests.conftest import plotly_array
     ranks = np.arange(1, 11)
     np.testing.assert_allclose(plotly_array(lines["RR"]["y"]), 1 / ranks)
     np.testing.assert_allclose(plotly_array(lines["NDCG@K (binary)"]["y"]), np.where(ranks <= 5, D(ranks), 0))
@@ -164,7 +164,9 @@ def test_random_page_shows_exact_expectation_percentile_and_follows_edits():
         (2.6 / 3 - exact["average_precision_at_k"]) / (1 - exact["average_precision_at_k"]))
     assert "Your list beats **" in texts(at)
     histograms = chart_specs(at)[-1]
-    assert len([t for t in histograms["data"] if t["type"] == "histogram"]) == 6
+    assert len([t for t in histograms["data"] if t["type"] == "bar"]) == 6
+    # Precision@10 is 0.3 in every ordering: one bar holding all of them
+    assert plotly_array(histograms["data"][0]["y"]) == [1.0]
 
 
 # ---------- Sampled negatives ----------
@@ -172,10 +174,11 @@ def test_random_page_shows_exact_expectation_percentile_and_follows_edits():
 def test_sampled_page_shows_the_flip_and_it_goes_away_with_every_negative():
     at = run_page(TOPIC_PAGES["sampled"])
     assert "HR@10 flips:** model A wins on the full catalogue, model B wins with 100 sampled" in texts(at)
-    assert float(card(at, "Model B, HR@10 (100 sampled)")) > float(card(at, "Model B, HR@10 (full ranking)"))
+    assert float(card(at, "HR@10 B, n=100")) > float(card(at, "HR@10 B, full"))
+    assert r"1+199\cdot\frac{100}{9999}=2.99" in latex(at)
     at.slider(key="_sampled_n_widget").set_value(9999).run()
     assert "**HR@10:** the same winner (A)" in texts(at)
-    assert card(at, "Model A, HR@10 (9999 sampled)") == card(at, "Model A, HR@10 (full ranking)")
+    assert card(at, "HR@10 A, n=9999") == card(at, "HR@10 A, full")
 
 
 def test_sampled_settings_form_changes_the_catalogue():

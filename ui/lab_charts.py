@@ -56,8 +56,8 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     steps = sweep[x].astype(int).tolist()
     fig = go.Figure()
     for index, key in enumerate(keys):
-        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines", name=BY_KEY[key].label,
-                                 line={"color": PALETTE[index % len(PALETTE)], "shape": "linear"}))
+        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines+markers", name=BY_KEY[key].label,
+                                 marker={"size": 5}, line={"color": PALETTE[index % len(PALETTE)]}))
     at = sweep.set_index(x)
     marker_traces = list(range(len(keys), 2 * len(keys)))
     for index, key in enumerate(keys):
@@ -67,7 +67,9 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     fig.frames = [go.Frame(name=str(s), traces=marker_traces,
                            data=[go.Scatter(x=[s], y=[at.loc[s, key]]) for key in keys]) for s in steps]
     fig.update_layout(
-        updatemenus=[{"type": "buttons", "x": 0, "y": 1.12, "xanchor": "left", "direction": "left", "buttons": [
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
+        updatemenus=[{"type": "buttons", "x": 0, "y": 1.16, "xanchor": "left", "yanchor": "bottom",
+                      "direction": "left", "buttons": [
             {"label": "▶ Play", "method": "animate",
              "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
             {"label": "⏸", "method": "animate",
@@ -82,7 +84,10 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
         fig.add_vline(x=k + 0.5, line_dash="dot", line_color="black", annotation_text=f"K = {k}")
     fig.update_yaxes(range=[-0.03, 1.08])
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
-    return _layout(fig, title, x, "value", height=480)
+    _layout(fig, title, x, "value", height=500)
+    fig.update_layout(legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
+                      margin={"t": 110, "b": 90})
+    return fig
 
 
 def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
@@ -93,10 +98,18 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                         vertical_spacing=0.16, horizontal_spacing=0.06)
     for index, row in enumerate(table.itertuples()):
         r, c = index // 3 + 1, index % 3 + 1
-        values = samples[row.metric]
-        fig.add_trace(go.Histogram(x=values, histnorm="probability", marker_color=NEUTRAL, opacity=0.75,
-                                   nbinsx=min(40, max(5, values.nunique())), showlegend=False,
-                                   name=labels[row.metric]), row=r, col=c)
+        values = samples[row.metric].to_numpy()
+        # Binned here, so the browser gets at most 40 bars instead of every sample.
+        distinct = np.unique(values)
+        if distinct.size <= 40:
+            x, share = distinct, np.array([np.count_nonzero(values == v) for v in distinct]) / values.size
+            width = np.min(np.diff(distinct)) * 0.8 if distinct.size > 1 else 0.02
+        else:
+            counts, edges = np.histogram(values, bins=40)
+            x, share, width = (edges[:-1] + edges[1:]) / 2, counts / values.size, (edges[1] - edges[0]) * 0.95
+        fig.add_trace(go.Bar(x=x, y=share, width=width, marker_color=NEUTRAL, opacity=0.75, showlegend=False,
+                             name=labels[row.metric], hovertemplate="%{x:.4f}: %{y:.1%}<extra></extra>"),
+                      row=r, col=c)
         fig.add_vline(x=row.value, line_color=ACCENT, line_width=3, row=r, col=c)
         fig.add_vline(x=row.expected, line_color="black", line_dash="dash", row=r, col=c)
     return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",
@@ -125,9 +138,11 @@ def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, fu
         part = table[table["model"] == model]
         fig.add_trace(go.Scatter(x=part["n_negatives"], y=part[metric], mode="lines+markers",
                                  name=f"model {model}", line={"color": color}))
-    fig.add_vline(x=current, line_dash="dash", annotation_text=f"n = {current}")
-    fig.add_vline(x=full_n, line_dash="dot", line_color="grey", annotation_text="full catalogue",
-                  annotation_position="top left")
+    # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
+    for x, text, dash in ((current, f"n = {current}", "dash"), (full_n, "full catalogue", "dot")):
+        fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.02], mode="lines+text", text=["", text], textposition="top left",
+                                 line={"color": "black" if dash == "dash" else "grey", "dash": dash},
+                                 showlegend=False, hoverinfo="skip"))
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, 1.05])
     return _layout(fig, f"{label} as the number of sampled negatives grows", "sampled negatives n (log scale)",
