@@ -16,7 +16,7 @@ page(
     "Sensitivity explorer: one item through every rank", "🎚️",
     "A list of **N** items with one relevant item, **★**. Move it through every rank, or grow K, and see the "
     "shape of each metric: NDCG falls as 1/log₂(i+1), RR as 1/i, P@K and HR@K stay flat inside the top K "
-    "and drop to 0 the moment the item leaves it. Press **Next step ▶** (or ▶ Play on the chart) to walk through.",
+    "and drop to 0 the moment the item leaves it. Press **Next ▶** (or ▶ Play under the chart) to walk through.",
 )
 for name, value in {"sens_n": 10, "sens_k": 5, "sens_step": 1, "sens_missing": 0, "sens_mode": "rank"}.items():
     st.session_state.setdefault(name, value)
@@ -54,7 +54,7 @@ steps = st.columns([3, 1, 1, 3])
 with steps[0]:
     _bound(st.slider, step_label, "sens_step", min_value=1, max_value=n)
 steps[1].button("◀ Back", on_click=_step, args=(-1,), width="stretch", key="_sens_back")
-steps[2].button("Next step ▶", on_click=_step, args=(1,), width="stretch", key="_sens_next")
+steps[2].button("Next ▶", on_click=_step, args=(1,), width="stretch", key="_sens_next")
 with steps[3]:
     _bound(st.slider, fixed_label, "sens_k", min_value=1, max_value=n)
 
@@ -64,16 +64,17 @@ case = whatif.one_item_scenario(n, rank, k, missing)
 values = {key: registry.BY_KEY[key].compute(case) for key in KEYS}
 
 st.subheader(f"★ at rank {rank}, K = {k}")
-metric_cards(values, group="sensitivity", k=k, columns=6)
+metric_cards(values, group="sensitivity", k=k, columns=3)
 
 counts = topn_counts(case.recommended, case.ground_truth, k)
 ap_hits = average_precision_table(case.recommended, case.ground_truth, k)
 ap_hits = ap_hits[ap_hits["hit"]]
-general, substituted = st.columns([2, 3])
+general, substituted = st.columns(2)
 with general:
     st.caption("Formulas")
-    st.latex(r"\mathrm{NDCG@K}=\frac{\sum_{i=1}^{K}\mathrm{rel}_i/\log_2(i+1)}{\mathrm{IDCG@K}},\quad \mathrm{RR}=\frac{1}{\mathrm{rank}}")
-    st.latex(registry.BY_KEY["precision_at_k"].latex + r",\quad " + r"\mathrm{AP@K}=\frac{\sum_{i\le K} \mathrm{P@}i\cdot \mathrm{rel}_i}{\min(\lvert\mathrm{Rel}\rvert,K)}")
+    st.latex(r"\mathrm{NDCG@K}=\frac{\sum_{i=1}^{K}\mathrm{rel}_i/\log_2(i+1)}{\mathrm{IDCG@K}}")
+    st.latex(r"\mathrm{RR}=\frac{1}{\mathrm{rank}_{\text{first hit}}},\qquad " + registry.BY_KEY["precision_at_k"].latex)
+    st.latex(r"\mathrm{AP@K}=\frac{\sum_{i\le K} \mathrm{P@}i\cdot \mathrm{rel}_i}{\min(\lvert\mathrm{Rel}\rvert,K)}")
 with substituted:
     st.caption("With your numbers")
     st.latex(formulas.ndcg_latex(*ndcg_tables(case.recommended, case.binary_truth, k), k, values["ndcg_binary_at_k"]))

@@ -29,7 +29,7 @@ with st.form("sampled_settings", border=True):
     seed = cols[2].number_input("Seed", min_value=0, max_value=2**31 - 1, value=sim.seed, step=1)
     cols = st.columns(3)
     a_hit = cols[0].slider("Model A: share of users it nails (top 0.05%)", 0.0, 1.0, sim.a_hit_share, 0.05)
-    b_spread = cols[1].slider("Model B: puts every item within the top …", 0.001, 0.2, sim.b_spread, 0.001,
+    b_spread = cols[1].slider("Model B: share of the catalogue above it, at most", 0.001, 0.2, sim.b_spread, 0.001,
                               format="%.3f")
     cols[2].markdown("Model A puts the rest anywhere in the catalogue (uniformly).")
     if st.form_submit_button("Simulate"):
@@ -41,7 +41,9 @@ with st.form("sampled_settings", border=True):
 sim = st.session_state["sampled_sim"]
 widget_n = "_sampled_n_widget"
 st.session_state[widget_n] = st.session_state["sampled_n"]
-st.slider("Sampled negatives n per user", 1, sim.n_items - 1, key=widget_n,
+choices = sorted({c for c in (*sampled.default_negatives(sim.n_items), 50, 100, st.session_state["sampled_n"])
+                  if 1 <= c <= sim.n_items - 1})
+st.select_slider("Sampled negatives n per user (the last step is the whole catalogue)", choices, key=widget_n,
           on_change=lambda: st.session_state.update(sampled_n=st.session_state[widget_n]))
 n = int(st.session_state["sampled_n"])
 

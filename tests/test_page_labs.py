@@ -176,7 +176,7 @@ def test_sampled_page_shows_the_flip_and_it_goes_away_with_every_negative():
     assert "HR@10 flips:** model A wins on the full catalogue, model B wins with 100 sampled" in texts(at)
     assert float(card(at, "HR@10 B, n=100")) > float(card(at, "HR@10 B, full"))
     assert r"1+199\cdot\frac{100}{9999}=2.99" in latex(at)
-    at.slider(key="_sampled_n_widget").set_value(9999).run()
+    at.select_slider(key="_sampled_n_widget").set_value(9999).run()
     assert "**HR@10:** the same winner (A)" in texts(at)
     assert card(at, "HR@10 A, n=9999") == card(at, "HR@10 A, full")
 

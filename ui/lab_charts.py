@@ -68,14 +68,15 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
                            data=[go.Scatter(x=[s], y=[at.loc[s, key]]) for key in keys]) for s in steps]
     fig.update_layout(
         legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-        updatemenus=[{"type": "buttons", "x": 0, "y": 1.16, "xanchor": "left", "yanchor": "bottom",
-                      "direction": "left", "buttons": [
+        updatemenus=[{"type": "buttons", "x": 0.09, "y": -0.2, "xanchor": "right", "yanchor": "top",
+                      "direction": "left", "pad": {"t": 30}, "buttons": [
             {"label": "▶ Play", "method": "animate",
              "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
             {"label": "⏸", "method": "animate",
              "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]},
         ]}],
-        sliders=[{"active": steps.index(current), "y": -0.12, "currentvalue": {"prefix": f"{x} = "},
+        sliders=[{"active": steps.index(current), "x": 0.1, "len": 0.9, "y": -0.2, "yanchor": "top",
+                  "currentvalue": {"prefix": f"{x} = "},
                   "steps": [{"label": str(s), "method": "animate",
                              "args": [[str(s)], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
                             for s in steps]}],
@@ -86,7 +87,7 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
     _layout(fig, title, x, "value", height=500)
     fig.update_layout(legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-                      margin={"t": 110, "b": 90})
+                      margin={"t": 90, "b": 150})
     return fig
 
 
@@ -140,10 +141,10 @@ def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, fu
                                  name=f"model {model}", line={"color": color}))
     # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
     for x, text, dash in ((current, f"n = {current}", "dash"), (full_n, "full catalogue", "dot")):
-        fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.02], mode="lines+text", text=["", text], textposition="top left",
+        fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text], textposition="bottom left",
                                  line={"color": "black" if dash == "dash" else "grey", "dash": dash},
                                  showlegend=False, hoverinfo="skip"))
     fig.update_xaxes(type="log")
-    fig.update_yaxes(range=[0, 1.05])
+    fig.update_yaxes(range=[0, 1.1])
     return _layout(fig, f"{label} as the number of sampled negatives grows", "sampled negatives n (log scale)",
                    label, height=400)

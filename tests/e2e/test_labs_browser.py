@@ -30,13 +30,15 @@ def test_lab_pages_at_projector_size(server, page: Page):
     """Each lab at 1280x720: the sensitivity steps follow the button, the sampled page shows its flip."""
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, server.url + "/Sensitivity_explorer")
-    page.get_by_role("button", name="Next step ▶").click()
+    page.get_by_role("button", name="Next ▶").click()
     wait_until_idle(page)
     expect(card(page, "RR")).to_have_text("0.5000")
     screenshot(page, SCREENSHOTS, "lab_sensitivity")
+    page.wait_for_load_state("networkidle")  # leave no request half-done when navigating on
     open_page(page, server.url + "/Random_baselines")
     expect(page.get_by_text("of random orderings on").first).to_be_visible()
     screenshot(page, SCREENSHOTS, "lab_random")
+    page.wait_for_load_state("networkidle")
     open_page(page, server.url + "/Sampled_negatives")
     expect(page.get_by_text("HR@10 flips:")).to_be_visible()
     screenshot(page, SCREENSHOTS, "lab_sampled")
