@@ -61,6 +61,18 @@ def _setup(candidates, ground_truth, k, gain, denominator):
     return items, k, min(k, len(items)), relevant, gains, n_relevant, idcg
 
 
+def relevant_candidates(candidates, ground_truth) -> int:
+    """m = |Rel ∩ C|: how many candidates have a grade > 0.
+
+    Examples
+    --------
+    >>> relevant_candidates(["a", "b", "c"], {"a": 1, "c": 0, "z": 2})
+    1
+    """
+    grades = check_grades(ground_truth)
+    return sum(1 for item in check_ranking(candidates, "candidates") if grades.get(item, 0.0) > 0)
+
+
 def _hypergeometric(h: int, m: int, n: int, draws: int) -> float:
     """P(h relevant among ``draws`` slots) when m of n items are relevant; exact big-int ratio."""
     return math.comb(m, h) * math.comb(n - m, draws - h) / math.comb(n, draws)

@@ -101,7 +101,7 @@ def expected_sampled_rank(rank: int, n_items: int, n_negatives: int) -> float:
     Examples
     --------
     >>> round(expected_sampled_rank(200, 10_000, 100), 4)
-    2.9901
+    2.9902
     """
     n_negatives = min(check_k(n_negatives, "n_negatives"), n_items - 1)
     return 1 + (rank - 1) * n_negatives / (n_items - 1)
@@ -145,6 +145,28 @@ def compare(sim: Simulation, n_negatives: int) -> pd.DataFrame:
         rows.append({"model": model, "evaluation": "full", **hit_rate_and_ndcg(ranks[model], sim.k)})
         sampled = sampled_ranks(ranks[model], sim.n_items, n_negatives, rng)
         rows.append({"model": model, "evaluation": "sampled", **hit_rate_and_ndcg(sampled, sim.k)})
+    return pd.DataFrame(rows)
+
+
+def winners(table: pd.DataFrame) -> pd.DataFrame:
+    """Which model scores higher under each evaluation, from a :func:`compare` table.
+
+    Returns one row per metric (``hit_rate``, ``ndcg``): ``full`` and ``sampled`` ("A", "B" or
+    "tie") and ``flips`` (the two differ).
+
+    Examples
+    --------
+    >>> winners(compare(Simulation(), 100))["flips"].tolist()
+    [True, True]
+    """
+    cell = table.set_index(["model", "evaluation"])
+    rows = []
+    for metric in ("hit_rate", "ndcg"):
+        won = {}
+        for evaluation in ("full", "sampled"):
+            a, b = cell.loc[("A", evaluation), metric], cell.loc[("B", evaluation), metric]
+            won[evaluation] = "A" if a > b else "B" if b > a else "tie"
+        rows.append({"metric": metric, **won, "flips": won["full"] != won["sampled"]})
     return pd.DataFrame(rows)
 
 

@@ -108,6 +108,18 @@ def rank_changes(a, b, relevant) -> pd.DataFrame:
     return table
 
 
+def next_step(step: int, n: int, by: int = 1) -> int:
+    """The step ``by`` places after ``step`` in 1..n, wrapping around at either end.
+
+    Examples
+    --------
+    >>> next_step(10, 10), next_step(1, 10, -1), next_step(3, 10)
+    (1, 10, 4)
+    """
+    n = check_k(n, "n")
+    return (int(step) - 1 + int(by)) % n + 1
+
+
 RELEVANT_ITEM = "★"
 
 

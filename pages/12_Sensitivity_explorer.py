@@ -23,8 +23,7 @@ for name, value in {"sens_n": 10, "sens_k": 5, "sens_step": 1, "sens_missing": 0
 
 
 def _step(by: int) -> None:
-    st.session_state["sens_step"] = st.session_state["sens_step"] % st.session_state["sens_n"] + 1 if by > 0 else \
-        (st.session_state["sens_step"] - 2) % st.session_state["sens_n"] + 1
+    st.session_state["sens_step"] = whatif.next_step(st.session_state["sens_step"], st.session_state["sens_n"], by)
 
 
 def _copy(source: str, target: str) -> None:

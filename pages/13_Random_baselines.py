@@ -38,7 +38,7 @@ labels = {key: BY_KEY[REGISTRY_KEY[key]].display_label(case.k if BY_KEY[REGISTRY
 rows = table.set_index("metric")
 
 with formula_area:
-    m = sum(1 for item in case.recommended if truth.get(item, 0) > 0)
+    m = baselines.relevant_candidates(case.recommended, truth)
     n = len(case.recommended)
     ap = rows.loc["average_precision_at_k"]
     formula(r"\mathbb{E}[\mathrm{P@K}]=\frac{\lvert \mathrm{Rel}\cap C\rvert\cdot\min(K,N)}{K\cdot N}",

@@ -71,16 +71,14 @@ for metric, label in (("hit_rate", f"HR@{sim.k}"), ("ndcg", f"NDCG@{sim.k}")):
         cols[index].metric(f"{label} {model}, {where}", f"{cell.loc[(model, evaluation), metric]:.4f}", border=True,
                            help=f"Model {model}, {'ranked against the whole catalogue' if evaluation == 'full' else f'ranked among {n} sampled negatives'}.")
 
-winner = {ev: {m: ("A" if cell.loc[("A", ev), m] > cell.loc[("B", ev), m] else
-                   "B" if cell.loc[("B", ev), m] > cell.loc[("A", ev), m] else "tie")
-               for m in ("hit_rate", "ndcg")} for ev in ("full", "sampled")}
-for metric, label in (("hit_rate", f"HR@{sim.k}"), ("ndcg", f"NDCG@{sim.k}")):
-    full, samp = winner["full"][metric], winner["sampled"][metric]
-    if full != samp:
-        st.warning(f"**{label} flips:** model {full} wins on the full catalogue, model {samp} wins with {n} "
-                   f"sampled negatives.", icon="🔀")
+labels = {"hit_rate": f"HR@{sim.k}", "ndcg": f"NDCG@{sim.k}"}
+for row in sampled.winners(table).itertuples():
+    if row.flips:
+        st.warning(f"**{labels[row.metric]} flips:** model {row.full} wins on the full catalogue, model {row.sampled} "
+                   f"wins with {n} sampled negatives.", icon="🔀")
     else:
-        st.success(f"**{label}:** the same winner ({full}) on the full catalogue and with {n} sampled negatives.")
+        st.success(f"**{labels[row.metric]}:** the same winner ({row.full}) on the full catalogue and with {n} "
+                   "sampled negatives.")
 
 left, right = st.columns(2)
 with left:
