@@ -211,3 +211,46 @@ def test_pin_survives_a_page_switch():
     at.switch_page(TOPIC_PAGES["topn"]).run()
     at.switch_page(TOPIC_PAGES["home"]).run()
     assert at.toggle(key="_pin_home").value is True
+
+
+# ---------- Edge cases: nothing typed is lost, no traceback ----------
+
+def test_ab_with_b_emptied_scores_zero_and_shows_no_move_controls(ab):
+    edit(ab, "ab_b", deleted_rows=list(range(10)))
+    assert card(ab, "AP@10") == "0.0000"
+    assert deltas(ab)["AP@10"] == f"{-(1 + 0.5 + 3 / 7) / 3:+.4f} vs A"
+    assert not [b for b in ab.button if b.key == "_ab_up"]
+    ab.button(key="_ab_reset").click().run()
+    assert card(ab, "AP@10") == "0.6429"
+
+
+def test_ab_shows_typed_markup_literally_and_takes_the_playground_scenario():
+    from ui.state import ground_truth_table, recommended_table
+    at = run_page(TOPIC_PAGES["ab"], recommended=recommended_table(["<b>x</b>", "**y**"]),
+                  ground_truth=ground_truth_table({"**y**": 2}), k=2)
+    assert card(at, "RR") == "0.5000"
+    assert r"\*\*y\*\* (grade 2)" in texts(at)
+    arrows = chart_specs(at)[0]
+    assert "&lt;b&gt;x&lt;/b&gt;" in arrows["data"][0]["text"]
+    at.button(key="_ab_preset_rr_first_hit_only").click().run()
+    at.button(key="_ab_take").click().run()
+    assert at.session_state["ab_a"] == ["<b>x</b>", "**y**"] and at.session_state["ab_k"] == 2
+
+
+def test_sensitivity_shrinking_n_below_the_step_clamps_it(sensitivity):
+    sensitivity.slider(key="_sens_step_widget").set_value(9).run()
+    sensitivity.number_input(key="_sens_n_widget").set_value(4).run()
+    assert sensitivity.session_state["sens_step"] == 4 and sensitivity.session_state["sens_k"] == 4
+    assert card(sensitivity, "RR") == "0.2500"
+    sensitivity.button(key="_sens_next").click().run()
+    assert card(sensitivity, "RR") == "1.0000"  # wraps to rank 1
+
+
+def test_random_page_with_an_empty_list_or_no_relevant_item_says_so():
+    at = run_page(TOPIC_PAGES["random"])
+    edit(at, "ground_truth", deleted_rows=[0, 1, 2])
+    table = table_with(at, "E[random] (exact)").set_index("metric")
+    assert table["your list"].eq(0).all() and table["chance-corrected"].isna().all()
+    edit(at, "recommended", deleted_rows=list(range(10)))
+    assert "there is nothing to put in a random order" in texts(at)
+    assert chart_specs(at) == []

@@ -41,7 +41,7 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
         fig.add_annotation(x=0.97, y=int(row.rank_b), ax=0.03, ay=int(row.rank_a), xref="x", yref="y",
                            axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2,
                            arrowcolor=HIT if row.relevant else ACCENT, text="")
-    n = int(max(changes["rank_a"].max(skipna=True) or 0, changes["rank_b"].max(skipna=True) or 0, 1))
+    n = max([1, *changes["rank_a"].dropna().tolist(), *changes["rank_b"].dropna().tolist()])
     fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
     fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
     moved = int(changes["moved"].sum())
