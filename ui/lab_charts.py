@@ -104,15 +104,18 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
         distinct = np.unique(values)
         if distinct.size <= 40:
             x, share = distinct, np.array([np.count_nonzero(values == v) for v in distinct]) / values.size
-            width = np.min(np.diff(distinct)) * 0.8 if distinct.size > 1 else 0.02
+            width = max(np.min(np.diff(distinct)) * 0.8, 0.008) if distinct.size > 1 else 0.05
         else:
             counts, edges = np.histogram(values, bins=40)
             x, share, width = (edges[:-1] + edges[1:]) / 2, counts / values.size, (edges[1] - edges[0]) * 0.95
         fig.add_trace(go.Bar(x=x, y=share, width=width, marker_color=NEUTRAL, opacity=0.75, showlegend=False,
                              name=labels[row.metric], hovertemplate="%{x:.4f}: %{y:.1%}<extra></extra>"),
                       row=r, col=c)
-        fig.add_vline(x=row.value, line_color=ACCENT, line_width=3, row=r, col=c)
-        fig.add_vline(x=row.expected, line_color="black", line_dash="dash", row=r, col=c)
+        fig.add_vline(x=row.value, line_color=ACCENT, line_width=3, layer="below", row=r, col=c)
+        fig.add_vline(x=row.expected, line_color="black", line_dash="dash", layer="below", row=r, col=c)
+        if distinct.size == 1:
+            fig.add_annotation(x=distinct[0], y=0.5, text=f"every ordering: {distinct[0]:.4f}", showarrow=False,
+                               bgcolor="white", row=r, col=c)
     return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",
                    height=300 * rows + 80)
 
