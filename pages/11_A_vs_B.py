@@ -29,7 +29,7 @@ if loaded:
     st.info(f"**{loaded.title}.** {loaded.text}", icon="💡")
 
 a = ab_lab.case_a()
-formula_area = st.container()
+cards_area, formula_area = st.container(), st.container()
 left, right = st.columns([2, 3])
 with left:
     st.markdown("**List A** (fixed)")
@@ -54,11 +54,12 @@ a = ab_lab.case_a()
 comparison = whatif.compare_rankings(a, b)
 ndcg = comparison.set_index("key").loc["ndcg_binary_at_k"]
 with formula_area:
-    formula(r"\Delta=\mathrm{NDCG@K}(B)-\mathrm{NDCG@K}(A),\quad " + r"\mathrm{DCG@K}=\sum_{i=1}^{K}\frac{\mathrm{rel}_i}{\log_2(i+1)}",
-            rf"\Delta=\mathrm{{NDCG@{a.k}}}(B)-\mathrm{{NDCG@{a.k}}}(A)={ndcg['B']:.4f}-{ndcg['A']:.4f}={ndcg['difference']:+.4f}")
+    formula(r"\Delta=\mathrm{metric}(B)-\mathrm{metric}(A)",
+            rf"\Delta_{{\mathrm{{NDCG@{a.k}}}}}={ndcg['B']:.4f}-{ndcg['A']:.4f}={ndcg['difference']:+.4f}")
 
-st.subheader("Every metric for B, and its difference from A")
-ab_lab.difference_cards(comparison, a.k)
+with cards_area:
+    st.markdown("**Every metric for B, and its difference from A**")
+    ab_lab.difference_cards(comparison, a.k)
 shown = comparison.assign(metric=[BY_KEY[key].display_label(a.k if BY_KEY[key].needs_k else None)
                                   for key in comparison["key"]])
 st.dataframe(shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"}),

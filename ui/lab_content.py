@@ -53,7 +53,7 @@ PRESETS: tuple[Preset, ...] = (
         (("rr", "A", 1.0), ("rr", "B", 1.0), ("ap_at_k", "B", 1.0), ("ndcg_binary_at_k", "B", 1.0)),
     ),
     Preset(
-        "ap_rewards_early_hits", "AP rewards pulling a late hit forward more than P@K",
+        "ap_rewards_early_hits", "AP rewards pulling a hit forward",
         "At K = 5, B pulls the late hit 107 from rank 7 up to rank 2. Precision@5 rises by **0.2000** "
         "(one more hit in the window, 0.4 → 0.6), AP@5 by **0.3667** (0.5000 → 0.8667): AP also credits "
         "that the new hit sits near the top and lifts the precision of the hits below it.",
@@ -61,7 +61,7 @@ PRESETS: tuple[Preset, ...] = (
         (("precision_at_k", "difference", 0.2), ("ap_at_k", "difference", 0.3667), ("ap_at_k", "B", 0.8667)),
     ),
     Preset(
-        "never_recommended_caps", "A relevant item never recommended caps Recall and NDCG",
+        "never_recommended_caps", "A never-recommended item caps Recall",
         "Item **999** is relevant but in neither list. B is the best possible order of the recommended items "
         "(all three hits first), yet **Recall@10 stays 0.7500** and **NDCG@10 stops at 0.8319**: 999 stays in "
         "Recall's denominator and in the ideal DCG. (AP@10 also stops at 0.7500: it divides by min(4, 10) = 4.)",
