@@ -1,5 +1,7 @@
 """Sensitivity explorer: one relevant item through every rank (or K through every cut-off), every metric as a line."""
 
+import time
+
 import streamlit as st
 
 from metrics import registry, whatif
@@ -16,9 +18,10 @@ page(
     "Sensitivity explorer: one item through every rank", "🎚️",
     "A list of **N** items with one relevant item, **★**. Move it through every rank, or grow K, and see the "
     "shape of each metric: NDCG falls as 1/log₂(i+1), RR as 1/i, P@K and HR@K stay flat inside the top K "
-    "and drop to 0 the moment the item leaves it. Press **Next ▶** (or ▶ Play under the chart) to walk through.",
+    "and drop to 0 the moment the item leaves it. Press **Next ▶**, switch on **Auto-play**, or press ▶ Play under the chart to walk through.",
 )
-for name, value in {"sens_n": 10, "sens_k": 5, "sens_step": 1, "sens_missing": 0, "sens_mode": "rank"}.items():
+for name, value in {"sens_n": 10, "sens_k": 5, "sens_step": 1, "sens_missing": 0, "sens_mode": "rank",
+                    "sens_playing": False, "_sens_last_tick": 0.0}.items():
     st.session_state.setdefault(name, value)
 
 
@@ -49,13 +52,30 @@ with controls[2]:
 n, mode, missing = int(st.session_state["sens_n"]), st.session_state["sens_mode"], int(st.session_state["sens_missing"])
 step_label = "Rank of ★" if mode == "rank" else "K"
 fixed_label = "K (cut-off)" if mode == "rank" else "Rank of ★"
-steps = st.columns([3, 1, 1, 3])
+steps = st.columns([3, 1, 1, 1, 3])
 with steps[0]:
     _bound(st.slider, step_label, "sens_step", min_value=1, max_value=n)
 steps[1].button("◀ Back", on_click=_step, args=(-1,), width="stretch", key="_sens_back")
 steps[2].button("Next ▶", on_click=_step, args=(1,), width="stretch", key="_sens_next")
 with steps[3]:
+    _bound(st.toggle, "Auto-play", "sens_playing", help="Advance one step a second; the cards and formulas follow.")
+with steps[4]:
     _bound(st.slider, fixed_label, "sens_k", min_value=1, max_value=n)
+
+if st.session_state["sens_playing"]:
+    @st.fragment(run_every=1.0)
+    def _ticker() -> None:
+        """Each second, advance one step and rerun the page; stop at the last step."""
+        if time.monotonic() - st.session_state["_sens_last_tick"] < 0.9:
+            return
+        st.session_state["_sens_last_tick"] = time.monotonic()
+        _step(1)
+        if st.session_state["sens_step"] == st.session_state["sens_n"]:
+            st.session_state["sens_playing"] = False
+        st.rerun(scope="app")
+
+    st.session_state["_sens_last_tick"] = time.monotonic()
+    _ticker()
 
 step, fixed = int(st.session_state["sens_step"]), int(st.session_state["sens_k"])
 rank, k = (step, fixed) if mode == "rank" else (fixed, step)

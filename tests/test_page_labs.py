@@ -124,6 +124,14 @@ def test_sensitivity_steps_the_item_down_and_cards_and_formula_follow(sensitivit
     assert card(sensitivity, "HR@5") == "0.0000" and card(sensitivity, "RR") == f"{1 / 6:.4f}"
 
 
+def test_sensitivity_auto_play_switch_runs_and_stops_at_the_last_step(sensitivity):
+    sensitivity.toggle(key="_sens_playing_widget").set_value(True).run()
+    assert sensitivity.session_state["sens_playing"] is True
+    sensitivity.slider(key="_sens_step_widget").set_value(10).run()
+    sensitivity.toggle(key="_sens_playing_widget").set_value(False).run()
+    assert card(sensitivity, "RR") == "0.1000"
+
+
 def test_sensitivity_lines_have_the_textbook_shapes_and_a_frame_per_rank(sensitivity):
     spec = chart_specs(sensitivity)[0]
     lines = {t["name"]: t for t in spec["data"][:6]}

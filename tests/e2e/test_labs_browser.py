@@ -33,6 +33,10 @@ def test_lab_pages_at_projector_size(server, page: Page):
     page.get_by_role("button", name="Next ▶").click()
     wait_until_idle(page)
     expect(card(page, "RR")).to_have_text("0.5000")
+    page.get_by_test_id("stCheckbox").filter(has_text="Auto-play").locator("label").click()
+    expect(card(page, "RR")).not_to_have_text("0.5000", timeout=15_000)  # the ticker moved ★ on by itself
+    page.get_by_test_id("stCheckbox").filter(has_text="Auto-play").locator("label").click()
+    wait_until_idle(page)
     screenshot(page, SCREENSHOTS, "lab_sensitivity")
     page.wait_for_load_state("networkidle")  # leave no request half-done when navigating on
     open_page(page, server.url + "/Random_baselines")
