@@ -8,7 +8,6 @@ from ui import ab_lab, lab_charts, tables
 from ui.lab_content import BY_KEY as PRESETS
 from ui.lab_content import PRESETS as PRESET_LIST
 from ui.scenario import RECOMMENDED_COLUMNS
-from ui.state import recommended_table
 from ui.widgets import bound, formula, page, pitfalls, show_problems, table_editor
 
 page(
@@ -30,24 +29,18 @@ if loaded:
 
 a = ab_lab.case_a()
 cards_area, formula_area = st.container(), st.container()
-left, right = st.columns([2, 3])
-with left:
-    st.markdown("**List A** (fixed)")
-    st.dataframe(recommended_table(a.recommended), hide_index=True, width="stretch",
-                 height=(min(len(a.recommended), 15) + 1) * 35 + 3)
-    st.caption(ab_lab.truth_caption(a.ground_truth))
-    st.button("↺ Reset B to A", on_click=ab_lab.reset_b, key="_ab_reset")
-    st.button("Take A, relevant items and K from the playground", on_click=ab_lab.take_from_playground,
-              key="_ab_take")
-with right:
-    st.markdown("**List B**: type a new rank in the table, or pick an item and use the buttons")
-    b_table, move_area = st.columns([1, 1])
-    with b_table:
-        parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank))
-    b = parsed.columns["recommended"]
-    with move_area:
-        ab_lab.move_controls(b)
+chart_area, b_area, controls_area = st.columns([5, 3, 3])
+with b_area:
+    st.markdown("**List B**: type a new rank")
+    parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank))
+b = parsed.columns["recommended"]
+with controls_area:
+    st.markdown("**…or pick an item of B and move it**")
+    ab_lab.move_controls(b)
     bound(st.slider, "K (cut-off)", "ab_k", min_value=1, max_value=max(20, len(a.recommended), len(b)))
+    st.button("↺ Reset B to A", on_click=ab_lab.reset_b, key="_ab_reset", width="stretch")
+    st.button("Take A, relevant items and K from the playground", on_click=ab_lab.take_from_playground,
+              key="_ab_take", width="stretch")
 show_problems(parsed.problems)
 
 a = ab_lab.case_a()
@@ -56,6 +49,10 @@ ndcg = comparison.set_index("key").loc["ndcg_binary_at_k"]
 with formula_area:
     formula(r"\Delta=\mathrm{metric}(B)-\mathrm{metric}(A)",
             rf"\Delta_{{\mathrm{{NDCG@{a.k}}}}}={ndcg['B']:.4f}-{ndcg['A']:.4f}={ndcg['difference']:+.4f}")
+
+with chart_area:
+    st.plotly_chart(lab_charts.rank_arrows(whatif.rank_changes(a.recommended, b, a.binary_truth)), key="ab_arrows")
+    st.caption(ab_lab.truth_caption(a.ground_truth) + " List A (fixed) is the left column, B the right one.")
 
 with cards_area:
     st.markdown("**Every metric for B, and its difference from A**")
@@ -66,7 +63,6 @@ st.dataframe(shown[["metric", "A", "B", "difference"]].rename(columns={"differen
              hide_index=True, width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f")
                                                               for c in ("A", "B", "B − A")})
 
-st.plotly_chart(lab_charts.rank_arrows(whatif.rank_changes(a.recommended, b, a.binary_truth)), key="ab_arrows")
 
 pitfalls(
     "A difference of 0 does not mean the lists are equally good: P@K, R@K and HR@K cannot see order inside "
