@@ -39,8 +39,8 @@ with controls_area:
     ab_lab.move_controls(b)
     bound(st.slider, "K (cut-off)", "ab_k", min_value=1, max_value=max(20, len(a.recommended), len(b)))
     st.button("↺ Reset B to A", on_click=ab_lab.reset_b, key="_ab_reset", width="stretch")
-    st.button("Take A, relevant items and K from the playground", on_click=ab_lab.take_from_playground,
-              key="_ab_take", width="stretch")
+    st.button("⤵ From the playground", on_click=ab_lab.take_from_playground, key="_ab_take", width="stretch",
+              help="Take list A, the relevant items and K from the playground's scenario; B becomes a copy of A.")
 show_problems(parsed.problems)
 
 a = ab_lab.case_a()

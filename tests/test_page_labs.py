@@ -33,7 +33,7 @@ def ab():
 def test_ab_starts_with_b_a_copy_of_the_playground_list(ab):
     assert card(ab, "AP@10") == "0.6429" and card(ab, "NDCG@10 (binary)") == "0.8278"
     assert not any(deltas(ab).values())
-    assert chart_specs(ab)[0]["layout"]["title"]["text"].startswith("Rank in A → rank in B: 0 item(s) moved")
+    assert chart_specs(ab)[0]["layout"]["title"]["text"].startswith("A → B: 0 item(s) moved")
     assert r"\Delta_{\mathrm{NDCG@10}}=0.8278-0.8278=+0.0000" in latex(ab)
 
 
@@ -44,7 +44,7 @@ def test_typing_a_rank_in_b_moves_the_item_and_shows_the_difference(ab):
     assert deltas(ab)["Precision@10"] == ""  # P@10 cannot see the move
     assert r"\Delta_{\mathrm{NDCG@10}}=0.9469-0.8278=+0.1191" in latex(ab)
     arrows = chart_specs(ab)[0]
-    assert arrows["layout"]["title"]["text"].startswith("Rank in A → rank in B: 6 item(s) moved")
+    assert arrows["layout"]["title"]["text"].startswith("A → B: 6 item(s) moved")
     moved = {(a["ay"], a["y"]) for a in arrows["layout"]["annotations"] if a.get("showarrow")}
     assert (7, 2) in moved and (2, 3) in moved
 

@@ -98,8 +98,8 @@ def move_controls(items: list[str]) -> None:
     rank = {item: r for r, item in enumerate(items, start=1)}
     st.selectbox("Item to move in B", items, key="_ab_item", format_func=lambda i: f"rank {rank[i]}: {i}")
     up, down = st.columns(2)
-    up.button("⬆ Move up", on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
-    down.button("⬇ Move down", on_click=move_by, args=(1,), width="stretch", key="_ab_down")
+    up.button("⬆ Up", on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
+    down.button("⬇ Down", on_click=move_by, args=(1,), width="stretch", key="_ab_down")
     to_rank, go = st.columns([2, 1], vertical_alignment="bottom")
     st.session_state.setdefault("_ab_to_rank", 1)
     to_rank.number_input("Move to rank", min_value=1, max_value=len(items), step=1, key="_ab_to_rank")

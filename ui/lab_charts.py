@@ -45,7 +45,7 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
     fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
     moved = int(changes["moved"].sum())
-    _layout(fig, f"Rank in A → rank in B: {moved} item(s) moved (green = relevant)", "", "rank",
+    _layout(fig, f"A → B: {moved} item(s) moved (green = relevant)", "", "rank",
             height=max(320, 36 * n + 90))
     fig.update_layout(margin={"t": 40, "b": 30})
     return fig

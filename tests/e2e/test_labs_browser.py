@@ -13,7 +13,7 @@ def test_moving_an_item_in_b_changes_the_cards_and_the_arrows(server, page: Page
     open_page(page, server.url + "/A_vs_B")
     # the first look waits longer: on a busy machine the frontend can take seconds to draw a fresh session
     expect(card(page, "AP@10")).to_have_text("0.6429", timeout=30_000)
-    page.get_by_role("button", name="⬇ Move down").click()  # the selected item, 101, from rank 1 to 2
+    page.get_by_role("button", name="⬇ Down").click()  # the selected item, 101, from rank 1 to 2
     wait_until_idle(page)
     expect(card(page, "RR")).to_have_text("0.5000")
     expect(page.get_by_text("-0.5000 vs A")).to_be_visible()
@@ -21,7 +21,7 @@ def test_moving_an_item_in_b_changes_the_cards_and_the_arrows(server, page: Page
     edit_cell(page, editor(page, 0), column=1, row=6, text="2")
     # B = 102, 107, 101, ...: hits at ranks 2, 3, 5
     expect(card(page, "AP@10")).to_have_text(f"{(1 / 2 + 2 / 3 + 3 / 5) / 3:.4f}")
-    arrows = page.locator(".js-plotly-plot").filter(has_text="Rank in A → rank in B")
+    arrows = page.locator(".js-plotly-plot").filter(has_text="A → B:")
     expect(arrows.filter(has_text="7 item(s) moved")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot(page, SCREENSHOTS, "lab_ab_after_moves")
