@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -83,6 +85,19 @@ def test_every_preset_shows_the_numbers_its_text_states(ab, preset):
             assert card(ab, label) == f"{value:.4f}"
         if column == "difference":
             assert deltas(ab)[label] == f"{value:+.4f} vs A"
+
+
+SHOWN_AFTER_A_MOVE = {"top_matters_most": {"0.0073"}}  # checked by the next test, after the move it asks for
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p.key for p in PRESETS])
+def test_every_number_a_preset_text_writes_is_on_the_page(ab, preset):
+    ab.button(key=f"_ab_preset_{preset.key}").click().run()
+    table = table_with(ab, "B − A")
+    shown = {f"{abs(v):.4f}" for column in ("A", "B", "B − A") for v in table[column]}
+    written = set(re.findall(r"\d\.\d{4}", preset.text))
+    assert written, preset.key
+    assert written - shown == SHOWN_AFTER_A_MOVE.get(preset.key, set())
 
 
 def test_first_preset_second_claim_nine_to_ten_costs_0_0073(ab):
