@@ -50,9 +50,18 @@ def reset_b() -> None:
     _put_b(st.session_state["ab_a"])
 
 
+def _name(value) -> str:
+    """An item cell as the parsed list names it (blank for an empty cell)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
 def _rows_in_rank_order():
     table = tables.order_by_rank(st.session_state["ab_b"])
-    return table, [tables._text(item) for item in table["item"]]
+    return table, [_name(item) for item in table["item"]]
 
 
 def _reorder(new_positions: list[int]) -> None:
