@@ -210,6 +210,12 @@ def test_sampled_settings_form_changes_the_catalogue():
     at.button[0].click().run()
     assert not at.exception
     assert "full catalogue of 2,000 items vs 100 sampled negatives" in at.subheader[0].value
+    at.number_input[0].set_value(20)
+    at.button[0].click().run()
+    assert not at.exception
+    # n cannot exceed the 19 other items: sampling all of them is the full ranking
+    assert "full catalogue of 20 items vs 19 sampled negatives" in at.subheader[0].value
+    assert card(at, "HR@10 A, n=19") == card(at, "HR@10 A, full")
 
 
 # ---------- Pinned baseline ----------
