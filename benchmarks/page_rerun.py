@@ -34,6 +34,10 @@ EDITS = {
     "examples": (None, None, None),
     "lens": ("ground_truth", {1: {"grade": "3"}}, {1: {"grade": "1"}}),
     "lessons": (None, None, None),
+    "ab": ("ab_b", {6: {"rank": 2}}, {6: {"rank": 7}}),
+    "sensitivity": (None, None, None),
+    "random": ("recommended", {6: {"rank": 2}}, {6: {"rank": 7}}),
+    "sampled": (None, None, None),
 }
 
 

@@ -33,6 +33,10 @@ PAGES = (
     Page("your_data", "pages/17_Your_data.py", "Your data: a whole log", "🗂️", "Your data"),
     Page("lens", "pages/16_Library_lens.py", "Why libraries disagree", "🔭", "Labs"),
     Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
+    Page("ab", "pages/11_A_vs_B.py", "A vs B: what one move does", "⚖️", "Labs"),
+    Page("sensitivity", "pages/12_Sensitivity_explorer.py", "One item through every rank", "🎚️", "Labs"),
+    Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
+    Page("sampled", "pages/14_Sampled_negatives.py", "Sampled negatives pitfall", "🧪", "Labs"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

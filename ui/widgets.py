@@ -10,7 +10,7 @@ import streamlit as st
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import tables, text
+from ui import baseline, tables, text
 from ui.navigation import grouped
 from ui.state import changed_from_example, init_state, load_example
 
@@ -171,7 +171,7 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
     if st.session_state.get(snapshot_key) != values:
         st.session_state[previous_key] = st.session_state.get(snapshot_key, {})
         st.session_state[snapshot_key] = dict(values)
-    previous = st.session_state.get(previous_key, {})
+    previous = baseline.compared_with(group, values, st.session_state.get(previous_key, {}))
     cells = st.columns(columns)
     for index, (key, value) in enumerate(values.items()):
         metric: Metric | None = BY_KEY.get(key)

@@ -19,6 +19,8 @@ TITLES = {
     "your_data": "Your data",
     "lens": "Why libraries disagree",
     "lessons": "Guided lessons",
+    "ab": "A vs B: what one move does", "sensitivity": "Sensitivity explorer", "random": "Random and perfect baselines",
+    "sampled": "Sampled negatives",
 }
 
 

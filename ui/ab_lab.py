@@ -1,0 +1,138 @@
+"""State and controls of the A vs B lab: list A, the editable list B, and the moves between them.
+
+List B is a scenario table (rank, item) like the playground's, so typing a rank moves an item;
+the move/swap buttons reorder that table's rows, so nothing typed in it is ever dropped.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from metrics import whatif
+from metrics.registry import BY_KEY, RankingCase
+from ui import tables
+from ui.lab_content import BY_KEY as PRESETS
+from ui.state import recommended_table, reset_editor
+from ui.text import markdown
+
+
+def _put_b(items) -> None:
+    st.session_state["ab_b"] = recommended_table(items)
+    reset_editor("ab_b")
+
+
+def take_from_playground() -> None:
+    """A, B, the ground truth and K from the shared scenario (the playground's tables)."""
+    items = tables.parse_recommended(st.session_state["recommended"]).columns["recommended"]
+    st.session_state["ab_a"] = list(items)
+    st.session_state["ab_truth"] = tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"]
+    st.session_state["ab_k"] = int(st.session_state["k"])
+    st.session_state["ab_preset"] = None
+    _put_b(items)
+
+
+def init() -> None:
+    """The lab starts from the playground's scenario, once per session."""
+    if "ab_a" not in st.session_state:
+        take_from_playground()
+
+
+def load_preset(key: str) -> None:
+    preset = PRESETS[key]
+    st.session_state["ab_a"] = list(preset.a)
+    st.session_state["ab_truth"] = dict(preset.truth)
+    st.session_state["ab_k"] = preset.k
+    st.session_state["ab_preset"] = key
+    _put_b(preset.b)
+
+
+def reset_b() -> None:
+    _put_b(st.session_state["ab_a"])
+
+
+def _name(value) -> str:
+    """An item cell as the parsed list names it (blank for an empty cell)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _rows_in_rank_order():
+    table = tables.order_by_rank(st.session_state["ab_b"])
+    return table, [_name(item) for item in table["item"]]
+
+
+def _reorder(new_positions: list[int]) -> None:
+    table, _ = _rows_in_rank_order()
+    moved = table.iloc[new_positions].reset_index(drop=True)
+    moved["rank"] = range(1, len(moved) + 1)
+    st.session_state["ab_b"] = moved
+    reset_editor("ab_b")
+
+
+def _apply(operation) -> None:
+    """Apply a move on row positions to the B table; an item no longer in B does nothing."""
+    _, names = _rows_in_rank_order()
+    item = st.session_state.get("_ab_item")
+    if item not in names:
+        return
+    _reorder(operation(list(range(len(names))), names.index(item), names))
+
+
+def move_by(step: int) -> None:
+    _apply(lambda rows, row, _: whatif.move_by(rows, row, step))
+
+
+def move_to() -> None:
+    _apply(lambda rows, row, _: whatif.move(rows, row, int(st.session_state["_ab_to_rank"])))
+
+
+def swap() -> None:
+    other = st.session_state.get("_ab_swap")
+    _apply(lambda rows, row, names: whatif.swap(rows, row, names.index(other)) if other in names else rows)
+
+
+def case_a() -> RankingCase:
+    return RankingCase(st.session_state["ab_a"], st.session_state["ab_truth"], int(st.session_state["ab_k"]))
+
+
+def move_controls(items: list[str]) -> None:
+    """Pick an item of B, then move it up, down, to a typed rank, or swap it with another."""
+    if not items:
+        return
+    if st.session_state.get("_ab_item") not in items:
+        st.session_state["_ab_item"] = items[0]
+    rank = {item: r for r, item in enumerate(items, start=1)}
+    st.selectbox("Item to move in B", items, key="_ab_item", format_func=lambda i: f"rank {rank[i]}: {i}")
+    up, down = st.columns(2)
+    up.button("⬆ Up", on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
+    down.button("⬇ Down", on_click=move_by, args=(1,), width="stretch", key="_ab_down")
+    to_rank, go = st.columns([2, 1], vertical_alignment="bottom")
+    st.session_state.setdefault("_ab_to_rank", 1)
+    to_rank.number_input("Move to rank", min_value=1, max_value=len(items), step=1, key="_ab_to_rank")
+    go.button("Move", on_click=move_to, width="stretch", key="_ab_move")
+    other, go_swap = st.columns([2, 1], vertical_alignment="bottom")
+    others = [i for i in items if i != st.session_state["_ab_item"]]
+    if others:
+        if st.session_state.get("_ab_swap") not in others:
+            st.session_state["_ab_swap"] = others[0]
+        other.selectbox("Swap with", others, key="_ab_swap", format_func=lambda i: f"rank {rank[i]}: {i}")
+        go_swap.button("Swap", on_click=swap, width="stretch", key="_ab_do_swap")
+
+
+def difference_cards(table, k: int, columns: int = 4) -> None:
+    """One card per metric: B's value, and the difference from A as the delta."""
+    cells = st.columns(columns)
+    for index, row in enumerate(table.itertuples()):
+        metric = BY_KEY[row.key]
+        delta = None if abs(row.difference) < 5e-13 else f"{row.difference:+.4f} vs A"
+        with cells[index % columns]:
+            st.metric(metric.display_label(k if metric.needs_k else None), f"{row.B:.4f}", delta=delta,
+                      border=True, help=f"A: {row.A:.4f}. {metric.meaning}")
+
+
+def truth_caption(truth: dict) -> str:
+    relevant = ", ".join(f"{markdown(item)} (grade {grade:g})" for item, grade in truth.items() if grade > 0)
+    return f"Relevant items: {relevant or 'none'}."

@@ -1,0 +1,162 @@
+"""Plotly figures of the what-if labs. No Streamlit here: tables from ``metrics`` in, figures out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from metrics.registry import BY_KEY
+from ui.text import plotly as plotly_text
+
+HIT, MISS, NEUTRAL, ACCENT = "#2e7d32", "#78909c", "#1565c0", "#c62828"
+PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str, height: int | None = None) -> go.Figure:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, font={"size": 14},
+                      margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.18})
+    if height:
+        fig.update_layout(height=height)
+    return fig
+
+
+def rank_arrows(changes: pd.DataFrame) -> go.Figure:
+    """List A and list B as two columns of items, an arrow from A's rank to B's for each moved item.
+
+    ``changes`` is ``metrics.whatif.rank_changes``; relevant items are green, others grey.
+    """
+    fig = go.Figure()
+    colors = np.where(changes["relevant"], HIT, MISS)
+    for column, x in (("rank_a", 0), ("rank_b", 1)):
+        present = changes[column].notna().to_numpy()
+        fig.add_trace(go.Scatter(
+            x=[x] * int(present.sum()), y=changes.loc[present, column].astype(int),
+            mode="markers+text", marker={"size": 14, "color": colors[present]},
+            text=[plotly_text(i) for i in changes.loc[present, "item"]],
+            textposition="middle left" if x == 0 else "middle right",
+            name="list A" if x == 0 else "list B", hoverinfo="text", showlegend=False))
+    for row in changes[changes["moved"] & changes["rank_a"].notna() & changes["rank_b"].notna()].itertuples():
+        fig.add_annotation(x=0.97, y=int(row.rank_b), ax=0.03, ay=int(row.rank_a), xref="x", yref="y",
+                           axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2,
+                           arrowcolor=HIT if row.relevant else ACCENT, text="")
+    n = max([1, *changes["rank_a"].dropna().tolist(), *changes["rank_b"].dropna().tolist()])
+    fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
+    fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
+    moved = int(changes["moved"].sum())
+    _layout(fig, f"A → B: {moved} item(s) moved (green = relevant)", "", "rank",
+            height=max(320, 36 * n + 90))
+    fig.update_layout(margin={"t": 40, "b": 30})
+    return fig
+
+
+def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None = None,
+                 title: str = "") -> go.Figure:
+    """One line per metric over ``x`` (a rank or K), a marker on each at ``current``, and an
+    animation (play button and slider) that walks the markers through every step."""
+    steps = sweep[x].astype(int).tolist()
+    fig = go.Figure()
+    for index, key in enumerate(keys):
+        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines+markers", name=BY_KEY[key].label,
+                                 marker={"size": 5}, line={"color": PALETTE[index % len(PALETTE)]}))
+    at = sweep.set_index(x)
+    colors = [PALETTE[index % len(PALETTE)] for index in range(len(keys))]
+    names = [BY_KEY[key].label for key in keys]
+    # One marker trace for all metrics, so each frame is one small trace (frames are costly to build).
+    fig.add_trace(go.Scatter(x=[current] * len(keys), y=at.loc[current, list(keys)].tolist(), mode="markers",
+                             showlegend=False, marker={"size": 12, "color": colors}, text=names,
+                             hovertemplate="%{text}: %{y:.4f}<extra></extra>", name="current step"))
+    marker_trace = len(keys)
+    fig.frames = [go.Frame(name=str(s), traces=[marker_trace],
+                           data=[go.Scatter(x=[s] * len(keys), y=at.loc[s, list(keys)].tolist())]) for s in steps]
+    fig.update_layout(
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
+        updatemenus=[{"type": "buttons", "x": 0.09, "y": -0.2, "xanchor": "right", "yanchor": "top",
+                      "direction": "left", "pad": {"t": 30}, "buttons": [
+            {"label": "▶ Play", "method": "animate",
+             "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
+            {"label": "⏸", "method": "animate",
+             "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]},
+        ]}],
+        sliders=[{"active": steps.index(current), "x": 0.1, "len": 0.9, "y": -0.2, "yanchor": "top",
+                  "currentvalue": {"prefix": f"{x} = "},
+                  "steps": [{"label": str(s), "method": "animate",
+                             "args": [[str(s)], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
+                            for s in steps]}],
+    )
+    if k is not None:
+        fig.add_vline(x=k + 0.5, line_dash="dot", line_color="black", annotation_text=f"K = {k}")
+    fig.update_yaxes(range=[-0.03, 1.08])
+    fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
+    _layout(fig, title, x, "value", height=500)
+    fig.update_layout(legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
+                      margin={"t": 90, "b": 150})
+    return fig
+
+
+def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
+    """Each metric's histogram over random orderings, with the list's score (red) and E[random] (dashed)."""
+    keys = table["metric"].tolist()
+    rows = int(np.ceil(len(keys) / 3))
+    fig = make_subplots(rows=rows, cols=3, subplot_titles=[labels[key] for key in keys],
+                        vertical_spacing=0.16, horizontal_spacing=0.06)
+    traces, shapes, notes = [], [], []
+    for index, row in enumerate(table.itertuples()):
+        axis = "" if index == 0 else str(index + 1)
+        values = samples[row.metric].to_numpy()
+        # Binned here, so the browser gets at most 40 bars instead of every sample.
+        distinct = np.unique(values)
+        if distinct.size <= 40:
+            x, share = distinct, np.array([np.count_nonzero(values == v) for v in distinct]) / values.size
+            width = max(np.min(np.diff(distinct)) * 0.8, 0.008) if distinct.size > 1 else 0.05
+        else:
+            counts, edges = np.histogram(values, bins=40)
+            x, share, width = (edges[:-1] + edges[1:]) / 2, counts / values.size, (edges[1] - edges[0]) * 0.95
+        traces.append(go.Bar(x=x, y=share, width=width, marker_color=NEUTRAL, opacity=0.75, showlegend=False,
+                             name=labels[row.metric], hovertemplate="%{x:.4f}: %{y:.1%}<extra></extra>",
+                             xaxis=f"x{axis}", yaxis=f"y{axis}"))
+        # Shapes written out once: add_vline per subplot costs ~100 ms a line.
+        for value, style in ((row.value, {"color": ACCENT, "width": 3}), (row.expected, {"color": "black", "dash": "dash"})):
+            shapes.append({"type": "line", "xref": f"x{axis}", "yref": f"y{axis} domain", "x0": value, "x1": value,
+                           "y0": 0, "y1": 1, "line": style, "layer": "below"})
+        if distinct.size == 1:
+            notes.append({"x": distinct[0], "y": 0.5, "xref": f"x{axis}", "yref": f"y{axis}", "showarrow": False,
+                          "text": f"every ordering: {distinct[0]:.4f}", "bgcolor": "white"})
+    fig.add_traces(traces)
+    fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
+    return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",
+                   height=300 * rows + 80)
+
+
+def sampled_bars(table: pd.DataFrame, k: int) -> go.Figure:
+    """HR@K and NDCG@K of both models, full ranking next to sampled negatives."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[f"HR@{k}", f"NDCG@{k}"])
+    for evaluation, color in (("full", NEUTRAL), ("sampled", "#ef6c00")):
+        part = table[table["evaluation"] == evaluation]
+        for col, metric in ((1, "hit_rate"), (2, "ndcg")):
+            fig.add_trace(go.Bar(x=[f"model {m}" for m in part["model"]], y=part[metric], marker_color=color,
+                                 name="full catalogue" if evaluation == "full" else "sampled negatives",
+                                 text=[f"{v:.3f}" for v in part[metric]], textposition="outside",
+                                 showlegend=col == 1, legendgroup=evaluation), row=1, col=col)
+    fig.update_yaxes(range=[0, 1.15])
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Full ranking vs sampled negatives", "", "", height=400)
+
+
+def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, full_n: int) -> go.Figure:
+    """A metric of both models as the number of sampled negatives grows (log axis) up to the full catalogue."""
+    fig = go.Figure()
+    for model, color in (("A", NEUTRAL), ("B", "#ef6c00")):
+        part = table[table["model"] == model]
+        fig.add_trace(go.Scatter(x=part["n_negatives"], y=part[metric], mode="lines+markers",
+                                 name=f"model {model}", line={"color": color}))
+    # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
+    for x, text, dash in ((current, f"n = {current}", "dash"), (full_n, "full catalogue", "dot")):
+        fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text], textposition="bottom left",
+                                 line={"color": "black" if dash == "dash" else "grey", "dash": dash},
+                                 showlegend=False, hoverinfo="skip"))
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(range=[0, 1.1])
+    return _layout(fig, f"{label} as the number of sampled negatives grows", "sampled negatives n (log scale)",
+                   label, height=400)
