@@ -200,6 +200,7 @@ class Verdict:
     correct: bool
     message: str
     mistake: str | None = None
+    unreadable: bool = False  # not a number (or no option chosen): ask again, do not score
 
 
 def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
@@ -215,7 +216,7 @@ def check_number(text: str, exact: float, known_mistakes: dict[str, float] | Non
     try:
         typed = parse_answer(text)
     except ValueError as problem:
-        return Verdict(False, str(problem))
+        return Verdict(False, str(problem), unreadable=True)
     if close(typed, exact):
         return Verdict(True, f"Right: {describe(exact)}.")
     for name, value in (known_mistakes or {}).items():
@@ -379,7 +380,7 @@ def check(question: Question, typed: str) -> Verdict:
         try:
             k = parse_answer(typed)
         except ValueError as problem:
-            return Verdict(False, str(problem))
+            return Verdict(False, str(problem), unreadable=True)
         ks = ", ".join(str(k) for k in sorted(question.right_ks))
         if k in question.right_ks:
             return Verdict(True, f"Right: at K = {k}, P@K = R@K (every such K: {ks}).")
@@ -393,7 +394,7 @@ def check(question: Question, typed: str) -> Verdict:
         return Verdict(True, f"Right: {typed}.")
     right = " or ".join(sorted(question.right_options))
     if typed not in question.options:
-        return Verdict(False, "Pick one of the options first.")
+        return Verdict(False, "Pick one of the options first.", unreadable=True)
     return Verdict(False, f"Not quite: the answer is {right}.{_compare_mistake(question, typed)}")
 
 

@@ -40,7 +40,7 @@ SCALARS = ("page", "k", "gain", "ap_denominator", "loaded_example", "rating_demo
 PRACTICE_DEFAULTS = {"seed": 1, "length": 8, "graded": False, "k": 5, "hide_answers": False,
                      "challenge": None, "challenge_start": None}
 DTYPES = ("object", "str", "string", "int64", "Int64", "float64", "Float64", "bool", "boolean")
-TOPICS = tuple(p.topic for p in PAGES) + ("practice",)
+TOPICS = tuple(p.topic for p in PAGES)
 
 BASELINE_PATH = Path(__file__).with_name("scenario_v1_defaults.json")
 
