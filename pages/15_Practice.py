@@ -70,15 +70,19 @@ def _restart(progress: dict) -> None:
     progress.update(index=0, results=[], verdict=None)
 
 
-def _show_list(case, title: str, key: str) -> None:
+def _show_list(case, title: str, key: str, *, side_by_side: bool = True) -> None:
     table = top_k_table(case.recommended, case.ground_truth, case.k)
     st.markdown(f"**{title}** (best first; K = {case.k})")
-    st.dataframe(table[["rank", "item", "grade"]], hide_index=True, width="stretch",
-                 height=min(len(table) + 1, 16) * 35 + 3)
-    outside = [item for item in case.ground_truth if item not in set(case.recommended)]
-    if outside:
-        st.caption("Relevant but never recommended: " + ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
-    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
+    left, right = st.columns([2, 3]) if side_by_side else (st.container(), st.container())
+    with left:
+        st.dataframe(table[["rank", "item", "grade"]], hide_index=True, width="stretch",
+                     height=min(len(table) + 1, 16) * 35 + 3)
+    with right:
+        outside = [item for item in case.ground_truth if item not in set(case.recommended)]
+        if outside:
+            st.caption("Relevant but never recommended: " +
+                       ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
+        st.plotly_chart(charts.top_k_window(table, case.k), key=key)
 
 
 def quiz() -> None:
@@ -121,9 +125,9 @@ def quiz() -> None:
     if question.kind == "compare":
         left, right_column = st.columns(2)
         with left:
-            _show_list(question.case, "List A", "quiz_list_a")
+            _show_list(question.case, "List A", "quiz_list_a", side_by_side=False)
         with right_column:
-            _show_list(question.other, "List B", "quiz_list_b")
+            _show_list(question.other, "List B", "quiz_list_b", side_by_side=False)
     else:
         _show_list(question.case, "The list", "quiz_list")
 

@@ -20,7 +20,8 @@ from ui import tables, text
 from ui.scenario_link import to_json_bytes
 
 HIDDEN_LATEX = r"\text{hidden: check your own answer first}"
-_HIDE_CSS = "<style>[data-testid='stPlotlyChart'] {display: none;}</style>"
+_HIDE_CSS = ("<style>[data-testid='stElementContainer']:has([data-testid='stPlotlyChart']) {display: none;}"
+             "</style>")
 
 
 def _settings() -> dict:
