@@ -20,8 +20,11 @@ from ui import tables, text
 from ui.scenario_link import to_json_bytes
 
 HIDDEN_LATEX = r"\text{hidden: check your own answer first}"
-_HIDE_CSS = ("<style>[data-testid='stElementContainer']:has([data-testid='stPlotlyChart']) {display: none;}"
-             "</style>")
+# Charts and read-only tables (breakdowns) are hidden in the browser; the scenario editors, whose
+# containers carry their key (``..._editor_N``), stay.
+_HIDE_CSS = ("<style>[data-testid='stElementContainer']:has([data-testid='stPlotlyChart']),"
+             "[data-testid='stElementContainer']:has([data-testid='stDataFrame']):not([class*='_editor_'])"
+             " {display: none;}</style>")
 
 
 def _settings() -> dict:
@@ -45,11 +48,13 @@ def _toggle() -> None:
 
 
 def switch() -> None:
-    """The sidebar switch; while answers are hidden, charts are hidden too."""
+    """The sidebar switch; while answers are hidden, charts and breakdown tables are hidden too."""
     st.session_state["_hide_answers_widget"] = bool(_settings().get("hide_answers"))
     st.toggle("🙈 Hide the answers", key="_hide_answers_widget", on_change=_toggle,
               help="Hide every metric card, formula with numbers and chart until you type your own value and press Check.")
-    if hidden():
+    from ui.lesson_link import current_topic
+
+    if hidden() and current_topic() != "practice":  # the quiz needs its lists and charts
         st.html(_HIDE_CSS)
 
 
