@@ -4,12 +4,13 @@ import json
 from fractions import Fraction
 from math import log2
 
+import numpy as np
 import pytest
 
 from metrics.practice import QUIZ_METRICS, QuizSettings, as_fraction, make_quiz
 from tests.conftest import card, chart_specs, edit, latex, run_page, texts
 from ui import scenario_link
-from ui.state import TOPIC_PAGES
+from ui.state import TOPIC_PAGES, recommended_table
 
 PAGE = TOPIC_PAGES["practice"]
 SEED = 4  # question 1 is AP@5 = 23/48, and dividing by the hits gives another number
@@ -172,6 +173,21 @@ def test_a_tampered_link_opens_the_defaults_with_a_message():
     warning = at.warning[0].value
     assert "This link could not be opened" in warning and "k must be a whole number" in warning
     assert card(at, "Precision@10") == "0.3000"
+    assert at.query_params["k"] == "10"  # the address bar now holds the default scenario
+
+
+def test_what_a_tampered_link_holds_is_shown_literally():
+    at = run_page_with_link({"v": "1", "gain": "**bold** [x](http://e.com) $x$"})
+    warning = at.warning[0].value
+    assert r"\*\*bold\*\* \[x\]\(http\:\/\/e\.com\) \$x\$" in warning
+
+
+def test_a_scenario_too_long_for_a_link_offers_the_file():
+    items = [f"{x:x}" for x in np.random.default_rng(0).integers(0, 2**62, size=3000)]
+    at = run_page(PAGE, recommended=recommended_table(items))  # the practice page leaves the list alone
+    assert "too long for a link" in at.sidebar.warning[0].value
+    assert not at.sidebar.code and not at.query_params
+    assert at.sidebar.get("download_button")
 
 
 def test_an_upload_replaces_the_scenario_and_a_bad_one_leaves_it_untouched(home):
