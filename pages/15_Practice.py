@@ -22,6 +22,9 @@ page(
 )
 
 
+_quiz = st.cache_data(max_entries=64, show_spinner=False)(make_quiz)  # same settings, same questions
+
+
 def _settings() -> QuizSettings:
     p = st.session_state["practice"]
     return QuizSettings(seed=p["seed"], length=p["length"], graded=p["graded"], k=min(p["k"], p["length"]))
@@ -98,7 +101,7 @@ def quiz() -> None:
     with controls[4]:
         st.button("🎲 New quiz", on_click=_new_seed, help="A new random seed.")
     settings = _settings()
-    questions = make_quiz(settings)
+    questions = _quiz(settings)
     progress = _progress(settings)
     right, asked, missed = practice.summary(progress["results"])
     st.markdown(f"**Quiz code:** seed {settings.seed} · {settings.length} items · "

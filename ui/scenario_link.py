@@ -11,6 +11,7 @@ nothing is half-applied, because decoding builds a new scenario and never touche
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 import zlib
@@ -137,7 +138,9 @@ def to_document(scenario: Mapping) -> dict:
     return document
 
 
+@functools.cache
 def _baseline() -> dict:
+    """The version-1 defaults (read once; callers never change it)."""
     return json.loads(BASELINE_PATH.read_text())
 
 
