@@ -40,9 +40,14 @@ def test_the_graded_seed_example_is_a_readable_link():
     assert same(from_query(through_the_address_bar(params)), graded_seed())
 
 
-def test_the_current_defaults_survive_the_frozen_version_1_defaults():
-    # If ui.state's defaults change, old links still open the version-1 defaults; today they agree.
-    assert same(link.from_document({"version": 1}), default_scenario())
+def test_a_bare_version_1_link_opens_the_frozen_version_1_defaults():
+    # If ui.state's defaults change later, a link made today still opens what it meant.
+    assert link.to_document(from_query({"v": "1"})) == {**BASELINE}
+
+
+def test_the_apps_current_defaults_make_a_round_trip():
+    assert same(from_query(through_the_address_bar(to_query(default_scenario()))), default_scenario())
+    assert same(from_json_bytes(to_json_bytes(default_scenario())), default_scenario())
 
 
 _text = st.text(max_size=12)

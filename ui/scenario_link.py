@@ -100,10 +100,17 @@ def _check_cell(value, dtype: str, where: str):
     raise ScenarioError(f"{where} holds {shown}, which does not fit a column of type {dtype}.")
 
 
-def table_from_json(name: str, value, columns: list[str]) -> pd.DataFrame:
+def _current_columns() -> dict[str, list[str]]:
+    """The columns the app's editors have today (a later version may add one; old links keep theirs)."""
+    from ui.state import _defaults  # noqa: PLC0415  (ui.state imports Streamlit; only its data is used)
+
+    return {name: [str(c) for c in table.columns] for name, table in _defaults().items() if name in TABLES}
+
+
+def table_from_json(name: str, value, columns: list[str], current: list[str] | None = None) -> pd.DataFrame:
     if not isinstance(value, Mapping) or set(value) != {"columns", "dtypes", "rows"}:
         raise ScenarioError(f"table {name!r} must be an object with exactly columns, dtypes and rows.")
-    if value["columns"] != columns:
+    if value["columns"] not in (columns, current or columns):
         raise ScenarioError(f"table {name!r} must have the columns {columns}, got {str(value['columns'])[:80]}.")
     dtypes, rows = value["dtypes"], value["rows"]
     if not isinstance(dtypes, list) or len(dtypes) != len(columns) or any(d not in DTYPES for d in dtypes):
@@ -218,9 +225,10 @@ def from_document(document) -> dict:
         "rating_demo": _rating_demo(merged["rating_demo"]),
         "practice": _practice(merged["practice"]),
     }
+    current = _current_columns()
     for name in TABLES:
         columns = baseline["tables"][name]["columns"]
-        scenario[name] = table_from_json(name, tables.get(name, baseline["tables"][name]), columns)
+        scenario[name] = table_from_json(name, tables.get(name, baseline["tables"][name]), columns, current.get(name))
     return scenario
 
 
