@@ -73,19 +73,18 @@ def _restart(progress: dict) -> None:
     progress.update(index=0, results=[], verdict=None)
 
 
-def _show_list(case, title: str, key: str, *, side_by_side: bool = True) -> None:
+def _show_list(case, title: str, key: str) -> None:
     table = top_k_table(case.recommended, case.ground_truth, case.k)
     st.markdown(f"**{title}** (best first; K = {case.k})")
-    left, right = st.columns([2, 3]) if side_by_side else (st.container(), st.container())
-    with left:
-        st.dataframe(table[["rank", "item", "grade"]], hide_index=True, width="stretch",
-                     height=min(len(table) + 1, 16) * 35 + 3)
-    with right:
-        outside = [item for item in case.ground_truth if item not in set(case.recommended)]
-        if outside:
-            st.caption("Relevant but never recommended: " +
-                       ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
-        st.plotly_chart(charts.top_k_window(table, case.k), key=key)
+    # One column per rank keeps a 15-item list on one screen of a projector.
+    across = pd.DataFrame([table["item"].astype(str).tolist(), [f"{g:g}" for g in table["grade"]]],
+                          index=["item", "grade"], columns=[f"#{r}" for r in table["rank"]])
+    st.dataframe(across, width="stretch")
+    outside = [item for item in case.ground_truth if item not in set(case.recommended)]
+    if outside:
+        st.caption("Relevant but never recommended: " +
+                   ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
+    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
 
 
 def quiz() -> None:
@@ -128,9 +127,9 @@ def quiz() -> None:
     if question.kind == "compare":
         left, right_column = st.columns(2)
         with left:
-            _show_list(question.case, "List A", "quiz_list_a", side_by_side=False)
+            _show_list(question.case, "List A", "quiz_list_a")
         with right_column:
-            _show_list(question.other, "List B", "quiz_list_b", side_by_side=False)
+            _show_list(question.other, "List B", "quiz_list_b")
     else:
         _show_list(question.case, "The list", "quiz_list")
 
@@ -167,7 +166,9 @@ def _start(key: str) -> None:
 
 def challenges() -> None:
     st.markdown("Pick a goal and press **Start**: it loads a starting list into the shared scenario below. "
-                "Edit the ranks (type a new rank to move an item) until the goal is met.")
+                "Edit the list until the goal is met. **To swap two items**, type each one's id over the other's "
+                "in the Item column; typing a new rank moves an item and shifts the ones in between, which "
+                "counts as several swaps.")
     keys = list(CHALLENGES)
     active = st.session_state["practice"]["challenge"]
     chosen = st.radio("Goal", keys, format_func=lambda k: CHALLENGES[k].title,
