@@ -20,10 +20,13 @@ from ui import tables, text
 from ui.scenario_link import to_json_bytes
 
 HIDDEN_LATEX = r"\text{hidden: check your own answer first}"
-# Charts and read-only tables (breakdowns) are hidden in the browser; the scenario editors, whose
-# containers carry their key (``..._editor_N``), stay.
+# In the browser, charts, read-only tables (breakdowns) and every displayed formula outside the first
+# column (where ``formula`` puts the general one; pages write numbers into the others) are hidden.
+# The scenario editors, whose containers carry their key (``..._editor_N``), stay.
 _HIDE_CSS = ("<style>[data-testid='stElementContainer']:has([data-testid='stPlotlyChart']),"
-             "[data-testid='stElementContainer']:has([data-testid='stDataFrame']):not([class*='_editor_'])"
+             "[data-testid='stElementContainer']:has([data-testid='stDataFrame']):not([class*='_editor_']),"
+             "[data-testid='stElementContainer']:has(.katex-display)"
+             ":not([data-testid='stColumn']:first-child [data-testid='stElementContainer'])"
              " {display: none;}</style>")
 
 

@@ -62,8 +62,14 @@ def test_hide_the_answers_hides_cards_and_charts_until_a_check(server, page):
     page.get_by_test_id("stSidebar").get_by_role("link", name="AP and MAP").click()
     wait_until_idle(page)
     expect(page.get_by_test_id("stMetric")).to_have_count(0, timeout=SLOW)
-    expect(page.get_by_test_id("stDataFrame").filter(has_text="precision@i")).to_be_hidden()  # the breakdown
-    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()  # the editor stays
+    # the three editors (list, ground truth, users) stay; the three breakdown tables are hidden
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(6)
+    expect(page.locator("[data-testid=stDataFrame]:visible")).to_have_count(3)
+    expect(page.locator(".katex-display").first).to_be_visible()  # the general AP formula stays
+    map_formula = page.locator(".katex-display").filter(has_text="0.3611")  # MAP@10 with numbers
+    expect(map_formula).to_have_count(1)
+    expect(map_formula).to_be_hidden()
+    screenshot(page, SCREENSHOTS, "hide_the_answers_ap")
     page.get_by_test_id("stSidebar").get_by_role("link", name="Playground").click()
     wait_until_idle(page)
     screenshot(page, SCREENSHOTS, "hide_the_answers")
