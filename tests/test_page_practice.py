@@ -215,3 +215,25 @@ def collect(at) -> dict:
         scenario[key] = state[key]
     scenario["page"] = "home"
     return scenario
+
+
+GRADED_SEED_LINK = "v=1&page=ndcg&k=10&gain=linear&ap=min&example=ndcg_graded&ground_truth=101:5,104:4,107:3,999:5"
+
+
+def test_the_graded_seed_lesson_link_opens_the_ndcg_page_with_the_example():
+    from urllib.parse import parse_qsl
+
+    at = run_page_with_link(dict(parse_qsl(GRADED_SEED_LINK)), "app.py")  # opened at "/", it moves to its page
+    assert at.title[0].value.endswith("NDCG")
+    assert card(at, "NDCG@10 (graded)") == f"{(5 + 4 / log2(5) + 3 / log2(8)) / (5 + 5 / log2(3) + 2 + 3 / log2(5)):.4f}"
+    assert "**Loaded example:**" in texts(at)
+
+
+def test_loading_the_graded_seed_example_puts_that_link_in_the_address_bar():
+    from urllib.parse import parse_qsl
+
+    from ui.state import ground_truth_table
+
+    at = run_page(TOPIC_PAGES["ndcg"], ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}),
+                  loaded_example="ndcg_graded")
+    assert dict(at.query_params) == dict(parse_qsl(GRADED_SEED_LINK))
