@@ -215,3 +215,40 @@ def test_typed_text_travels_literally_in_a_link():
     assert params["recommended"].startswith("{")  # an item with a comma needs the JSON form
     assert from_query(through_the_address_bar(params))["recommended"]["item"].tolist() == \
         ["<b>x</b>", "$\\frac{1}{0}$", "a,b", "**bold**"]
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+                     max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(path=st.lists(st.sampled_from(["tables", "recommended", "rows", 0, 1, "practice", "k", "columns", "dtypes",
+                                      "rating_demo", "seed", "version", "page"]), min_size=1, max_size=4),
+       junk=_json)
+def test_any_damage_to_a_file_is_either_valid_or_a_named_problem(path, junk):
+    document = json.loads(to_json_bytes(graded_seed()))
+    target = document
+    for step in path[:-1]:
+        try:
+            target = target[step]
+        except (KeyError, IndexError, TypeError):
+            break
+    try:
+        target[path[-1]] = junk
+    except (IndexError, TypeError):
+        pass
+    try:
+        from_json_bytes(json.dumps(document).encode())
+    except ScenarioError:
+        pass
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["v", "page", "k", "gain", "ap", "example", "demo", "practice", "z",
+                                        *link.TABLES]), st.text(max_size=30), max_size=6))
+def test_any_query_is_either_a_scenario_or_a_named_problem(params):
+    try:
+        from_query({"v": "1", **params} if "v" not in params else params)
+    except ScenarioError:
+        pass

@@ -174,7 +174,7 @@ def _rating_demo(value) -> dict:
         raise ScenarioError("rating_demo must be an object with exactly noise, outlier_share and seed.")
     return {"noise": _number(value["noise"], "rating_demo.noise", 0, 2),
             "outlier_share": _number(value["outlier_share"], "rating_demo.outlier_share", 0, 0.3),
-            "seed": _whole_number(value["seed"], "rating_demo.seed", 0, 2**32 - 1)}
+            "seed": _whole_number(value["seed"], "rating_demo.seed", 0, 2**63 - 1)}
 
 
 def _practice(value) -> dict:
