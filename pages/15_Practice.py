@@ -47,17 +47,19 @@ def _progress(settings: QuizSettings) -> dict:
     """This quiz's progress; new settings start a new quiz."""
     progress = st.session_state.get("_quiz_progress")
     if progress is None or progress["settings"] != settings:
-        progress = {"settings": settings, "index": 0, "results": [], "verdict": None}
+        progress = {"settings": settings, "index": 0, "results": [], "verdict": None,
+                    "round": (progress or {}).get("round", 0) + 1}
         st.session_state["_quiz_progress"] = progress
     return progress
 
 
-def _answer_key(settings: QuizSettings, index: int) -> str:
-    return f"_quiz_answer_{settings.seed}_{index}"
+def _answer_key(progress: dict) -> str:
+    """A fresh answer box for every question of every quiz (and every restart)."""
+    return f"_quiz_answer_{progress['round']}_{progress['index']}"
 
 
-def _check(question, settings: QuizSettings, progress: dict) -> None:
-    typed = st.session_state.get(_answer_key(settings, progress["index"]))
+def _check(question, progress: dict) -> None:
+    typed = st.session_state.get(_answer_key(progress))
     verdict = practice.check(question, "" if typed is None else str(typed))
     progress["verdict"] = verdict
     if not verdict.unreadable:  # a typo or no choice is not scored: the learner answers again
@@ -70,7 +72,7 @@ def _next(progress: dict) -> None:
 
 
 def _restart(progress: dict) -> None:
-    progress.update(index=0, results=[], verdict=None)
+    progress.update(index=0, results=[], verdict=None, round=progress["round"] + 1)
 
 
 def _show_list(case, title: str, key: str) -> None:
@@ -134,7 +136,7 @@ def quiz() -> None:
         _show_list(question.case, "The list", "quiz_list")
 
     answered = len(progress["results"]) > progress["index"]
-    key = _answer_key(settings, progress["index"])
+    key = _answer_key(progress)
     if question.options:
         st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
     else:
@@ -142,7 +144,7 @@ def quiz() -> None:
                       placeholder="a whole number K" if question.kind == "k_equal" else "4 decimals, e.g. 0.6429, or a fraction, e.g. 9/14")
     buttons = st.columns([1, 1, 4])
     with buttons[0]:
-        st.button("Check", key="_quiz_check", on_click=_check, args=(question, settings, progress), disabled=answered,
+        st.button("Check", key="_quiz_check", on_click=_check, args=(question, progress), disabled=answered,
                   type="primary")
     with buttons[1]:
         st.button("Next question" if progress["index"] + 1 < len(questions) else "See the summary", key="_quiz_next",

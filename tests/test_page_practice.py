@@ -21,13 +21,10 @@ def quiz_page(seed: int = SEED, **changes):
     return run_page(PAGE, practice=practice)
 
 
-def answer(at, typed: str, seed: int = SEED):
-    index = at.session_state["_quiz_progress"]["index"]
-    key = f"_quiz_answer_{seed}_{index}"
-    if make_quiz(QuizSettings(seed=seed))[index].options:
-        at.radio(key=key).set_value(typed)
-    else:
-        at.text_input(key=key).input(typed)
+def answer(at, typed: str):
+    boxes = [w for w in [*at.radio, *at.text_input] if w.label == "Your answer"]
+    assert len(boxes) == 1, boxes
+    boxes[0].set_value(typed)
     at.button(key="_quiz_check").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -89,6 +86,9 @@ def test_the_summary_lists_the_missed_metrics():
     assert "Quiz finished" in [s.value for s in at.subheader]
     missed = list(dict.fromkeys(q.label for q in quiz))
     assert "Metrics to practise again: " + ", ".join(f"**{m}**" for m in missed) in texts(at)
+    next(b for b in at.button if b.label == "Start this quiz again").click().run()
+    assert score(at) == "0 / 0" and at.subheader[0].value == "Question 1 of 6"
+    assert next(t for t in at.text_input if t.label == "Your answer").value == ""
 
 
 # --- hide the answers, on the playground --------------------------------------------------------------
