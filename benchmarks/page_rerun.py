@@ -38,6 +38,7 @@ EDITS = {
     "sensitivity": (None, None, None),
     "random": ("recommended", {6: {"rank": 2}}, {6: {"rank": 7}}),
     "sampled": (None, None, None),
+    "practice": (None, None, None),
 }
 
 

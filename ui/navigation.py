@@ -37,6 +37,7 @@ PAGES = (
     Page("sensitivity", "pages/12_Sensitivity_explorer.py", "One item through every rank", "🎚️", "Labs"),
     Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
     Page("sampled", "pages/14_Sampled_negatives.py", "Sampled negatives pitfall", "🧪", "Labs"),
+    Page("practice", "pages/15_Practice.py", "Practice: quiz and challenges", "🏋️", "Learn"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

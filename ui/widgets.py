@@ -10,7 +10,7 @@ import streamlit as st
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, tables, text
+from ui import baseline, lesson_link, practice_mode, tables, text
 from ui.navigation import grouped
 from ui.state import changed_from_example, init_state, load_example
 
@@ -25,6 +25,7 @@ def page(title: str, icon: str, idea: str) -> None:
             st.caption(group)
             for entry in pages:
                 st.page_link(entry.path, label=entry.label, icon=entry.icon)
+    lesson_link.sync()
     st.title(f"{icon} {title}")
     st.markdown(idea)
 
@@ -167,6 +168,8 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
     ``values`` maps registry keys (or free labels) to numbers. The delta compares with the
     values shown before the most recent change of any of them, so a what-if edit shows its effect.
     """
+    if practice_mode.gate(values, group, k):
+        return
     snapshot_key, previous_key = f"_cards_{group}", f"_cards_{group}_previous"
     if st.session_state.get(snapshot_key) != values:
         st.session_state[previous_key] = st.session_state.get(snapshot_key, {})
@@ -190,6 +193,7 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
 
 def formula(latex: str, substituted: str | None = None) -> None:
     """The general formula, and beside it the same formula with the current numbers."""
+    substituted = practice_mode.unless_hidden(substituted)
     left, right = st.columns(2)
     with left:
         st.caption("Formula")

@@ -21,6 +21,7 @@ TITLES = {
     "lessons": "Guided lessons",
     "ab": "A vs B: what one move does", "sensitivity": "Sensitivity explorer", "random": "Random and perfect baselines",
     "sampled": "Sampled negatives",
+    "practice": "Practice",
 }
 
 

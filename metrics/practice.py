@@ -1,0 +1,500 @@
+"""Practice mode without Streamlit: answer checking, the mistake catalogue, quiz questions, goal challenges.
+
+A typed answer is right when it is within :data:`TOLERANCE` of the exact value (four decimals),
+typed as a decimal (``0.6429``, ``0,6429``, ``64.29%``) or as a fraction (``9/14``). When it is
+wrong, :func:`mistakes` recomputes the metric under each common mistaken convention from the same
+input; the first one that gives the typed number is named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from metrics import mistakes as wrong
+from metrics.ndcg import GAINS, dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
+from metrics.ranked_metrics import (
+    AP_DENOMINATORS, average_precision_at_k, reciprocal_rank, reciprocal_rank_at_k,
+)
+from metrics.registry import RankingCase
+from metrics.topn_metrics import f1_at_k, precision_at_k, recall_at_k
+
+TOLERANCE = 0.5e-4
+"""Half a unit in the fourth decimal: 0.6429 is right for 9/14 = 0.642857..., 0.643 is not."""
+
+MAX_ANSWER_LENGTH = 40
+
+
+def parse_answer(text: str) -> Fraction:
+    """A typed number as an exact fraction: decimals, a decimal comma, a percentage or ``p/q``.
+
+    Raises
+    ------
+    ValueError
+        With a message to show the learner, for anything that is not a finite number.
+
+    Examples
+    --------
+    >>> parse_answer("9/14"), parse_answer(" 0,5 "), parse_answer("25%")
+    (Fraction(9, 14), Fraction(1, 2), Fraction(1, 4))
+    """
+    cleaned = str(text).strip().replace(" ", "")
+    if not cleaned:
+        raise ValueError("Type a number first, e.g. 0.6429 or 9/14.")
+    if len(cleaned) > MAX_ANSWER_LENGTH:
+        raise ValueError(f"That answer is {len(cleaned)} characters long; a number needs at most {MAX_ANSWER_LENGTH}.")
+    percent = cleaned.endswith("%")
+    body = cleaned.removesuffix("%")
+    if "," in body and "." not in body and "/" not in body and body.count(",") == 1:
+        body = body.replace(",", ".")
+    try:
+        value = Fraction(body)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{text.strip()!r} is not a number: type a decimal such as 0.6429 or a fraction such as 9/14.") from None
+    return value / 100 if percent else value
+
+
+def as_fraction(value: float, max_denominator: int = 1000) -> Fraction | None:
+    """The small fraction equal to ``value`` (to 1e-9), if there is one: 0.642857... -> 9/14.
+
+    Examples
+    --------
+    >>> as_fraction(9 / 14), as_fraction(1 / np.log2(3))
+    (Fraction(9, 14), None)
+    """
+    fraction = Fraction(value).limit_denominator(max_denominator)
+    return fraction if abs(float(fraction) - value) < 1e-9 else None
+
+
+def describe(value: float) -> str:
+    """0.6429 (= 9/14) when a small fraction is exact, else the four decimals."""
+    fraction = as_fraction(value)
+    if fraction is not None and fraction.denominator > 1:
+        return f"{value:.4f} (= {fraction})"
+    return f"{value:.4f}"
+
+
+def close(a: float, b: float) -> bool:
+    return abs(float(a) - float(b)) <= TOLERANCE + 1e-12
+
+
+# --- the metrics a question can ask for, and the mistakes each invites -----------------------------
+
+@dataclass(frozen=True)
+class QuizMetric:
+    key: str
+    label: str
+    latex: str
+    compute: Callable[[RankingCase], float] = field(repr=False)
+    mistakes: Callable[[RankingCase], dict[str, float | None]] = field(repr=False)
+
+    def display_label(self, k: int) -> str:
+        return self.label.replace("@K", f"@{k}")
+
+
+def _other_gain(case: RankingCase) -> str:
+    return GAINS[1 - GAINS.index(case.gain)]
+
+
+_GAIN_MISTAKE = {"linear": "exponential gain 2^rel − 1 instead of the linear gain rel",
+                 "exponential": "linear gain rel instead of the exponential gain 2^rel − 1"}
+_DENOMINATOR_NAMES = {"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "the hits in the top K"}
+RANKS_FROM_ZERO = "ranks counted from 0"
+
+
+def _ap_mistakes(c: RankingCase) -> dict[str, float | None]:
+    found: dict[str, float | None] = {
+        f"AP divided by {_DENOMINATOR_NAMES[d]} instead of {_DENOMINATOR_NAMES[c.ap_denominator]}":
+            average_precision_at_k(c.recommended, c.ground_truth, c.k, denominator=d)
+        for d in AP_DENOMINATORS if d != c.ap_denominator
+    }
+    found[f"{RANKS_FROM_ZERO} (precision at a hit = hits so far / (rank − 1))"] = \
+        wrong.average_precision_ranks_from_zero(c.recommended, c.ground_truth, c.k, denominator=c.ap_denominator)
+    return found
+
+
+def _rr_mistakes(c: RankingCase) -> dict[str, float | None]:
+    return {
+        f"RR cut at K = {c.k} (a first hit below rank K counted as 0)": reciprocal_rank_at_k(c.recommended, c.ground_truth, c.k),
+        f"{RANKS_FROM_ZERO} (1 / (rank − 1))": wrong.reciprocal_rank_from_zero(c.recommended, c.ground_truth),
+    }
+
+
+def _ndcg_mistakes(c: RankingCase) -> dict[str, float | None]:
+    return {
+        _GAIN_MISTAKE[c.gain]: ndcg_at_k(c.recommended, c.ground_truth, c.k, gain=_other_gain(c)),
+        "the ideal ranking built from the recommended list only (relevant items never recommended left out)":
+            ndcg_ideal_from_list(c.recommended, c.ground_truth, c.k, gain=c.gain),
+        f"{RANKS_FROM_ZERO} in the discount (1/log2(i + 2) at rank i)":
+            wrong.ndcg_ranks_off_by_one(c.recommended, c.ground_truth, c.k, gain=c.gain),
+    }
+
+
+def _list_relevances(c: RankingCase) -> list[float]:
+    return [c.ground_truth.get(item, 0.0) for item in c.recommended]
+
+
+def _dcg(c: RankingCase) -> float:
+    return dcg_at_k(_list_relevances(c), c.k, gain=c.gain)
+
+
+def _dcg_mistakes(c: RankingCase) -> dict[str, float | None]:
+    return {
+        _GAIN_MISTAKE[c.gain]: dcg_at_k(_list_relevances(c), c.k, gain=_other_gain(c)),
+        "log base e in the discount (1/ln(i + 1) instead of 1/log2(i + 1))":
+            wrong.dcg_log_base_e(c.recommended, c.ground_truth, c.k, gain=c.gain),
+        f"{RANKS_FROM_ZERO} in the discount (1/log2(i + 2) at rank i)":
+            wrong.dcg_ranks_off_by_one(c.recommended, c.ground_truth, c.k, gain=c.gain),
+    }
+
+
+def _no_mistakes(_: RankingCase) -> dict[str, float | None]:
+    return {}
+
+
+def _precision(c: RankingCase) -> float:
+    return precision_at_k(c.recommended, c.ground_truth, c.k)
+
+
+def _recall(c: RankingCase) -> float:
+    return recall_at_k(c.recommended, c.ground_truth, c.k)
+
+
+QUIZ_METRICS: dict[str, QuizMetric] = {m.key: m for m in (
+    QuizMetric("precision_at_k", "Precision@K", r"\mathrm{P@K}=\frac{\lvert \mathrm{top}_K\cap \mathrm{Rel}\rvert}{K}",
+               _precision, _no_mistakes),
+    QuizMetric("recall_at_k", "Recall@K", r"\mathrm{R@K}=\frac{\lvert \mathrm{top}_K\cap \mathrm{Rel}\rvert}{\lvert\mathrm{Rel}\rvert}",
+               _recall, _no_mistakes),
+    QuizMetric("f1_at_k", "F1@K", r"\mathrm{F1@K}=\frac{2\cdot \mathrm{P@K}\cdot \mathrm{R@K}}{\mathrm{P@K}+\mathrm{R@K}}",
+               lambda c: f1_at_k(_precision(c), _recall(c)), _no_mistakes),
+    QuizMetric("ap_at_k", "AP@K",
+               r"\mathrm{AP@K}=\frac{1}{\min(\lvert\mathrm{Rel}\rvert,K)}\sum_{i=1}^{K}\mathrm{P@}i\cdot \mathrm{rel}_i",
+               lambda c: average_precision_at_k(c.recommended, c.ground_truth, c.k, denominator=c.ap_denominator),
+               _ap_mistakes),
+    QuizMetric("rr", "RR", r"\mathrm{RR}=\frac{1}{\mathrm{rank}_{\text{first hit}}}",
+               lambda c: reciprocal_rank(c.recommended, c.ground_truth), _rr_mistakes),
+    QuizMetric("dcg_at_k", "DCG@K", r"\mathrm{DCG@K}=\sum_{i=1}^{K}\frac{\mathrm{rel}_i}{\log_2(i+1)}", _dcg, _dcg_mistakes),
+    QuizMetric("ndcg_at_k", "NDCG@K", r"\mathrm{NDCG@K}=\frac{\mathrm{DCG@K}}{\mathrm{IDCG@K}}",
+               lambda c: ndcg_at_k(c.recommended, c.ground_truth, c.k, gain=c.gain), _ndcg_mistakes),
+)}
+
+# Registry keys the dashboard's cards use, mapped to the quiz metric that checks them.
+CARD_KEYS = {"precision_at_k": "precision_at_k", "recall_at_k": "recall_at_k", "f1_at_k": "f1_at_k",
+             "ap_at_k": "ap_at_k", "rr": "rr", "ndcg_graded_at_k": "ndcg_at_k"}
+
+
+def mistakes(metric: str, case: RankingCase) -> dict[str, float]:
+    """Each mistaken convention that gives a different number from the right one, and that number."""
+    quiz_metric = QUIZ_METRICS[metric]
+    right = quiz_metric.compute(case)
+    return {name: float(value) for name, value in quiz_metric.mistakes(case).items()
+            if value is not None and np.isfinite(value) and not close(value, right)}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    message: str
+    mistake: str | None = None
+    unreadable: bool = False  # not a number (or no option chosen): ask again, do not score
+
+
+def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
+    """Right or wrong to :data:`TOLERANCE`; when wrong, the mistake that gives the typed number, if any.
+
+    Examples
+    --------
+    >>> check_number("9/14", 9 / 14).correct, check_number("0.6429", 9 / 14).correct, check_number("0.643", 9 / 14).correct
+    (True, True, False)
+    >>> check_number("0.5", 9 / 14, {"AP divided by the hits": 0.5}).mistake
+    'AP divided by the hits'
+    """
+    try:
+        typed = parse_answer(text)
+    except ValueError as problem:
+        return Verdict(False, str(problem), unreadable=True)
+    if close(typed, exact):
+        return Verdict(True, f"Right: {describe(exact)}.")
+    for name, value in (known_mistakes or {}).items():
+        if close(typed, value):
+            return Verdict(False, f"Not quite: {float(typed):.4f} is what you get with {name}. "
+                                  f"The answer is {describe(exact)}.", name)
+    return Verdict(False, f"Not quite: you typed {float(typed):.4f}; the answer is {describe(exact)}.")
+
+
+def check_metric(text: str, metric: str, case: RankingCase) -> Verdict:
+    """:func:`check_number` against a metric of ``case``, with its mistake catalogue."""
+    return check_number(text, QUIZ_METRICS[metric].compute(case), mistakes(metric, case))
+
+
+# --- quiz questions from a seeded random scenario -------------------------------------------------
+
+@dataclass(frozen=True)
+class QuizSettings:
+    """What makes a quiz: the same settings give every learner the same questions."""
+
+    seed: int = 1
+    length: int = 8
+    graded: bool = False
+    k: int = 5
+    questions: int = 6
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # "compute", "compare", "swap" or "k_equal"
+    metric: str  # a key of QUIZ_METRICS
+    prompt: str
+    case: RankingCase
+    other: RankingCase | None = None  # list B of a "compare" question
+    options: tuple[str, ...] = ()
+    right_options: frozenset = frozenset()
+    right_ks: frozenset = frozenset()
+
+    @property
+    def label(self) -> str:
+        return QUIZ_METRICS[self.metric].display_label(self.case.k)
+
+
+KINDS = ("compute", "compare", "swap", "k_equal")
+COMPARE_OPTIONS = ("List A", "List B", "They score the same")
+
+
+def _random_case(rng: np.random.Generator, settings: QuizSettings) -> RankingCase:
+    items = [int(i) for i in rng.choice(np.arange(100, 1000), size=settings.length + 1, replace=False)]
+    recommended, outside = items[:-1], items[-1]
+    n_relevant = int(rng.integers(1, max(2, settings.length // 2) + 1))
+    relevant = [int(i) for i in rng.choice(recommended, size=n_relevant, replace=False)]
+    if rng.random() < 0.4:
+        relevant.append(outside)  # a relevant item the list never recommends, like the seed's 999
+    grades = {item: float(rng.integers(1, 4)) if settings.graded else 1.0 for item in relevant}
+    return RankingCase(recommended, grades, min(settings.k, settings.length))
+
+
+def _swapped(items: list, i: int, j: int) -> list:
+    swapped = list(items)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    return swapped
+
+
+def swap_gains(metric: str, case: RankingCase) -> dict[tuple[int, int], float]:
+    """The change of a metric for every swap of two ranks (1-based), by brute force."""
+    compute = QUIZ_METRICS[metric].compute
+    before = compute(case)
+    n = len(case.recommended)
+    return {(i + 1, j + 1): compute(replace(case, recommended=_swapped(case.recommended, i, j))) - before
+            for i, j in combinations(range(n), 2)}
+
+
+def ks_where_precision_equals_recall(case: RankingCase) -> frozenset:
+    """Every K from 1 to the list length where P@K = R@K, by exact fractions."""
+    return frozenset(k for k in range(1, len(case.recommended) + 1)
+                     if Fraction(precision_at_k(case.recommended, case.ground_truth, k)).limit_denominator(10**6)
+                     == Fraction(recall_at_k(case.recommended, case.ground_truth, k)).limit_denominator(10**6))
+
+
+def _compute_question(rng, settings) -> Question:
+    case = _random_case(rng, settings)
+    metric = str(rng.choice(list(QUIZ_METRICS)))
+    label = QUIZ_METRICS[metric].display_label(case.k)
+    return Question("compute", metric, f"Compute {label} for the list below.", case)
+
+
+def _compare_question(rng, settings) -> Question:
+    case = _random_case(rng, settings)
+    metric = str(rng.choice(["precision_at_k", "ap_at_k", "rr", "ndcg_at_k", "recall_at_k"]))
+    other = replace(case, recommended=[int(i) for i in rng.permutation(case.recommended)])
+    a, b = QUIZ_METRICS[metric].compute(case), QUIZ_METRICS[metric].compute(other)
+    right = COMPARE_OPTIONS[2] if abs(a - b) < 1e-12 else COMPARE_OPTIONS[0] if a > b else COMPARE_OPTIONS[1]
+    label = QUIZ_METRICS[metric].display_label(case.k)
+    return Question("compare", metric, f"Which list scores higher on {label}? Both share the same relevant items.",
+                    case, other, COMPARE_OPTIONS, frozenset({right}))
+
+
+def _swap_question(rng, settings) -> Question | None:
+    case = _random_case(rng, settings)
+    metric = str(rng.choice(["ap_at_k", "ndcg_at_k", "rr", "precision_at_k"]))
+    gains = swap_gains(metric, case)
+    best = max(gains.values())
+    if best <= 1e-12:
+        return None
+    best_swaps = [s for s, g in gains.items() if g >= best - 1e-12]
+    others = [s for s, g in gains.items() if g < best - 1e-12]
+    picked = [best_swaps[int(rng.integers(len(best_swaps)))]]
+    picked += [others[int(i)] for i in rng.choice(len(others), size=min(3, len(others)), replace=False)]
+    names = {s: f"swap ranks {s[0]} and {s[1]}" for s in picked}
+    options = tuple(names[picked[int(i)]] for i in rng.permutation(len(picked)))
+    label = QUIZ_METRICS[metric].display_label(case.k)
+    return Question("swap", metric, f"Which single swap of two ranks raises {label} the most?", case,
+                    options=options, right_options=frozenset(names[s] for s in picked if s in best_swaps))
+
+
+def _k_equal_question(rng, settings) -> Question | None:
+    case = _random_case(rng, settings)
+    first_hit = next((i for i, item in enumerate(case.recommended) if item in case.ground_truth), None)
+    if first_hit is None:
+        return None
+    # A hit at rank 1 leaves one answer, K = |Rel|, instead of every K before the first hit (0 = 0).
+    case = replace(case, recommended=_swapped(case.recommended, 0, first_hit))
+    ks = ks_where_precision_equals_recall(case)
+    if not ks:
+        return None
+    return Question("k_equal", "precision_at_k", "What K makes Precision@K equal Recall@K for the list below? "
+                    f"(K from 1 to {len(case.recommended)})", case, right_ks=ks)
+
+
+_MAKERS = {"compute": _compute_question, "compare": _compare_question, "swap": _swap_question,
+           "k_equal": _k_equal_question}
+
+
+def make_quiz(settings: QuizSettings) -> list[Question]:
+    """The quiz of these settings: question kinds in turn, each from its own random scenario.
+
+    Examples
+    --------
+    >>> [q.kind for q in make_quiz(QuizSettings(seed=7, questions=5))]
+    ['compute', 'compare', 'swap', 'k_equal', 'compute']
+    >>> make_quiz(QuizSettings(seed=7)) == make_quiz(QuizSettings(seed=7))
+    True
+    """
+    rng = np.random.default_rng(settings.seed)
+    quiz = []
+    for index in range(settings.questions):
+        kind = KINDS[index % len(KINDS)]
+        question = None
+        while question is None:  # a draw with no answer (no swap helps) is drawn again
+            question = _MAKERS[kind](rng, settings)
+        quiz.append(question)
+    return quiz
+
+
+def check(question: Question, typed: str) -> Verdict:
+    """Check a typed answer (a number, a K or the chosen option) against a question."""
+    if question.kind == "compute":
+        return check_metric(typed, question.metric, question.case)
+    if question.kind == "k_equal":
+        try:
+            k = parse_answer(typed)
+        except ValueError as problem:
+            return Verdict(False, str(problem), unreadable=True)
+        ks = ", ".join(str(k) for k in sorted(question.right_ks))
+        if k in question.right_ks:
+            return Verdict(True, f"Right: at K = {k}, P@K = R@K (every such K: {ks}).")
+        if k.denominator != 1 or not 1 <= k <= len(question.case.recommended):
+            return Verdict(False, f"K is a whole number from 1 to {len(question.case.recommended)}; the answer is K = {ks}.")
+        p = precision_at_k(question.case.recommended, question.case.ground_truth, int(k))
+        r = recall_at_k(question.case.recommended, question.case.ground_truth, int(k))
+        return Verdict(False, f"Not quite: at K = {k}, P@K = {p:.4f} and R@K = {r:.4f}. "
+                              f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).")
+    if typed in question.right_options:
+        return Verdict(True, f"Right: {typed}.")
+    right = " or ".join(sorted(question.right_options))
+    if typed not in question.options:
+        return Verdict(False, "Pick one of the options first.", unreadable=True)
+    return Verdict(False, f"Not quite: the answer is {right}.{_compare_mistake(question, typed)}")
+
+
+def _compare_mistake(question: Question, typed: str) -> str:
+    """For a compare question: the mistaken convention under which the chosen list would win."""
+    if question.kind != "compare":
+        return ""
+    a = QUIZ_METRICS[question.metric].mistakes(question.case)
+    b = QUIZ_METRICS[question.metric].mistakes(question.other)
+    for name in a:
+        if a[name] is None or b[name] is None:
+            continue
+        verdict = COMPARE_OPTIONS[2] if abs(a[name] - b[name]) < 1e-12 else COMPARE_OPTIONS[0 if a[name] > b[name] else 1]
+        if verdict == typed:
+            return f" Your choice is what {name} gives."
+    return ""
+
+
+def summary(results: list[tuple[str, bool]]) -> tuple[int, int, list[str]]:
+    """(right, asked, the metrics missed at least once, in first-missed order) from (label, correct) pairs.
+
+    Examples
+    --------
+    >>> summary([("AP@5", True), ("RR", False), ("RR", False), ("NDCG@5", False)])
+    (1, 4, ['RR', 'NDCG@5'])
+    """
+    missed = list(dict.fromkeys(label for label, correct in results if not correct))
+    return sum(correct for _, correct in results), len(results), missed
+
+
+# --- goal challenges, checked live against the edited scenario ------------------------------------
+
+def swap_distance(start: list, current: list) -> int | None:
+    """The fewest swaps of two items that turn ``start`` into ``current``; None if not a reordering.
+
+    Examples
+    --------
+    >>> swap_distance([1, 2, 3, 4], [2, 1, 4, 3]), swap_distance([1, 2, 3], [2, 3, 1]), swap_distance([1, 2], [1, 3])
+    (2, 2, None)
+    """
+    if len(start) != len(current) or sorted(map(str, start)) != sorted(map(str, current)) or len(set(start)) != len(start):
+        return None
+    position = {item: index for index, item in enumerate(start)}
+    target = [position[item] for item in current]
+    seen, cycles = set(), 0
+    for index in range(len(target)):
+        if index not in seen:
+            cycles += 1
+            while index not in seen:
+                seen.add(index)
+                index = target[index]
+    return len(target) - cycles
+
+
+@dataclass(frozen=True)
+class Status:
+    met: bool
+    message: str
+
+
+NDCG_TARGET, MAX_SWAPS, CHALLENGE_K = 0.9, 2, 5
+
+
+def ndcg_with_few_swaps(start: list, current: list, ground_truth: dict) -> Status:
+    """Goal: NDCG@5 >= 0.9 reached from ``start`` with at most two swaps."""
+    swaps = swap_distance(start, current)
+    if swaps is None:
+        return Status(False, "Only reorder the starting list: keep the same items (move them by changing their rank).")
+    value = ndcg_at_k(current, ground_truth, CHALLENGE_K)
+    text = f"NDCG@{CHALLENGE_K} = {value:.4f} after {swaps} swap{'s' * (swaps != 1)}."
+    if value >= NDCG_TARGET and swaps <= MAX_SWAPS:
+        return Status(True, f"Goal met: {text}")
+    if swaps > MAX_SWAPS:
+        return Status(False, f"{text} That is more than {MAX_SWAPS} swaps: undo one.")
+    return Status(False, f"{text} Not yet {NDCG_TARGET}.")
+
+
+def precision_and_ap_disagree(start: list, current: list, ground_truth: dict) -> Status:
+    """Goal: the edited list and the starting list are ordered one way by P@5 and the other way by AP@5."""
+    p_start, p_now = (precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
+    ap_start, ap_now = (average_precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
+    text = (f"P@{CHALLENGE_K}: yours {p_now:.4f} vs start {p_start:.4f}; "
+            f"AP@{CHALLENGE_K}: yours {ap_now:.4f} vs start {ap_start:.4f}.")
+    if (p_now - p_start) * (ap_now - ap_start) < -1e-15:
+        return Status(True, f"Goal met: {text} The two metrics disagree on which list is better.")
+    return Status(False, f"{text} They do not yet disagree: one must prefer your list and the other the start.")
+
+
+@dataclass(frozen=True)
+class Challenge:
+    key: str
+    title: str
+    recommended: tuple
+    ground_truth: dict
+    check: Callable[[list, list, dict], Status] = field(repr=False)
+
+
+CHALLENGES: dict[str, Challenge] = {c.key: c for c in (
+    Challenge("ndcg_two_swaps", f"Reach NDCG@{CHALLENGE_K} ≥ {NDCG_TARGET} with at most {MAX_SWAPS} swaps",
+              tuple(range(101, 111)), {103: 3.0, 106: 2.0, 101: 1.0, 108: 1.0}, ndcg_with_few_swaps),
+    Challenge("p_ap_disagree", f"Make P@{CHALLENGE_K} and AP@{CHALLENGE_K} disagree on which list is better",
+              tuple(range(101, 111)), {101: 1.0, 104: 1.0, 107: 1.0}, precision_and_ap_disagree),
+)}

@@ -1,0 +1,239 @@
+"""Practice page, hide-the-answers, lesson links and scenario files, as a learner and a teacher use them."""
+
+import json
+from fractions import Fraction
+from math import log2
+
+import numpy as np
+import pytest
+
+from metrics.practice import QUIZ_METRICS, QuizSettings, as_fraction, make_quiz
+from tests.conftest import card, chart_specs, edit, latex, run_page, texts
+from ui import scenario_link
+from ui.state import TOPIC_PAGES, recommended_table
+
+PAGE = TOPIC_PAGES["practice"]
+SEED = 4  # question 1 is AP@5 = 23/48, and dividing by the hits gives another number
+
+
+def quiz_page(seed: int = SEED, **changes):
+    practice = {**scenario_link.PRACTICE_DEFAULTS, "seed": seed, **changes}
+    return run_page(PAGE, practice=practice)
+
+
+def answer(at, typed: str):
+    boxes = [w for w in [*at.radio, *at.text_input] if w.label == "Your answer"]
+    assert len(boxes) == 1, boxes
+    boxes[0].set_value(typed)
+    at.button(key="_quiz_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def score(at) -> str:
+    return next(m.value for m in at.markdown if "**Score:**" in m.value).split("**Score:** ")[1]
+
+
+def test_the_page_opens_with_the_seed_a_formula_and_a_chart():
+    at = quiz_page()
+    assert "**Quiz code:** seed 4" in texts(at)
+    assert r"\mathrm{AP@5}" in latex(at)
+    assert chart_specs(at)
+    assert score(at) == "0 / 0"
+
+
+@pytest.mark.parametrize("typed", ["23/48", "0.4792", "0,4792"], ids=["fraction", "decimal", "decimal-comma"])
+def test_a_right_answer_is_accepted_as_a_decimal_or_a_fraction(typed):
+    question = make_quiz(QuizSettings(seed=SEED))[0]
+    # hits at ranks 2, 3, 4 of the top 5, |Rel| = 4: (1/2 + 2/3 + 3/4) / 4
+    assert as_fraction(QUIZ_METRICS[question.metric].compute(question.case)) == Fraction(23, 48) \
+        == (Fraction(1, 2) + Fraction(2, 3) + Fraction(3, 4)) / 4
+    at = answer(quiz_page(), typed)
+    assert at.success and "Right" in at.success[0].value
+    assert score(at) == "1 / 1"
+
+
+def test_a_wrong_answer_names_the_mistake_and_the_score_is_kept():
+    question = make_quiz(QuizSettings(seed=SEED))[0]
+    mistaken = QUIZ_METRICS["ap_at_k"].mistakes(question.case)
+    value = next(v for name, v in mistaken.items() if name.startswith("AP divided by the hits"))
+    at = answer(quiz_page(), f"{value:.4f}")
+    assert "AP divided by the hits in the top K" in at.error[0].value and "23/48" in at.error[0].value
+    assert score(at) == "0 / 1"
+    at.button(key="_quiz_next").click().run()
+    second = make_quiz(QuizSettings(seed=SEED))[1]
+    answer(at, next(iter(second.right_options)))
+    assert score(at) == "1 / 2"
+
+
+def test_a_typo_is_not_scored_and_can_be_answered_again():
+    at = answer(quiz_page(), "abc")
+    assert "is not a number" in at.error[0].value
+    assert score(at) == "0 / 0"
+    answer(at, "23/48")
+    assert score(at) == "1 / 1"
+
+
+def test_the_summary_lists_the_missed_metrics():
+    at = quiz_page()
+    quiz = make_quiz(QuizSettings(seed=SEED))
+    for index, question in enumerate(quiz):
+        if question.options:
+            answer(at, next(o for o in question.options if o not in question.right_options))
+        else:
+            answer(at, "12345")
+        at.button(key="_quiz_next").click().run()
+    assert "Quiz finished" in [s.value for s in at.subheader]
+    missed = list(dict.fromkeys(q.label for q in quiz))
+    assert "Metrics to practise again: " + ", ".join(f"**{m}**" for m in missed) in texts(at)
+    next(b for b in at.button if b.label == "Start this quiz again").click().run()
+    assert score(at) == "0 / 0" and at.subheader[0].value == "Question 1 of 6"
+    assert next(t for t in at.text_input if t.label == "Your answer").value == ""
+
+
+# --- hide the answers, on the playground --------------------------------------------------------------
+
+def hide(at):
+    at.toggle(key="_hide_answers_widget").set_value(True).run()
+    assert not at.exception
+    return at
+
+
+def check_answer(at, group: str, metric: str, typed: str):
+    at.selectbox(key=f"_practice_{group}_metric").set_value(metric)
+    at.text_input(key=f"_practice_{group}_answer").input(typed)
+    at.button(key=f"_practice_{group}_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_hide_the_answers_hides_cards_and_numbers_until_a_check(home):
+    hide(home)
+    assert not home.metric
+    assert scenario_link.VERSION and "hidden: check your own answer first" in latex(home)
+    check_answer(home, "home", "ap_at_k", "9/14")
+    assert card(home, "AP@10") == "0.6429"
+    assert "Right: 0.6429 (= 9/14)" in home.success[0].value
+    edit(home, "recommended", edited_rows={6: {"rank": 2}})  # a new scenario hides the answers again
+    assert not home.metric
+
+
+def test_hide_the_answers_names_the_mistake_on_the_graded_seed():
+    graded = scenario_link.from_query({"v": "1", "ground_truth": "101:5,104:4,107:3,999:5"})
+    at = run_page("app.py", ground_truth=graded["ground_truth"])
+    hide(at)
+    exponential = (31 + 15 / log2(5) + 7 / log2(8)) / (31 + 31 / log2(3) + 15 / log2(4) + 7 / log2(5))
+    check_answer(at, "home", "ndcg_graded_at_k", f"{exponential:.4f}")
+    assert "exponential gain" in at.error[0].value
+    assert card(at, "NDCG@10 (graded)") == "0.6747"
+
+
+# --- goal challenges ---------------------------------------------------------------------------------
+
+def test_a_goal_challenge_is_recognised_as_met_while_editing():
+    at = quiz_page()
+    at.radio(key="_challenge_choice").set_value("ndcg_two_swaps").run()
+    at.button(key="_challenge_start").click().run()
+    assert "Not yet 0.9" in texts(at)
+    # two swaps typed into the item column: ranks 1 <-> 3 and 2 <-> 6
+    edit(at, "recommended", edited_rows={0: {"item": "103"}, 2: {"item": "101"}, 1: {"item": "106"}, 5: {"item": "102"}})
+    # 103 (grade 3), 106 (2), 101 (1) at ranks 1-3; ideal adds 108 (1) at rank 4
+    ndcg = (3 + 2 / log2(3) + 1 / 2) / (3 + 2 / log2(3) + 1 / 2 + 1 / log2(5))
+    met = [s.value for s in at.success]
+    assert f"Goal met: NDCG@5 = {ndcg:.4f} after 2 swaps." in met, met
+
+
+# --- lesson links and files --------------------------------------------------------------------------
+
+def test_a_lesson_link_opens_its_scenario_and_the_address_bar_follows_edits():
+    at = run_page_with_link({"v": "1", "page": "home", "k": "5", "ground_truth": "101:5,104:4,107:3,999:5"})
+    assert card(at, "Precision@5") == "0.4000"
+    assert at.query_params["ground_truth"] == "101:5,104:4,107:3,999:5"
+    at.slider(key="_k_widget").set_value(3).run()
+    assert at.query_params["k"] == "3"
+
+
+def run_page_with_link(params: dict, path: str = "app.py"):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    if path != "app.py":
+        at.switch_page(path)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_tampered_link_opens_the_defaults_with_a_message():
+    at = run_page_with_link({"v": "1", "k": "0", "recommended": "<img src=x onerror=alert(1)>"})
+    warning = at.warning[0].value
+    assert "This link could not be opened" in warning and "k must be a whole number" in warning
+    assert card(at, "Precision@10") == "0.3000"
+    assert at.query_params["k"] == "10"  # the address bar now holds the default scenario
+
+
+def test_what_a_tampered_link_holds_is_shown_literally():
+    at = run_page_with_link({"v": "1", "gain": "**bold** [x](http://e.com) $x$"})
+    warning = at.warning[0].value
+    assert r"\*\*bold\*\* \[x\]\(http\:\/\/e\.com\) \$x\$" in warning
+
+
+def test_a_scenario_too_long_for_a_link_offers_the_file():
+    items = [f"{x:x}" for x in np.random.default_rng(0).integers(0, 2**62, size=3000)]
+    at = run_page(PAGE, recommended=recommended_table(items))  # the practice page leaves the list alone
+    assert "too long for a link" in at.sidebar.warning[0].value
+    assert not at.sidebar.code and not at.query_params
+    assert at.sidebar.get("download_button")
+
+
+def test_an_upload_replaces_the_scenario_and_a_bad_one_leaves_it_untouched(home):
+    edit(home, "recommended", edited_rows={6: {"rank": 2}})
+    before = scenario_link.to_json_bytes(collect(home))
+    uploader = home.sidebar.get("file_uploader")[0]
+    bad = json.loads(before)
+    bad["tables"]["labels"]["rows"] = [[0, "yes"]]
+    uploader.set_value(("lesson.json", json.dumps(bad).encode(), "application/json"))
+    home.run()
+    assert "lesson.json was not opened; your scenario is unchanged" in home.error[0].value.replace("\\", "")
+    assert "holds 'yes'" in home.error[0].value.replace("\\", "")
+    assert scenario_link.to_json_bytes(collect(home)) == before
+    good = scenario_link.to_json_bytes({**collect(home), "k": 4})
+    home.sidebar.get("file_uploader")[0].set_value(("lesson.json", good, "application/json"))
+    home.run()
+    assert not home.exception
+    assert card(home, "AP@4") == f"{(1 + 2 / 2) / 3:.4f}"
+
+
+def collect(at) -> dict:
+    state = at.session_state
+    scenario = {name: state[name] for name in scenario_link.TABLES}
+    for key in ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice"):
+        scenario[key] = state[key]
+    scenario["page"] = "home"
+    return scenario
+
+
+GRADED_SEED_LINK = "v=1&page=ndcg&k=10&gain=linear&ap=min&example=ndcg_graded&ground_truth=101:5,104:4,107:3,999:5"
+
+
+def test_the_graded_seed_lesson_link_opens_the_ndcg_page_with_the_example():
+    from urllib.parse import parse_qsl
+
+    at = run_page_with_link(dict(parse_qsl(GRADED_SEED_LINK)), "app.py")  # opened at "/", it moves to its page
+    assert at.title[0].value.endswith("NDCG")
+    assert card(at, "NDCG@10 (graded)") == f"{(5 + 4 / log2(5) + 3 / log2(8)) / (5 + 5 / log2(3) + 2 + 3 / log2(5)):.4f}"
+    assert "**Loaded example:**" in texts(at)
+
+
+def test_loading_the_graded_seed_example_puts_that_link_in_the_address_bar():
+    from urllib.parse import parse_qsl
+
+    from ui.state import ground_truth_table
+
+    at = run_page(TOPIC_PAGES["ndcg"], ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}),
+                  loaded_example="ndcg_graded")
+    assert dict(at.query_params) == dict(parse_qsl(GRADED_SEED_LINK))

@@ -1,0 +1,127 @@
+"""Keep the scenario in the address bar, open lesson links, and share the scenario as a link or a file.
+
+``ui.widgets.page`` calls :func:`sync` once per run, right after the session's defaults are set:
+on a session's first run it opens the link the browser came with; on every run it writes the
+current scenario back into the query parameters, so the address bar is always a lesson link.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ui import text
+from ui.navigation import PAGES, TOPIC_PAGES
+from ui.scenario_link import (
+    MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, from_json_bytes, from_query, to_json_bytes, to_query,
+)
+from ui.state import reset_editor
+
+ROOT = Path(__file__).resolve().parents[1]
+_SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
+
+
+def current_topic() -> str:
+    """The topic of the page being run (``home`` for the entry script)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    try:
+        script = Path(ctx.pages_manager.get_pages()[ctx.page_script_hash]["script_path"]).resolve()
+        relative = script.relative_to(ROOT).as_posix()
+    except (AttributeError, KeyError, ValueError, TypeError):
+        return "home"
+    return next((p.topic for p in PAGES if p.path == relative), "home")
+
+
+def collect() -> dict:
+    """The scenario of this session, as the codec reads it."""
+    state = st.session_state
+    scenario = {name: state[name] for name in TABLES}
+    scenario.update({key: state[key] for key in _SETTINGS})
+    scenario["page"] = current_topic()
+    return scenario
+
+
+def apply(scenario: dict) -> None:
+    """Replace the session's scenario by a decoded one (already validated in full)."""
+    for name in TABLES:
+        st.session_state[name] = scenario[name]
+        reset_editor(name)
+    for key in _SETTINGS:
+        st.session_state[key] = scenario[key]
+    for key in list(st.session_state):  # widgets over the old values start afresh
+        if isinstance(key, str) and key.startswith(("rating_demo_", "_cards_")):
+            del st.session_state[key]
+
+
+def _open_link() -> None:
+    params = st.query_params.to_dict()
+    if not params:
+        return
+    try:
+        scenario = from_query(params)
+    except ScenarioError as problem:
+        st.session_state["_link_problem"] = str(problem)
+        return
+    apply(scenario)
+    if scenario["page"] != current_topic() and scenario["page"] in TOPIC_PAGES:
+        st.switch_page(TOPIC_PAGES[scenario["page"]])
+
+
+def sync() -> None:
+    """Open the session's link once; then mirror the scenario into the address bar."""
+    st.session_state.setdefault("practice", dict(PRACTICE_DEFAULTS))
+    if not st.session_state.get("_link_opened"):
+        st.session_state["_link_opened"] = True
+        _open_link()
+    problem = st.session_state.pop("_link_problem", None)
+    if problem:
+        st.warning(f"**This link could not be opened, so the default scenario is shown.** {text.markdown(problem)}", icon="🔗")
+    scenario = collect()
+    params = to_query(scenario)
+    if params and st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)
+    elif not params and st.query_params.to_dict():
+        st.query_params.clear()  # a stale link would reopen an older scenario
+    with st.sidebar:
+        _share(scenario, params)
+
+
+def _share(scenario: dict, params: dict) -> None:
+    from ui import practice_mode
+
+    st.caption("Practice and share")
+    practice_mode.switch()
+    with st.expander("🔗 Lesson link and file"):
+        if params:
+            base = st.context.url or ""
+            st.caption("Copy this link (the button at its right): it reopens this page with this exact scenario.")
+            st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
+        else:
+            st.warning("This scenario is too long for a link, even compressed (browsers accept about 8,000 "
+                       "characters). Download the file below and share that instead.", icon="📄")
+        st.download_button("Download the scenario (JSON)", to_json_bytes(scenario), file_name="receval-scenario.json",
+                           mime="application/json", on_click="ignore", key="_scenario_download")
+        upload = st.file_uploader("Open a scenario file", type=["json"], key="_scenario_upload",
+                                  max_upload_size=max(1, MAX_BYTES // 1_000_000))
+        _open_upload(upload)
+
+
+def _open_upload(upload) -> None:
+    if upload is None:
+        return
+    if st.session_state.get("_upload_done") == upload.file_id:
+        st.caption(f"Opened {text.markdown(upload.name)}.")
+        return
+    try:
+        scenario = from_json_bytes(upload.getvalue())
+    except ScenarioError as problem:
+        st.error(f"**{text.markdown(upload.name)} was not opened; your scenario is unchanged.** "
+                 f"{text.markdown(problem)}", icon="🚫")
+        return
+    st.session_state["_upload_done"] = upload.file_id
+    apply(scenario)
+    st.switch_page(TOPIC_PAGES.get(scenario["page"], "app.py"))

@@ -1,0 +1,127 @@
+"""The "hide the answers" switch: cards, formulas with numbers and charts stay hidden until the learner
+types a value for one metric and presses Check.
+
+Hooks: ``ui.widgets.metric_cards`` starts with ``if practice_mode.gate(values, group, k): return``
+and ``ui.widgets.formula`` passes its numbers through :func:`unless_hidden`. Every edit of the
+scenario (and every page) hides the answers again, because they are revealed for one scenario
+fingerprint only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import streamlit as st
+
+from metrics import practice
+from metrics.registry import BY_KEY, RankingCase
+from ui import tables, text
+from ui.scenario_link import to_json_bytes
+
+HIDDEN_LATEX = r"\text{hidden: check your own answer first}"
+# In the browser, charts, read-only tables (breakdowns) and every displayed formula outside the first
+# column (where ``formula`` puts the general one; pages write numbers into the others) are hidden.
+# The scenario editors, whose containers carry their key (``..._editor_N``), stay.
+_HIDE_CSS = ("<style>[data-testid='stElementContainer']:has([data-testid='stPlotlyChart']),"
+             "[data-testid='stElementContainer']:has([data-testid='stDataFrame']):not([class*='_editor_']),"
+             "[data-testid='stElementContainer']:has(.katex-display)"
+             ":not([data-testid='stColumn']:first-child [data-testid='stElementContainer'])"
+             " {display: none;}</style>")
+
+
+def _settings() -> dict:
+    return st.session_state.get("practice") or {}
+
+
+def _fingerprint() -> str:
+    """The scenario as it is at this moment (an editor stores its edits during the run)."""
+    from ui.lesson_link import collect
+
+    return hashlib.sha1(to_json_bytes(collect())).hexdigest()
+
+
+def hidden() -> bool:
+    """Whether answers are hidden now: the switch is on and no answer was checked for this scenario."""
+    return bool(_settings().get("hide_answers")) and st.session_state.get("_revealed_for") != _fingerprint()
+
+
+def _toggle() -> None:
+    st.session_state["practice"] = {**_settings(), "hide_answers": st.session_state["_hide_answers_widget"]}
+
+
+def switch() -> None:
+    """The sidebar switch; while answers are hidden, charts and breakdown tables are hidden too."""
+    st.session_state["_hide_answers_widget"] = bool(_settings().get("hide_answers"))
+    st.toggle("🙈 Hide the answers", key="_hide_answers_widget", on_change=_toggle,
+              help="Hide every metric card, formula with numbers and chart until you type your own value and press Check.")
+    from ui.lesson_link import current_topic
+
+    if hidden() and current_topic() != "practice":  # the quiz needs its lists and charts
+        st.html(_HIDE_CSS)
+
+
+def unless_hidden(substituted: str | None) -> str | None:
+    """The formula with numbers, or a placeholder while answers are hidden."""
+    return HIDDEN_LATEX if substituted and hidden() else substituted
+
+
+def _label(key: str, k: int | None) -> str:
+    metric = BY_KEY.get(key)
+    return metric.display_label(k if metric.needs_k else None) if metric else key
+
+
+def _ranking_case() -> RankingCase | None:
+    """The shared ranking scenario as the pages compute it, to recompute the mistakes from."""
+    state = st.session_state
+    try:
+        items = tables.parse_recommended(state["recommended"]).columns["recommended"]
+        grades = tables.parse_ground_truth(state["ground_truth"]).columns["ground_truth"]
+        return RankingCase(items, grades, int(state["k"]), state["gain"], state["ap_denominator"])
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def _mistakes(key: str, shown: float, k: int | None) -> dict[str, float]:
+    """The mistake catalogue for a card, when the shared ranking scenario is what the card shows."""
+    metric = practice.CARD_KEYS.get(key)
+    case = _ranking_case()
+    if metric is None or case is None or (k is not None and k != case.k):
+        return {}
+    if not practice.close(practice.QUIZ_METRICS[metric].compute(case), shown):
+        return {}
+    return practice.mistakes(metric, case)
+
+
+def _check(group: str, values: dict, k: int | None) -> None:
+    key = st.session_state[f"_practice_{group}_metric"]
+    value = values[key]
+    typed = st.session_state.get(f"_practice_{group}_answer", "")
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        verdict = practice.Verdict(False, "This metric is undefined here, so there is no number to type.")
+    else:
+        verdict = practice.check_number(typed, value, _mistakes(key, value, k))
+    st.session_state["_practice_verdict"] = (group, _label(key, k), verdict.correct, verdict.message)
+    st.session_state["_revealed_for"] = _fingerprint()
+
+
+def gate(values: dict, group: str, k: int | None = None) -> bool:
+    """While hidden: the answer form instead of the cards (returns True). Else: the last verdict, if any."""
+    if not hidden():
+        shown = st.session_state.get("_practice_verdict")
+        if shown and shown[0] == group and _settings().get("hide_answers"):
+            _, label, correct, message = shown
+            (st.success if correct else st.error)(f"**{text.markdown(label)}:** {message}", icon="✅" if correct else "❌")
+        return False
+    with st.container(border=True):
+        st.markdown("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
+                    "(4 decimals, or a fraction such as 9/14) and press **Check** to see every number.")
+        columns = st.columns([2, 2, 1], vertical_alignment="bottom")
+        keys = list(values)
+        with columns[0]:
+            st.selectbox("Metric", keys, key=f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
+        with columns[1]:
+            st.text_input("Your value", key=f"_practice_{group}_answer", placeholder="e.g. 0.6429 or 9/14")
+        with columns[2]:
+            st.button("Check", key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k))
+    return True
