@@ -19,20 +19,21 @@ from metrics._validation import check_k
 def top_k_rows(recommendations: pd.DataFrame, k: int) -> pd.DataFrame:
     """Each user's first ``k`` rows, best first: by ``rank``, or by ``score`` descending.
 
-    Ties in score keep the order of the rows in the log (a stable sort), as the batch engine does.
+    Ties (equal ranks or scores) are broken by item id ascending, as :func:`metrics.batch.evaluate`
+    breaks them, so accuracy and beyond-accuracy metrics see the same lists.
 
-    >>> log = pd.DataFrame({"user": [1, 1, 1, 2], "item": ["a", "b", "c", "a"], "score": [0.1, 0.9, 0.5, 1.0]})
+    >>> log = pd.DataFrame({"user": [1, 1, 1, 2], "item": ["c", "b", "a", "a"], "score": [0.5, 0.9, 0.5, 1.0]})
     >>> top_k_rows(log, 2)[["user", "item"]].values.tolist()
-    [[1, 'b'], [1, 'c'], [2, 'a']]
+    [[1, 'b'], [1, 'a'], [2, 'a']]
     """
     k = check_k(k)
     missing = [c for c in ("user", "item") if c not in recommendations.columns]
     if missing:
         raise ValueError(f"recommendations must have the columns user and item; missing {missing}")
     if "rank" in recommendations.columns:
-        order = recommendations.sort_values(["user", "rank"], kind="stable")
+        order = recommendations.sort_values(["user", "rank", "item"], kind="stable")
     elif "score" in recommendations.columns:
-        order = recommendations.sort_values(["user", "score"], ascending=[True, False], kind="stable")
+        order = recommendations.sort_values(["user", "score", "item"], ascending=[True, False, True], kind="stable")
     else:
         raise ValueError("recommendations must have a rank or a score column")
     order = order.reset_index(drop=True)

@@ -27,14 +27,14 @@ def random_log(seed: int, *, users: int = 8, by: str = "rank"):
 
 
 def brute_lists(log: pd.DataFrame, k: int) -> dict[str, list]:
-    """Each user's top K by a plain Python sort (rank ascending, or score descending, stable)."""
+    """Each user's top K by a plain Python sort (rank ascending, or score descending; ties by item)."""
     lists = {}
     for user, rows in log.groupby("user", sort=False):
         records = list(rows.itertuples(index=False))
         if "rank" in log.columns:
-            records.sort(key=lambda r: r.rank)
+            records.sort(key=lambda r: (r.rank, r.item))
         else:
-            records.sort(key=lambda r: -r.score)
+            records.sort(key=lambda r: (-r.score, r.item))
         lists[user] = [r.item for r in records[:k]]
     return lists
 
