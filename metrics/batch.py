@@ -1,0 +1,546 @@
+r"""Every user of a recommendation log at once: P, R, F1, HR, AP and NDCG at K, and RR.
+
+:func:`evaluate` takes two long tables and returns one row per user; :func:`summarize` gives the
+means and says which users were left out or scored 0, and why. Both equal the per-user functions
+of :mod:`metrics.topn_metrics`, :mod:`metrics.ranked_metrics` and :mod:`metrics.ndcg` on every
+user (the tests check it), but run on all users together: one sort, group boundaries and
+cumulative sums, no Python loop per user (10 million rows in well under a second).
+
+Conventions
+-----------
+Order within a user
+    By ``rank`` ascending (1 = best) when the table has a ``rank`` column, otherwise by ``score``
+    descending. Ties (equal ranks or equal scores) are broken by **item id ascending** (numbers by
+    value, text alphabetically), for every metric alike, so the result never depends on the row
+    order of the file. trec_eval breaks ties by document id *descending*, ranx by input order.
+Relevant
+    A ground-truth item with ``relevance`` > 0 (trec_eval's default relevance level); a missing
+    ``relevance`` column means 1 for every row. Grade-0 rows are judged non-relevant items.
+Users with ground truth but no recommendations
+    Score 0 on every metric and count in the means (their list is empty), as trec_eval with
+    ``-c`` and the seed documents. Plain trec_eval (and pytrec_eval) leaves them out of its
+    mean; ranx needs them in the run (``make_comparable=True`` adds them with an empty list,
+    scoring 0).
+Users with ground truth whose grades are all 0
+    Score 0 on every metric and count in the means, as trec_eval and ranx.
+Users with recommendations but no ground truth
+    Are left out (there is nothing to score them against) and counted in
+    ``per_user.attrs["users"]``; trec_eval also ignores such a query, and ranx drops it with
+    ``make_comparable=True``.
+
+Chunks
+------
+The arithmetic is :func:`score_ranked_rows`, which takes the arrays of one chunk of users already
+sorted, so a distributed job can run it per partition (each user's rows in one partition);
+:func:`evaluate` on a chunk of users' rows gives those users' rows of the whole result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from metrics._validation import check_choice, check_k
+from metrics.ndcg import GAINS, discounts, gain_of
+from metrics.ranked_metrics import AP_DENOMINATORS
+
+METRICS = ("precision", "recall", "f1", "hit_rate", "average_precision", "ndcg", "reciprocal_rank")
+"""Metric names accepted by ``metrics=``; every one but ``reciprocal_rank`` is computed at each K."""
+
+AT_K = METRICS[:-1]
+
+REASONS = {
+    "evaluated": "users with ground truth, in the means",
+    "no_recommendations": "ground truth but no recommendations: scored 0, in the means",
+    "no_relevant": "ground truth graded 0 only: scored 0, in the means",
+    "no_ground_truth": "recommendations but no ground truth: left out of the means",
+}
+"""The user counts :func:`evaluate` records in ``per_user.attrs["users"]``, and what each means."""
+
+SHOWN_ROWS = 5
+"""How many offending rows an error message lists."""
+
+
+def column_name(metric: str, k: int | None) -> str:
+    """``"ndcg@10"``, or ``"reciprocal_rank"`` which has no cut-off."""
+    return metric if metric == "reciprocal_rank" else f"{metric}@{k}"
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def _rows(frame: pd.DataFrame, positions: np.ndarray) -> str:
+    """'rows 3, 8 and 12' using the frame's index labels (readers label rows by file line)."""
+    word = frame.index.name or "row"
+    labels = [str(label) for label in frame.index[positions[:SHOWN_ROWS]]]
+    more = f" (and {len(positions) - SHOWN_ROWS} more)" if len(positions) > SHOWN_ROWS else ""
+    listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    return f"{word}{'s' if len(labels) > 1 else ''} {listed}{more}"
+
+
+def _values(values: Sequence, positions: np.ndarray) -> str:
+    return ", ".join(repr(v) for v in np.asarray(values, dtype=object)[positions[:SHOWN_ROWS]])
+
+
+def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFrame:
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        found = ", ".join(repr(str(c)) for c in frame.columns) or "none"
+        raise ValueError(
+            f"{name} is missing column {', '.join(repr(c) for c in missing)} (found columns: {found})"
+        )
+    for column in ("user", "item"):
+        empty = np.flatnonzero(frame[column].isna().to_numpy())
+        if empty.size:
+            raise ValueError(f"{name} column '{column}' is empty at {_rows(frame, empty)}")
+    return frame
+
+
+def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
+    """The column as finite float64, or a ValueError naming the rows that are not numbers."""
+    series = frame[column]
+    if series.dtype == bool:
+        series = series.astype(float)
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        raise ValueError(
+            f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
+            f"hold {_values(series.to_numpy(dtype=object), bad)}"
+        )
+    return values
+
+
+def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.DataFrame, name: str) -> None:
+    """Raise if two rows share (user, item); ``keys_sorted`` are the pair keys sorted by ``order``."""
+    repeated = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
+    if not repeated.size:
+        return
+    first = np.sort(order[repeated])
+    duplicate_key = keys_sorted[repeated[np.argmin(order[repeated])]]
+    same = np.sort(order[keys_sorted == duplicate_key])
+    user, item = frame["user"].iloc[same[0]], frame["item"].iloc[same[0]]
+    raise ValueError(
+        f"{name} has duplicate (user, item) pairs in columns 'user' and 'item': user {user!r}, "
+        f"item {item!r} at {_rows(frame, same)}; {len(first)} repeated row(s) in all, "
+        f"first at {_rows(frame, first)}"
+    )
+
+
+def check_ks(k: int | Iterable[int]) -> list[int]:
+    """K as a sorted list of distinct positive integers."""
+    ks = [k] if isinstance(k, (int, np.integer)) or not isinstance(k, Iterable) else list(k)
+    if not ks:
+        raise ValueError("k must be a positive integer or a non-empty list of them, got []")
+    return sorted({check_k(int(v) if isinstance(v, np.integer) else v) for v in ks})
+
+
+def check_metrics(metrics: Iterable[str] | None) -> list[str]:
+    if metrics is None:
+        return list(METRICS)
+    chosen = [metrics] if isinstance(metrics, str) else list(metrics)
+    for metric in chosen:
+        check_choice(metric, "metrics", METRICS)
+    if not chosen:
+        raise ValueError(f"metrics must name at least one of {', '.join(METRICS)}")
+    return [m for m in METRICS if m in chosen]
+
+
+# ----------------------------------------------------------------------------- encoding
+
+
+def _same_kind(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Ids that are numbers on one side and text on the other are compared as text."""
+    if pd.api.types.is_numeric_dtype(a.dtype) != pd.api.types.is_numeric_dtype(b.dtype):
+        return a.astype(str), b.astype(str)
+    return a, b
+
+
+def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, pd.Index]:
+    """Integer codes for the values of two columns, numbered in sorted order of the values.
+
+    Returns the codes of ``a``, the codes of ``b`` and the label of each code. Integer ids
+    whose range is not much larger than the tables are their own codes (id - smallest id), which
+    skips hashing; codes that no row uses are harmless (their users have no rows).
+    """
+    a, b = _same_kind(a, b)
+    if pd.api.types.is_integer_dtype(a.dtype) and pd.api.types.is_integer_dtype(b.dtype):
+        va, vb = a.to_numpy(dtype=np.int64), b.to_numpy(dtype=np.int64)
+        lo = min(int(va.min(initial=2**62)), int(vb.min(initial=2**62)))
+        hi = max(int(va.max(initial=-(2**62))), int(vb.max(initial=-(2**62))))
+        if hi - lo < max(2 * (va.size + vb.size), 1 << 20):
+            return va - lo, vb - lo, pd.RangeIndex(lo, hi + 1)
+    codes_a, uniques_a = pd.factorize(a, sort=True)
+    codes_b, uniques_b = pd.factorize(b, sort=True)
+    try:
+        labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=True)
+    except TypeError:  # ids of mixed types: any one consistent order
+        labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=False)
+    map_a = labels.get_indexer(pd.Index(uniques_a))
+    map_b = labels.get_indexer(pd.Index(uniques_b))
+    return map_a[codes_a].astype(np.int64), map_b[codes_b].astype(np.int64), labels
+
+
+def _pair_keys(users: np.ndarray, items: np.ndarray, n_items: int) -> np.ndarray:
+    if (int(users.max(initial=0)) + 1) * max(n_items, 1) >= 2**62:
+        raise ValueError("too many distinct users x items to encode (more than 2**62 pairs)")
+    return users * n_items + items
+
+
+def _sort_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The keys sorted and the row each came from.
+
+    When key and row number fit in 63 bits together they are packed into one int64 and sorted
+    by value, about twice as fast as an argsort followed by a gather.
+    """
+    n = keys.size
+    row_bits = max(1, (n - 1).bit_length())
+    if n and int(keys.max()) < 1 << (62 - row_bits):
+        packed = np.sort((keys << row_bits) | np.arange(n, dtype=np.int64))
+        return packed >> row_bits, packed & ((1 << row_bits) - 1)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], order
+
+
+@dataclass(frozen=True)
+class RankedRows:
+    """One table of recommendations, validated, sorted and joined with the ground truth.
+
+    ``rec_user`` (user code per row, rows grouped by user and in rank order within a user),
+    ``rec_grade`` (each row's ground-truth grade, 0 when the item is not in the truth),
+    ``truth_user`` and ``truth_grade`` (one per ground-truth row), and ``users`` (the label of
+    each code). Codes number the users in sorted order of their ids.
+    """
+
+    rec_user: np.ndarray
+    rec_grade: np.ndarray
+    truth_user: np.ndarray
+    truth_grade: np.ndarray
+    users: pd.Index
+    order: np.ndarray  # row of the recommendations table at each sorted position
+
+
+def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
+    """Rows sorted by user, then ``primary`` ascending, then item; None when already so."""
+    if user.size < 2:
+        return None
+    user_step = user[1:] - user[:-1]
+    if not np.any(user_step < 0):
+        same_user = user_step == 0
+        del user_step
+        step = primary[1:] - primary[:-1]
+        if not np.any(same_user & (step < 0)):
+            tied = same_user & (step == 0)
+            if not np.any(tied) or not np.any(tied & (item[1:] <= item[:-1])):
+                return None
+    return np.lexsort((item, primary, user))
+
+
+def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:
+    """Validate both tables, put the recommendations in rank order and attach their grades.
+
+    Raises
+    ------
+    ValueError
+        Naming the table, the column and the first offending rows: a missing column, an empty
+        user or item, a rank, score or relevance that is not a finite number, a negative
+        relevance, or a (user, item) pair given twice.
+    """
+    recs = _check_frame(recommendations, "recommendations", ("user", "item"))
+    truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
+    if "rank" in recs.columns:
+        primary = _numeric(recs, "recommendations", "rank")
+    elif "score" in recs.columns:
+        primary = -_numeric(recs, "recommendations", "score")
+    else:
+        found = ", ".join(repr(str(c)) for c in recs.columns)
+        raise ValueError(
+            f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better); "
+            f"found columns: {found}"
+        )
+    if "relevance" in truth.columns:
+        grade = _numeric(truth, "ground_truth", "relevance")
+        negative = np.flatnonzero(grade < 0)
+        if negative.size:
+            raise ValueError(
+                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} hold "
+                f"{_values(grade, negative)}"
+            )
+    else:
+        grade = np.ones(len(truth))
+    if len(truth) == 0:
+        raise ValueError("ground_truth has no rows: there is no user to evaluate")
+
+    rec_user, truth_user, users = _shared_codes(recs["user"], truth["user"])
+    rec_item, truth_item, items = _shared_codes(recs["item"], truth["item"])
+    rec_keys, rec_rows = _sort_keys(_pair_keys(rec_user, rec_item, len(items)))
+    _check_unique_pairs(rec_keys, rec_rows, recs, "recommendations")
+    truth_keys, truth_rows = _sort_keys(_pair_keys(truth_user, truth_item, len(items)))
+    _check_unique_pairs(truth_keys, truth_rows, truth, "ground_truth")
+
+    # Each truth pair finds its recommendation row (if any) by binary search in the sorted keys.
+    rec_grade = np.zeros(len(recs))
+    if len(recs):
+        at = np.minimum(np.searchsorted(rec_keys, truth_keys), len(recs) - 1)
+        found = rec_keys[at] == truth_keys
+        rec_grade[rec_rows[at[found]]] = grade[truth_rows[found]]
+    del rec_keys, rec_rows, truth_keys, truth_rows
+
+    order = _rank_order(rec_user, primary, rec_item)
+    if order is None:
+        return RankedRows(rec_user, rec_grade, truth_user, grade, users, np.arange(len(recs)))
+    return RankedRows(rec_user[order], rec_grade[order], truth_user, grade, users, order)
+
+
+# ----------------------------------------------------------------------------- the kernel
+
+
+def score_ranked_rows(
+    rec_user: np.ndarray,
+    rec_grade: np.ndarray,
+    truth_user: np.ndarray,
+    truth_grade: np.ndarray,
+    n_users: int,
+    k: int | Iterable[int],
+    *,
+    metrics: Iterable[str] | None = None,
+    gain: str = "linear",
+    denominator: str = "min",
+) -> dict[str, np.ndarray]:
+    """The metrics of every user from arrays already sorted: the vectorised core.
+
+    Parameters
+    ----------
+    rec_user : int array
+        User code (0 .. n_users - 1) of each recommendation row. Rows are grouped by user
+        (each user's rows contiguous) and in rank order within a user, best first.
+    rec_grade : float array
+        Ground-truth grade of each recommendation row's item, 0 when it is not in the truth.
+    truth_user, truth_grade : arrays
+        User code and grade (>= 0) of each ground-truth row, in any order.
+    n_users : int
+        Number of user codes; every output array has this length.
+    k, metrics, gain, denominator
+        As in :func:`evaluate`.
+
+    Returns
+    -------
+    dict
+        Column name (``"ndcg@10"``, ``"reciprocal_rank"``) -> float array indexed by user code.
+        Users without rows score 0.
+
+    Examples
+    --------
+    >>> out = score_ranked_rows(np.array([0, 0, 0]), np.array([0.0, 1.0, 0.0]),
+    ...                         np.array([0, 0]), np.array([1.0, 1.0]), 1, 2)
+    >>> out["precision@2"], out["reciprocal_rank"]
+    (array([0.5]), array([0.5]))
+    """
+    ks = check_ks(k)
+    chosen = check_metrics(metrics)
+    check_choice(gain, "gain", GAINS)
+    check_choice(denominator, "denominator", AP_DENOMINATORS)
+    rec_user = np.asarray(rec_user, dtype=np.int64)
+    rec_grade = np.asarray(rec_grade, dtype=float)
+    n = rec_user.size
+
+    starts = np.flatnonzero(np.r_[True, rec_user[1:] != rec_user[:-1]]) if n else np.zeros(0, int)
+    if np.unique(rec_user[starts]).size != starts.size:
+        raise ValueError("rec_user must hold each user's rows together (grouped by user)")
+    lengths = np.diff(np.r_[starts, n])
+    position = np.arange(1, n + 1) - np.repeat(starts, lengths)  # 1-based rank within the user
+    hit = rec_grade > 0
+
+    out: dict[str, np.ndarray] = {}
+    if "reciprocal_rank" in chosen:
+        rr = np.zeros(n_users)
+        hit_rows = np.flatnonzero(hit)
+        hit_user = rec_user[hit_rows]
+        first = np.r_[True, hit_user[1:] != hit_user[:-1]] if hit_rows.size else np.zeros(0, bool)
+        rr[hit_user[first]] = 1.0 / position[hit_rows[first]]
+        out["reciprocal_rank"] = rr
+    at_k = [m for m in chosen if m != "reciprocal_rank"]
+    if not at_k:
+        return out
+
+    top = position <= ks[-1]  # only the first max(K) rows of each user matter from here on
+    user, position, grade, hit = rec_user[top], position[top], rec_grade[top], hit[top]
+    hits_so_far = np.cumsum(hit)
+    group_start = np.r_[True, user[1:] != user[:-1]] if user.size else np.zeros(0, bool)
+    before_group = np.repeat((hits_so_far - hit)[group_start], np.diff(np.r_[np.flatnonzero(group_start), user.size]))
+    hits_so_far = hits_so_far - before_group  # hits at ranks 1..i of the same user
+    precision_at_hit = np.where(hit, hits_so_far / position, 0.0)
+    discounted = gain_of(grade, gain) * discounts(ks[-1])[position - 1]
+
+    n_relevant = np.bincount(truth_user, weights=truth_grade > 0, minlength=n_users)
+    ideal = _ideal_gains(truth_user, truth_grade, ks[-1], gain)
+
+    def per_user(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(user[mask], weights=weights[mask], minlength=n_users)
+
+    for k_ in ks:
+        in_k = position <= k_
+        hits = per_user(hit.astype(float), in_k)
+        values = {}
+        precision = hits / k_
+        recall = np.divide(hits, n_relevant, out=np.zeros(n_users), where=n_relevant > 0)
+        values["precision"] = precision
+        values["recall"] = recall
+        both = precision + recall
+        values["f1"] = np.divide(2 * precision * recall, both, out=np.zeros(n_users), where=both > 0)
+        values["hit_rate"] = (hits > 0).astype(float)
+        if "average_precision" in at_k:
+            divide_by = {"min": np.minimum(n_relevant, k_), "relevant": n_relevant, "hits": hits}[denominator]
+            summed = per_user(precision_at_hit, in_k)
+            values["average_precision"] = np.divide(summed, divide_by, out=np.zeros(n_users), where=divide_by > 0)
+        if "ndcg" in at_k:
+            dcg = per_user(discounted, in_k)
+            idcg = ideal(k_, n_users)
+            values["ndcg"] = np.divide(dcg, idcg, out=np.zeros(n_users), where=idcg > 0)
+        for metric in at_k:
+            out[column_name(metric, k_)] = values[metric]
+    return out
+
+
+def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, gain: str):
+    """A function K -> IDCG@K per user: every graded item of the user's truth, best first."""
+    truth_user = np.asarray(truth_user, dtype=np.int64)
+    truth_grade = np.asarray(truth_grade, dtype=float)
+    keep = truth_grade > 0
+    grades, grade_code = np.unique(truth_grade[keep], return_inverse=True)
+    n_grades = max(grades.size, 1)
+    # One sort of user * n_grades + (best grade first) orders each user's grades, best first.
+    key = np.sort(truth_user[keep] * n_grades + (n_grades - 1 - grade_code))
+    user, grade = key // n_grades, grades[n_grades - 1 - key % n_grades] if grades.size else key * 0.0
+    starts = np.flatnonzero(np.r_[True, user[1:] != user[:-1]]) if user.size else np.zeros(0, int)
+    position = np.arange(1, user.size + 1) - np.repeat(starts, np.diff(np.r_[starts, user.size]))
+    top = position <= k_max
+    user, position = user[top], position[top]
+    contribution = gain_of(grade[top], gain) * discounts(k_max)[position - 1]
+
+    def idcg(k: int, n_users: int) -> np.ndarray:
+        in_k = position <= k
+        return np.bincount(user[in_k], weights=contribution[in_k], minlength=n_users)
+
+    return idcg
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min") -> pd.DataFrame:
+    r"""Per-user P, R, F1, HR, AP and NDCG at each K, and RR, for every user of the ground truth.
+
+    Parameters
+    ----------
+    recommendations : pandas.DataFrame
+        Columns ``user``, ``item`` and ``rank`` (1 = best) or ``score`` (higher = better); with
+        both, ``rank`` is used. Ties are broken by item id ascending (see the module docstring).
+        Other columns are ignored.
+    ground_truth : pandas.DataFrame
+        Columns ``user``, ``item`` and optionally ``relevance`` (a grade >= 0, 1 when absent;
+        grade > 0 is relevant).
+    k : int or list of int
+        Cut-off(s), positive integers.
+    metrics : list of str, optional, keyword-only
+        A subset of :data:`METRICS`; all by default.
+    gain : {"linear", "exponential"}, keyword-only
+        NDCG gain, rel or 2^rel - 1, as :func:`metrics.ndcg.ndcg_at_k`.
+    denominator : {"min", "relevant", "hits"}, keyword-only
+        AP@K denominator, as :func:`metrics.ranked_metrics.average_precision_at_k`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``user`` (sorted), one float column per metric and K: ``"precision@10"``,
+        ``"recall@10"``, ``"f1@10"``, ``"hit_rate@10"``, ``"average_precision@10"``,
+        ``"ndcg@10"`` (for each K, metric by metric), then ``"reciprocal_rank"`` (no cut-off).
+        One row per user of the ground truth. Users with ground truth but no recommendation
+        score 0 and are counted; users with recommendations but no ground truth are left out
+        and counted: ``attrs["users"]`` holds the counts of :data:`REASONS`, and
+        ``attrs["settings"]`` the K values, gain and denominator. trec_eval (and pytrec_eval)
+        leaves out both kinds of user (its ``-c`` flag scores the first kind 0, as here);
+        ranx requires both tables to hold the same users, and with ``make_comparable=True``
+        scores the first kind 0 and drops the second, as here.
+
+    Raises
+    ------
+    ValueError
+        See :func:`rank_rows`; also for a bad ``k``, ``metrics``, ``gain`` or ``denominator``.
+
+    Examples
+    --------
+    >>> recs = pd.DataFrame({"user": ["a"] * 4, "item": [101, 102, 103, 104], "rank": [1, 2, 3, 4]})
+    >>> truth = pd.DataFrame({"user": ["a", "a", "b"], "item": [101, 104, 7]})
+    >>> evaluate(recs, truth, 4)[["precision@4", "average_precision@4", "reciprocal_rank"]]  # doctest: +NORMALIZE_WHITESPACE
+          precision@4  average_precision@4  reciprocal_rank
+    user
+    a             0.5                 0.75              1.0
+    b             0.0                 0.00              0.0
+    """
+    ks = check_ks(k)
+    chosen = check_metrics(metrics)
+    check_choice(gain, "gain", GAINS)
+    check_choice(denominator, "denominator", AP_DENOMINATORS)
+    rows = rank_rows(recommendations, ground_truth)
+    n_users = len(rows.users)
+    scores = score_ranked_rows(rows.rec_user, rows.rec_grade, rows.truth_user, rows.truth_grade,
+                               n_users, ks, metrics=chosen, gain=gain, denominator=denominator)
+    has_truth = np.bincount(rows.truth_user, minlength=n_users) > 0
+    has_recs = np.bincount(rows.rec_user, minlength=n_users) > 0
+    has_relevant = np.bincount(rows.truth_user, weights=rows.truth_grade > 0, minlength=n_users) > 0
+    columns = [column_name(m, k_) for m in chosen if m != "reciprocal_rank" for k_ in ks]
+    columns += ["reciprocal_rank"] if "reciprocal_rank" in chosen else []
+    per_user = pd.DataFrame({c: scores[c][has_truth] for c in columns},
+                            index=pd.Index(rows.users[has_truth], name="user"))
+    per_user.attrs["users"] = {
+        "evaluated": int(has_truth.sum()),
+        "no_recommendations": int((has_truth & ~has_recs).sum()),
+        "no_relevant": int((has_truth & has_recs & ~has_relevant).sum()),
+        "no_ground_truth": int((has_recs & ~has_truth).sum()),
+    }
+    per_user.attrs["settings"] = {"k": ks, "gain": gain, "denominator": denominator}
+    return per_user
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Means over users, and how many users were scored 0 or left out, by reason."""
+
+    means: pd.Series
+    users: pd.Series
+
+    def table(self) -> pd.DataFrame:
+        """The means as a table: metric, mean."""
+        return self.means.rename("mean").rename_axis("metric").reset_index()
+
+
+def summarize(per_user: pd.DataFrame) -> Summary:
+    """The mean of every column of :func:`evaluate`'s result and its user counts by reason.
+
+    ``users`` is indexed by :data:`REASONS` keys. ``no_relevant`` counts users with
+    recommendations whose ground truth is all grade 0; ``no_recommendations`` takes precedence
+    when both apply.
+
+    Examples
+    --------
+    >>> recs = pd.DataFrame({"user": ["a", "a", "z"], "item": [1, 2, 1], "score": [0.9, 0.1, 0.5]})
+    >>> truth = pd.DataFrame({"user": ["a", "b"], "item": [2, 1]})
+    >>> s = summarize(evaluate(recs, truth, 2))
+    >>> float(s.means["reciprocal_rank"]), s.users.to_dict()
+    (0.25, {'evaluated': 2, 'no_recommendations': 1, 'no_relevant': 0, 'no_ground_truth': 1})
+    """
+    if not isinstance(per_user, pd.DataFrame):
+        raise ValueError(f"per_user must be the DataFrame evaluate returns, got {type(per_user).__name__}")
+    counts = per_user.attrs.get("users") or {"evaluated": len(per_user)}
+    users = pd.Series({reason: int(counts.get(reason, 0)) for reason in REASONS}, name="users")
+    means = per_user.mean(axis=0, numeric_only=True) if len(per_user) else per_user.sum() * np.nan
+    return Summary(means=means.rename("mean"), users=users)
