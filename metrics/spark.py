@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from metrics import batch
+from metrics import batch, readers
 from metrics._validation import check_choice
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
@@ -46,6 +46,37 @@ def session(master: str = "local[*]", app_name: str = "receval"):
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
             .config("spark.sql.shuffle.partitions", "8")
             .getOrCreate())
+
+
+def read_table(spark, path: str, kind: str, fmt: str):
+    """A recommendations or ground-truth file as a Spark DataFrame with the batch engine's columns.
+
+    Like :mod:`metrics.readers`, ids stay text (so ties between items are broken the same way as
+    in memory) and numbers are read as doubles. ``fmt`` is ``"csv"`` (header row; delimiter found
+    among , ; tab |), ``"parquet"`` or ``"trec"`` (a run for recommendations, qrels for ground truth).
+    """
+    from pyspark.sql import functions as F
+
+    if fmt == "parquet":
+        frame = spark.read.parquet(path)
+    elif fmt == "csv":
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            header = handle.readline()
+        delimiter = max(readers.DELIMITERS, key=header.count)
+        frame = spark.read.option("header", True).option("sep", delimiter).csv(path)
+        frame = frame.toDF(*[c.strip().lower() for c in frame.columns])
+    elif fmt == "trec":
+        parts = F.split(F.trim(F.col("value")), r"\s+")
+        lines = spark.read.text(path).filter(F.length(F.trim(F.col("value"))) > 0)
+        if kind == "recommendations":
+            frame = lines.select(parts[0].alias("user"), parts[2].alias("item"), parts[4].alias("score"))
+        else:
+            frame = lines.select(parts[0].alias("user"), parts[2].alias("item"), parts[3].alias("relevance"))
+    else:
+        raise ValueError(f"format must be one of {', '.join(readers.FORMATS)}, got {fmt!r}")
+    numbers = [c for c in ("rank", "score", "relevance") if c in frame.columns]
+    return frame.select(F.col("user").cast("string"), F.col("item").cast("string"),
+                        *[F.col(c).cast("double") for c in numbers]) if {"user", "item"} <= set(frame.columns) else frame
 
 
 def _order_column(columns: list[str]) -> str:

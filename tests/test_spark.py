@@ -126,3 +126,29 @@ def test_missing_columns_are_named_before_any_job_runs(spark, recs_columns, mess
     truth = spark.createDataFrame(pd.DataFrame({"user": ["a"], "item": [1]}))
     with pytest.raises(ValueError, match=message):
         spark_module.evaluate(recs, truth, 5)
+
+
+def test_command_line_spark_engine_prints_the_in_memory_summary(spark, tmp_path):
+    """``python -m metrics evaluate --engine spark`` reads the files with Spark and prints the same means."""
+    import io
+    import json
+
+    from metrics import cli
+
+    recs, truth = random_log(6, by="score")
+    recs.to_csv(tmp_path / "recs.csv", index=False)
+    truth.to_csv(tmp_path / "truth.csv", index=False)
+    with open(tmp_path / "test.qrels", "w") as handle:
+        handle.writelines(f"{r.user} 0 {r.item} {r.relevance:g}\n" for r in truth.itertuples())
+    expected = batch.summarize(batch.evaluate(recs.astype({"item": str}), truth.astype({"item": str}), [5, 10]))
+    for truth_file in ("truth.csv", "test.qrels"):
+        out = io.StringIO()
+        code = cli.main(["evaluate", "--engine", "spark", "--master", "local[2]", "--recommendations",
+                         str(tmp_path / "recs.csv"), "--ground-truth", str(tmp_path / truth_file), "-k", "5", "-k", "10",
+                         "--format", "json", "--per-user", str(tmp_path / "per_user")], out=out)
+        assert code == 0
+        printed = json.loads(out.getvalue())
+        assert printed["means"] == pytest.approx(expected.means.to_dict(), rel=1e-12)
+        assert printed["users"] == expected.users.to_dict()
+    written = pd.concat(pd.read_csv(part) for part in (tmp_path / "per_user").glob("part-*.csv"))
+    assert len(written) == expected.users["evaluated"]
