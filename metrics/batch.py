@@ -229,19 +229,40 @@ class RankedRows:
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
-    """Rows sorted by user, then ``primary`` ascending, then item; None when already so."""
-    if user.size < 2:
+    """Rows sorted by user, then ``primary`` ascending, then item; None when already so.
+
+    Logs usually come grouped by user and ranked, with at most a few ties out of item order, so
+    each step is skipped when the rows already satisfy it. (``np.lexsort`` on the three keys
+    is about 20 times slower on 10 million rows.)
+    """
+    n = user.size
+    if n < 2:
         return None
+    order = None
     user_step = user[1:] - user[:-1]
-    if not np.any(user_step < 0):
-        same_user = user_step == 0
-        del user_step
-        step = primary[1:] - primary[:-1]
-        if not np.any(same_user & (step < 0)):
-            tied = same_user & (step == 0)
-            if not np.any(tied) or not np.any(tied & (item[1:] <= item[:-1])):
-                return None
-    return np.lexsort((item, primary, user))
+    same_user = user_step == 0
+    if np.any(user_step < 0) or np.any(same_user & (primary[1:] < primary[:-1])):
+        order = np.argsort(primary, kind="stable")
+        order = order[np.argsort(user[order], kind="stable")]
+        user, primary, item = user[order], primary[order], item[order]
+        same_user = user[1:] == user[:-1]
+    del user_step
+    tied = same_user & (primary[1:] == primary[:-1])
+    if np.any(tied & (item[1:] <= item[:-1])):
+        # Runs of equal (user, primary) are now contiguous and in order: sort only the rows
+        # of tied runs, by (run, item); the others stay where they are.
+        in_tie = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
+        run = np.cumsum(np.r_[0, ~tied])[in_tie]
+        item = item[in_tie]
+        n_items = int(item.max()) + 1
+        if (int(run[-1]) + 1) * n_items < 2**62:
+            within = np.argsort(run * n_items + item, kind="stable")
+        else:
+            within = np.lexsort((item, run))
+        fixed = np.arange(n) if order is None else order
+        fixed[in_tie] = fixed[in_tie[within]]
+        order = fixed
+    return order
 
 
 def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:
@@ -353,10 +374,9 @@ def score_ranked_rows(
     n = rec_user.size
 
     starts = np.flatnonzero(np.r_[True, rec_user[1:] != rec_user[:-1]]) if n else np.zeros(0, int)
-    if np.unique(rec_user[starts]).size != starts.size:
+    if starts.size and np.bincount(rec_user[starts]).max() > 1:
         raise ValueError("rec_user must hold each user's rows together (grouped by user)")
-    lengths = np.diff(np.r_[starts, n])
-    position = np.arange(1, n + 1) - np.repeat(starts, lengths)  # 1-based rank within the user
+    position = _positions(starts, n)
     hit = rec_grade > 0
 
     out: dict[str, np.ndarray] = {}
@@ -410,18 +430,26 @@ def score_ranked_rows(
     return out
 
 
+def _positions(starts: np.ndarray, n: int) -> np.ndarray:
+    """The 1-based rank of each row within its group, given where the groups start."""
+    lengths = np.diff(np.r_[starts, n])
+    if lengths.size and lengths.min() == lengths.max():  # every list equally long: common, cheap
+        return np.tile(np.arange(1, lengths[0] + 1), lengths.size)
+    return np.arange(1, n + 1) - np.repeat(starts, lengths)
+
+
 def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, gain: str):
     """A function K -> IDCG@K per user: every graded item of the user's truth, best first."""
     truth_user = np.asarray(truth_user, dtype=np.int64)
     truth_grade = np.asarray(truth_grade, dtype=float)
     keep = truth_grade > 0
-    grades, grade_code = np.unique(truth_grade[keep], return_inverse=True)
+    grade_code, grades = pd.factorize(truth_grade[keep], sort=True)
     n_grades = max(grades.size, 1)
     # One sort of user * n_grades + (best grade first) orders each user's grades, best first.
     key = np.sort(truth_user[keep] * n_grades + (n_grades - 1 - grade_code))
     user, grade = key // n_grades, grades[n_grades - 1 - key % n_grades] if grades.size else key * 0.0
     starts = np.flatnonzero(np.r_[True, user[1:] != user[:-1]]) if user.size else np.zeros(0, int)
-    position = np.arange(1, user.size + 1) - np.repeat(starts, np.diff(np.r_[starts, user.size]))
+    position = _positions(starts, user.size)
     top = position <= k_max
     user, position = user[top], position[top]
     contribution = gain_of(grade[top], gain) * discounts(k_max)[position - 1]
