@@ -356,8 +356,10 @@ def difference_by_group(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metr
     many       2         0.2           0.1
     """
     d = paired_differences(per_user_a[[metric]], per_user_b[[metric]])[metric]
-    labels = groups.reindex(d.index).astype(object).where(lambda g: g.notna(), "other")
-    grouped = d.groupby(labels.rename("group"), sort=True)
+    labels = groups.reindex(d.index).astype(object).where(lambda g: g.notna(), "other")  # users without a group
+    order = groups.cat.categories if isinstance(groups.dtype, pd.CategoricalDtype) else sorted(labels.unique(), key=str)
+    labels = pd.Categorical(labels, categories=[*order, *(["other"] if "other" not in order and (labels == "other").any() else [])])
+    grouped = pd.Series(d.to_numpy(), index=d.index).groupby(pd.Series(labels, index=d.index, name="group"), observed=True)
     table = pd.DataFrame({"users": grouped.size(), "mean_delta": grouped.mean()})
     table["contribution"] = table["users"] / len(d) * table["mean_delta"]
     return table
@@ -368,7 +370,7 @@ def activity_groups(ground_truth: pd.DataFrame) -> pd.Series:
     relevant = ground_truth[ground_truth["relevance"] > 0] if "relevance" in ground_truth.columns else ground_truth
     counts = relevant.groupby("user").size()
     bins = pd.cut(counts, bins=[0, 1, 2, 4, 9, np.inf], labels=["1", "2", "3-4", "5-9", "10+"])
-    return bins.astype(str).rename("relevant items")
+    return bins.rename("relevant items")
 
 
 def popularity_groups(ground_truth: pd.DataFrame) -> pd.Series:
@@ -379,7 +381,7 @@ def popularity_groups(ground_truth: pd.DataFrame) -> pd.Series:
     per_user = popularity.groupby(relevant["user"]).mean()
     ranks = per_user.rank(method="first")
     thirds = pd.cut(ranks, bins=[0, len(ranks) / 3, 2 * len(ranks) / 3, np.inf], labels=["niche", "middle", "popular"])
-    return thirds.astype(str).rename("popularity of relevant items")
+    return thirds.rename("popularity of relevant items")
 
 
 def users_without_recommendations(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFrame,

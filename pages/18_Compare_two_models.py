@@ -100,9 +100,11 @@ differences = (per_user_b[focus] - per_user_a[focus]).rename(focus)
 n = len(differences)
 formula(
     r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}",
-    rf"\bar d = \frac{{1}}{{{n}}}\sum_u (b_u - a_u) = {row['delta']:+.4f},\ "
-    rf"{confidence:.0%}\ \text{{interval}}\ [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}],\ "
-    rf"d_{{\text{{Cohen}}}} = \frac{{{row['delta']:+.4f}}}{{{differences.std(ddof=1):.4f}}} = {row['effect_size']:+.2f}",
+    r"\begin{aligned}"
+    rf"\bar d &= {row['delta']:+.4f}\quad (n = {n}) \\"
+    rf"\text{{{confidence * 100:.0f}\% interval}} &= [{row['ci_low']:+.4f},\ {row['ci_high']:+.4f}] \\"
+    rf"d_{{\text{{Cohen}}}} &= {row['delta']:+.4f} / {differences.std(ddof=1):.4f} = {row['effect_size']:+.2f}"
+    r"\end{aligned}",
 )
 st.markdown(f"**{significance.verdict(focus, row, confidence=confidence)}**")
 
