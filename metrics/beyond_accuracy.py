@@ -214,3 +214,26 @@ def intra_list_diversity(recommendations: pd.DataFrame, k: int, *, categories: M
         dissimilar = 1 - pd.Series(cosine_sum, index=summed.index) / pairs
     dissimilar = dissimilar[pairs > 0]
     return float(dissimilar.mean()) if len(dissimilar) else float("nan")
+
+
+def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFrame, interactions: pd.DataFrame,
+                 k: int, catalog: Iterable | None = None) -> pd.DataFrame:
+    """Every beyond-accuracy metric that needs no item metadata, for two models, with B - A.
+
+    ``interactions`` gives item popularity (ARP, novelty); ``catalog`` defaults to every item
+    seen in either log or in ``interactions``.
+    """
+    if catalog is None:
+        catalog = pd.unique(pd.concat([recommendations_a["item"], recommendations_b["item"], interactions["item"]]))
+    rows = {}
+    for name, recs in (("A", recommendations_a), ("B", recommendations_b)):
+        rows[name] = {
+            f"catalogue coverage@{k}": catalog_coverage(recs, k, catalog),
+            f"Gini index of exposure@{k}": gini_index(recs, k, catalog),
+            f"average popularity (ARP)@{k}": average_recommendation_popularity(recs, interactions, k),
+            f"novelty@{k} (bits)": novelty(recs, interactions, k),
+            f"personalisation@{k}": personalization(recs, k),
+        }
+    table = pd.DataFrame(rows)
+    table["B - A"] = table["B"] - table["A"]
+    return table.rename_axis("metric")

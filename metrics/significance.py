@@ -317,3 +317,84 @@ def users_needed(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str
         else:
             low = middle + 1
     return high
+
+
+def verdict(metric: str, row: pd.Series, *, alpha: float = 0.05, confidence: float = 0.95) -> str:
+    """One sentence on a row of :func:`compare`, written from its numbers.
+
+    >>> row = pd.Series({"delta": 0.012, "ci_low": 0.004, "ci_high": 0.02, "p_adjusted": 0.003,
+    ...                  "effect_size": 0.09, "wins": 420, "ties": 100, "losses": 380})
+    >>> verdict("ndcg@10", row)
+    'B is better on ndcg@10 by 0.0120 (95% interval 0.0040 to 0.0200, adjusted p = 0.003): a negligible effect (d = 0.09); B wins for 420 users, loses for 380.'
+    """
+    size = abs(row["effect_size"])
+    magnitude = "negligible" if size < 0.2 else "small" if size < 0.5 else "medium" if size < 0.8 else "large"
+    interval = f"{confidence:.0%} interval {row['ci_low']:.4f} to {row['ci_high']:.4f}, adjusted p = {row['p_adjusted']:.3g}"
+    if row["p_adjusted"] < alpha and row["delta"] != 0:
+        better = "B" if row["delta"] > 0 else "A"
+        return (f"{better} is better on {metric} by {abs(row['delta']):.4f} ({interval}): a {magnitude} effect "
+                f"(d = {row['effect_size']:.2f}); B wins for {int(row['wins'])} users, loses for {int(row['losses'])}.")
+    return (f"No clear difference on {metric}: {row['delta']:+.4f} ({interval}); the data are compatible with no "
+            f"difference at all{'' if row['ci_low'] <= 0 <= row['ci_high'] else ' after correcting for the metrics compared'}.")
+
+
+def difference_by_group(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str, groups: pd.Series) -> pd.DataFrame:
+    """Where the mean difference on ``metric`` comes from: one row per group of users.
+
+    ``groups`` maps each user (index) to a group label. ``contribution`` is the group's share of
+    users times its mean difference, so the contributions add up to the overall mean difference
+    (a waterfall). Users without a group are put in the group ``"other"``.
+
+    >>> users = pd.Index(["a", "b", "c", "d"], name="user")
+    >>> a = pd.DataFrame({"m": [0.0, 0.0, 0.0, 0.0]}, index=users)
+    >>> b = pd.DataFrame({"m": [0.4, 0.0, 0.2, 0.2]}, index=users)
+    >>> difference_by_group(a, b, "m", pd.Series({"a": "few", "b": "few", "c": "many", "d": "many"}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+           users  mean_delta  contribution
+    group
+    few        2         0.2           0.1
+    many       2         0.2           0.1
+    """
+    d = paired_differences(per_user_a[[metric]], per_user_b[[metric]])[metric]
+    labels = groups.reindex(d.index).astype(object).where(lambda g: g.notna(), "other")  # users without a group
+    order = groups.cat.categories if isinstance(groups.dtype, pd.CategoricalDtype) else sorted(labels.unique(), key=str)
+    labels = pd.Categorical(labels, categories=[*order, *(["other"] if "other" not in order and (labels == "other").any() else [])])
+    grouped = pd.Series(d.to_numpy(), index=d.index).groupby(pd.Series(labels, index=d.index, name="group"), observed=True)
+    table = pd.DataFrame({"users": grouped.size(), "mean_delta": grouped.mean()})
+    table["contribution"] = table["users"] / len(d) * table["mean_delta"]
+    return table
+
+
+def activity_groups(ground_truth: pd.DataFrame) -> pd.Series:
+    """Each user's number of relevant items (grade > 0), in bins: "1", "2", "3-4", "5-9", "10+"."""
+    relevant = ground_truth[ground_truth["relevance"] > 0] if "relevance" in ground_truth.columns else ground_truth
+    counts = relevant.groupby("user").size()
+    bins = pd.cut(counts, bins=[0, 1, 2, 4, 9, np.inf], labels=["1", "2", "3-4", "5-9", "10+"])
+    return bins.rename("relevant items")
+
+
+def popularity_groups(ground_truth: pd.DataFrame) -> pd.Series:
+    """Each user's relevant items by popularity: the mean, over the user's relevant items, of how
+    many users find that item relevant; split into thirds of users ("niche", "middle", "popular")."""
+    relevant = ground_truth[ground_truth["relevance"] > 0] if "relevance" in ground_truth.columns else ground_truth
+    popularity = relevant["item"].map(relevant["item"].value_counts())
+    per_user = popularity.groupby(relevant["user"]).mean()
+    ranks = per_user.rank(method="first")
+    thirds = pd.cut(ranks, bins=[0, len(ranks) / 3, 2 * len(ranks) / 3, np.inf], labels=["niche", "middle", "popular"])
+    return thirds.rename("popularity of relevant items")
+
+
+def users_without_recommendations(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFrame,
+                                  ground_truth: pd.DataFrame) -> dict[str, int]:
+    """For each model, how many users of the ground truth it recommends nothing to.
+
+    Such users score 0 for that model (see :func:`metrics.batch.evaluate`), so a model that
+    skipped users looks worse for a reason that is not the quality of its lists: worth saying.
+
+    >>> truth = pd.DataFrame({"user": [1, 2, 3], "item": [9, 9, 9]})
+    >>> users_without_recommendations(pd.DataFrame({"user": [1, 2, 3]}), pd.DataFrame({"user": [1]}), truth)
+    {'A': 0, 'B': 2}
+    """
+    judged = pd.Index(ground_truth["user"].unique())
+    return {name: int((~judged.isin(recs["user"].unique())).sum())
+            for name, recs in (("A", recommendations_a), ("B", recommendations_b))}

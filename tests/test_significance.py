@@ -218,3 +218,45 @@ def test_exact_enumeration_matches_a_brute_force_loop():
     null = [np.mean([s * x for s, x in zip(signs, d[:, 0])]) for signs in itertools.product((1, -1), repeat=5)]
     expected = min(1.0, 2 * min(np.mean([v <= observed + 1e-12 for v in null]), np.mean([v >= observed - 1e-12 for v in null])))
     assert sign_flip_p_values(d, 32, np.random.default_rng(0))[0] == pytest.approx(expected)
+
+
+def test_group_contributions_add_up_to_the_mean_difference_in_a_stated_order():
+    from metrics import batch
+    from metrics.significance import activity_groups, difference_by_group, popularity_groups
+    from metrics.synthetic_pair import synthetic_pair
+
+    a_log, b_log, truth = synthetic_pair(0.02, users=1500, seed=4).sample(1500)
+    a, b = batch.evaluate(a_log, truth, 10), batch.evaluate(b_log, truth, 10)
+    for groups, order in ((activity_groups(truth), ["1", "2", "3-4", "5-9"]),
+                          (popularity_groups(truth), ["niche", "middle", "popular"])):
+        table = difference_by_group(a, b, "ndcg@10", groups)
+        assert list(table.index) == order
+        assert table["users"].sum() == len(a)
+        assert table["contribution"].sum() == pytest.approx((b - a)["ndcg@10"].mean())
+        for label, row in table.iterrows():
+            users = groups.index[groups == label]
+            assert row["mean_delta"] == pytest.approx((b - a).loc[users, "ndcg@10"].mean())
+
+
+def test_verdict_follows_the_numbers():
+    from metrics.significance import verdict
+
+    row = pd.Series({"delta": -0.03, "ci_low": -0.05, "ci_high": -0.01, "p_adjusted": 0.001, "effect_size": -0.6,
+                     "wins": 10, "ties": 5, "losses": 40})
+    assert verdict("ndcg@10", row).startswith("A is better on ndcg@10 by 0.0300") and "medium effect" in verdict("ndcg@10", row)
+    unclear = row.copy()
+    unclear[["ci_low", "p_adjusted"]] = [-0.06, 0.2]
+    unclear["ci_high"] = 0.01
+    assert verdict("ndcg@10", unclear).startswith("No clear difference on ndcg@10: -0.0300")
+
+
+def test_synthetic_pair_hits_its_true_difference():
+    from metrics import batch
+    from metrics.synthetic_pair import synthetic_pair
+
+    pair = synthetic_pair(0.03, users=2000, seed=5)
+    a = batch.evaluate(pair.recommendations_a, pair.ground_truth, 10)["ndcg@10"].mean()
+    b = batch.evaluate(pair.recommendations_b, pair.ground_truth, 10)["ndcg@10"].mean()
+    assert b - a == pytest.approx(pair.true_delta) and abs(pair.true_delta - 0.03) < 1e-4
+    with pytest.raises(ValueError, match="true_delta must be between"):
+        synthetic_pair(0.9, users=200)

@@ -30,6 +30,7 @@ PAGES = (
     Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
+    Page("compare", "pages/18_Compare_two_models.py", "Compare two models", "⚖️", "Your data"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

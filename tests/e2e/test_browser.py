@@ -16,6 +16,7 @@ TITLES = {
     "home": "RecEval Lab: the playground", "rating": "Rating errors", "topn": "Precision, Recall, HR and F1 @K",
     "ap": "AP and MAP", "rr": "RR and MRR", "ndcg": "NDCG", "classification": "Classification metrics",
     "auc": "AUC and GAUC", "logloss": "LogLoss", "examples": "Worked examples",
+    "compare": "Compare two models",
 }
 
 
