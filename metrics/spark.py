@@ -43,6 +43,7 @@ def session(master: str = "local[*]", app_name: str = "receval"):
 
     return (SparkSession.builder.master(master).appName(app_name)
             .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
             .config("spark.sql.shuffle.partitions", "8")
             .getOrCreate())
