@@ -38,6 +38,7 @@ PAGES = (
     Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
     Page("sampled", "pages/14_Sampled_negatives.py", "Sampled negatives pitfall", "🧪", "Labs"),
     Page("practice", "pages/15_Practice.py", "Practice: quiz and challenges", "🏋️", "Learn"),
+    Page("compare", "pages/18_Compare_two_models.py", "Compare two models", "⚖️", "Your data"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}

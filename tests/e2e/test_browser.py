@@ -22,6 +22,7 @@ TITLES = {
     "ab": "A vs B: what one move does", "sensitivity": "Sensitivity explorer", "random": "Random and perfect baselines",
     "sampled": "Sampled negatives",
     "practice": "Practice",
+    "compare": "Compare two models",
 }
 
 

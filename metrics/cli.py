@@ -1,0 +1,264 @@
+"""``python -m metrics``: the app's exact metrics from a shell, trec_eval style.
+
+Two commands: ``evaluate`` (the summary of one recommendation log, optionally per user) and
+``compare`` (two logs against one ground truth, with paired tests and intervals). Exit codes say
+what went wrong, so a pipeline can react: see :data:`EXIT_CODES`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from metrics import batch, readers
+
+EXIT_CODES = {
+    0: "success",
+    2: "the command line is wrong (unknown option, missing argument)",
+    3: "a file cannot be opened (missing, a folder, no permission)",
+    4: "a file's content is not valid (the message names the file, the column and the first rows)",
+    5: "the Spark engine is not available (pyspark or a Java runtime is missing)",
+}
+EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".parquet": "parquet", ".pq": "parquet",
+              ".trec": "trec", ".run": "trec", ".qrels": "trec"}
+PROGRESS_FROM_BYTES = 16 * 1024 * 1024  # files at least this large get a progress bar on stderr
+CHUNK = 4 * 1024 * 1024
+
+
+class InputError(Exception):
+    """A problem with one input file, with the exit code it maps to."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+def _epilog() -> str:
+    codes = "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT_CODES.items())
+    return (
+        "examples:\n"
+        "  python -m metrics evaluate --recommendations recs.csv --ground-truth truth.csv -k 5 -k 10\n"
+        "  python -m metrics evaluate --recommendations run.trec --ground-truth test.qrels -k 10 \\\n"
+        "      --gain exponential --per-user per_user.csv --format json\n"
+        "  python -m metrics compare model_a.parquet model_b.parquet --ground-truth truth.parquet -k 10 \\\n"
+        "      --test permutation --correction holm\n\n"
+        "file formats (from the extension, else from the content; --*-format overrides):\n"
+        "  CSV/TSV with a header: user,item,rank or user,item,score (recommendations);\n"
+        "  user,item[,relevance] (ground truth). Parquet with the same columns.\n"
+        "  TREC run 'qid Q0 docid rank score tag' and qrels 'qid 0 docid rel'.\n\n"
+        f"exit codes:\n{codes}"
+    )
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ground-truth", required=True, metavar="FILE",
+                        help="relevant items per user (CSV, Parquet or TREC qrels)")
+    parser.add_argument("-k", type=int, action="append", metavar="K",
+                        help="cut-off; repeat for several (default: 10)")
+    parser.add_argument("--metrics", nargs="+", choices=batch.METRICS, metavar="METRIC",
+                        help=f"metrics to compute (default: all of {', '.join(batch.METRICS)})")
+    parser.add_argument("--gain", choices=("linear", "exponential"), default="linear",
+                        help="NDCG gain: rel (linear, default) or 2^rel - 1 (exponential)")
+    parser.add_argument("--denominator", choices=("min", "relevant", "hits"), default="min",
+                        help="AP@K divides by min(|Rel|, K) (default), |Rel| (trec_eval), or the hits (torchmetrics)")
+    parser.add_argument("--ground-truth-format", choices=("auto", *readers.FORMATS), default="auto",
+                        help="override the format of --ground-truth (default: from the extension or content)")
+    parser.add_argument("--format", choices=("table", "csv", "json"), default="table", dest="output_format",
+                        help="how the result is printed on stdout (default: table)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m metrics", description="RecEval Lab's metrics for whole recommendation logs.",
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    evaluate = commands.add_parser(
+        "evaluate", help="mean P, R, F1, HR, AP, NDCG at each K and RR of one log",
+        description="Evaluate one recommendation log against a ground truth and print the means over users "
+                    "with the counts of users scored 0 or left out.",
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    evaluate.add_argument("--recommendations", required=True, metavar="FILE",
+                          help="the log: user, item, rank or score (CSV, Parquet or TREC run)")
+    evaluate.add_argument("--recommendations-format", choices=("auto", *readers.FORMATS), default="auto",
+                          help="override the format of --recommendations")
+    _add_common(evaluate)
+    evaluate.add_argument("--per-user", metavar="OUT.csv",
+                          help="also write one row per user to this CSV file (with --engine spark: a folder of CSV parts)")
+    evaluate.add_argument("--engine", choices=("pandas", "spark"), default="pandas",
+                          help="pandas (default, in memory) or spark (for files that do not fit in memory)")
+    evaluate.add_argument("--master", default="local[*]", help="Spark master URL with --engine spark (default: local[*])")
+
+    compare = commands.add_parser(
+        "compare", help="two logs against one ground truth: paired tests, intervals, effect sizes",
+        description="Compare model B with model A user by user: means, difference with its bootstrap interval, "
+                    "p-value before and after correction, paired Cohen's d, wins/ties/losses.",
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    compare.add_argument("model_a", metavar="A", help="recommendations of model A")
+    compare.add_argument("model_b", metavar="B", help="recommendations of model B")
+    compare.add_argument("--recommendations-format", choices=("auto", *readers.FORMATS), default="auto",
+                         help="override the format of A and B")
+    _add_common(compare)
+    compare.add_argument("--test", choices=("paired_t", "wilcoxon", "permutation"), default="paired_t",
+                         help="paired t-test (default), Wilcoxon signed-rank, or sign-flip permutation")
+    compare.add_argument("--correction", choices=("holm", "bonferroni", "none"), default="holm",
+                         help="multiple-testing correction over the metrics (default: holm)")
+    compare.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
+    compare.add_argument("--resamples", type=int, default=10_000, help="bootstrap and permutation resamples (default: 10000)")
+    compare.add_argument("--seed", type=int, default=0, help="seed of the resampling (default: 0)")
+    return parser
+
+
+def _format_of(path: Path, override: str) -> str:
+    return override if override != "auto" else EXTENSIONS.get(path.suffix.lower(), "auto")
+
+
+def _read_bytes(path: Path, quiet: bool) -> bytes:
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder, not a file", 3)
+        with path.open("rb") as handle:
+            if quiet or size < PROGRESS_FROM_BYTES:
+                return handle.read()
+            from tqdm import tqdm
+
+            parts = []
+            with tqdm(total=size, unit="B", unit_scale=True, desc=f"reading {path.name}", file=sys.stderr) as bar:
+                while chunk := handle.read(CHUNK):
+                    parts.append(chunk)
+                    bar.update(len(chunk))
+            return b"".join(parts)
+    except OSError as error:
+        raise InputError(f"{path}: cannot be opened: {error.strerror or error}", 3) from None
+
+
+def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame:
+    """One input file as the DataFrame the batch engine takes, or an InputError naming the file."""
+    path = Path(name)
+    data = _read_bytes(path, quiet)
+    try:
+        return readers.read_table(data, kind, _format_of(path, override), filename=path.name)
+    except ValueError as error:
+        raise InputError(f"{path}: {error}", 4) from None
+
+
+def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.DataFrame:
+    try:
+        return batch.evaluate(recs, truth, args.k or [10], metrics=args.metrics, gain=args.gain,
+                              denominator=args.denominator)
+    except ValueError as error:
+        raise InputError(f"{source}: {error}", 4) from None
+
+
+def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
+    if fmt == "json":
+        json.dump({"means": summary.means.to_dict(), "users": summary.users.to_dict()}, out, indent=2)
+        out.write("\n")
+    elif fmt == "csv":
+        rows = [("metric", "mean")] + [(m, repr(float(v))) for m, v in summary.means.items()]
+        rows += [(f"users_{reason}", str(n)) for reason, n in summary.users.items()]
+        out.write("\n".join(",".join(row) for row in rows) + "\n")
+    else:
+        width = max(len(m) for m in summary.means.index)
+        out.write("\n".join(f"{m:<{width}}  {v:.4f}" for m, v in summary.means.items()) + "\n\n")
+        out.write("\n".join(f"{n:>8,} users: {batch.REASONS[reason]}" for reason, n in summary.users.items()) + "\n")
+
+
+def run_evaluate(args, out) -> None:
+    if args.engine == "spark":
+        run_evaluate_on_spark(args, out)
+        return
+    quiet = args.quiet
+    recs = read_input(args.recommendations, "recommendations", args.recommendations_format, quiet)
+    truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, quiet)
+    if not quiet and len(recs) >= 1_000_000:
+        print(f"evaluating {len(recs):,} recommendations of {recs['user'].nunique():,} users ...", file=sys.stderr)
+    per_user = _evaluate(recs, truth, args, f"{args.recommendations} with {args.ground_truth}")
+    if args.per_user:
+        try:
+            per_user.to_csv(args.per_user)
+        except OSError as error:
+            raise InputError(f"{args.per_user}: cannot be written: {error.strerror or error}", 3) from None
+    _print_summary(batch.summarize(per_user), args.output_format, out)
+
+
+def run_evaluate_on_spark(args, out) -> None:
+    """The same summary computed by Spark (metrics.spark), for logs larger than memory."""
+    try:
+        from metrics import spark
+
+        session = spark.session(args.master)
+    except Exception as error:  # ImportError, or pyspark failing to start its Java gateway
+        raise InputError(f"the Spark engine cannot start: {error}", 5) from None
+    session.sparkContext.setLogLevel("ERROR")
+    tables = {}
+    for kind, name, override in (("recommendations", args.recommendations, args.recommendations_format),
+                                 ("ground_truth", args.ground_truth, args.ground_truth_format)):
+        path = Path(name)
+        if not path.exists():
+            raise InputError(f"{path}: cannot be opened: no such file", 3)
+        fmt = _format_of(path, override)
+        if fmt == "auto":
+            with path.open("rb") as handle:
+                fmt = readers.sniff_format(handle.read(readers.SNIFF_BYTES), path.name)
+        tables[kind] = spark.read_table(session, str(path), kind, fmt)
+    try:
+        per_user = spark.evaluate(tables["recommendations"], tables["ground_truth"], args.k or [10],
+                                  metrics=args.metrics, gain=args.gain, denominator=args.denominator)
+        if args.per_user:
+            per_user.write.mode("overwrite").option("header", True).csv(args.per_user)
+        summary = spark.summarize(per_user, tables["recommendations"], tables["ground_truth"])
+    except ValueError as error:
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {error}", 4) from None
+    except Exception as error:  # a failed Spark job carries the batch engine's message
+        message = str(error)
+        reason = next((line.split("ValueError:", 1)[1].strip() for line in message.splitlines() if "ValueError:" in line),
+                      message.splitlines()[0] if message else repr(error))
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {reason}", 4) from None
+    _print_summary(summary, args.output_format, out)
+
+
+def run_compare(args, out) -> None:
+    from metrics.significance import compare
+
+    truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, args.quiet)
+    tables = []
+    for name in (args.model_a, args.model_b):
+        recs = read_input(name, "recommendations", args.recommendations_format, args.quiet)
+        tables.append(_evaluate(recs, truth, args, f"{name} with {args.ground_truth}"))
+    try:
+        table = compare(*tables, test=args.test, confidence=args.confidence, n_resamples=args.resamples,
+                        seed=args.seed, correction=args.correction)
+    except ValueError as error:
+        raise InputError(str(error), 4) from None
+    if args.output_format == "json":
+        out.write(table.reset_index().to_json(orient="records", indent=2) + "\n")
+    elif args.output_format == "csv":
+        out.write(table.to_csv())
+    else:
+        shown = table.copy()
+        for column in ("wins", "ties", "losses"):
+            shown[column] = shown[column].astype(int)
+        out.write(f"B vs A, {args.test} test, {args.correction} correction, "
+                  f"{args.confidence:.0%} bootstrap interval of the mean difference\n")
+        out.write(shown.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+
+
+def main(argv: list[str] | None = None, out=None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    if args.k and any(k < 1 for k in args.k):
+        print(f"error: -k must be a positive integer, got {min(args.k)}", file=sys.stderr)
+        return 2
+    try:
+        (run_evaluate if args.command == "evaluate" else run_compare)(args, out)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.code
+    return 0

@@ -1,0 +1,115 @@
+"""Two synthetic models of one population of users, with a chosen true difference in NDCG@K.
+
+Used by the "Compare two models" page so a learner can watch a real difference hide in noise:
+the *population* (by default 20,000 users) has a known mean difference between the models; an
+experiment sees only the first n users of it (a random sample, since users are drawn at random).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from metrics import batch
+from metrics._validation import check_k
+
+
+@dataclass(frozen=True)
+class ModelPair:
+    """Both models' logs and the shared ground truth of a population, and its true difference."""
+
+    recommendations_a: pd.DataFrame
+    recommendations_b: pd.DataFrame
+    ground_truth: pd.DataFrame
+    quality_a: float
+    quality_b: float
+    true_delta: float  # mean NDCG@K of B minus A over the whole population
+
+    def sample(self, users: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """The logs and ground truth of the first ``users`` users (users are in random order)."""
+        keep = np.arange(1, users + 1)
+        return tuple(table[table["user"].isin(keep)].reset_index(drop=True)
+                     for table in (self.recommendations_a, self.recommendations_b, self.ground_truth))
+
+
+def _population(users: int, list_length: int, relevant: int, seed: int):
+    """Candidate items, their grades (0 for non-relevant) and two correlated noise draws per user."""
+    rng = np.random.default_rng(seed)
+    catalogue = 20 * (list_length + relevant)
+    candidates = list_length + relevant
+    # Candidates are drawn with a popularity skew (a few items are everybody's candidates), so
+    # the beyond-accuracy metrics have something to show.
+    popularity = 1 / np.arange(1, catalogue + 1) ** 0.8
+    keys = rng.random((users, catalogue)) ** (1 / popularity)  # weighted sampling without replacement
+    items = np.argpartition(-keys, candidates, axis=1)[:, :candidates] + 1
+    # A relevant item's chance of being one of the first `relevant` candidates does not depend on
+    # popularity here; grades 1..3.
+    grades = np.zeros((users, candidates))
+    counts = rng.integers(1, relevant + 1, users)  # users differ in how many items are relevant
+    grades[np.arange(candidates)[None, :] < counts[:, None]] = 1
+    grades *= rng.integers(1, 4, (users, candidates))
+    shared = rng.standard_normal((users, candidates))
+    own = rng.standard_normal((2, users, candidates))
+    return items, grades, shared, own
+
+
+def _log(items, grades, noise, quality: float, list_length: int) -> pd.DataFrame:
+    scores = quality * grades + noise
+    best = np.argsort(-scores, axis=1, kind="stable")[:, :list_length]
+    users = items.shape[0]
+    return pd.DataFrame({
+        "user": np.repeat(np.arange(1, users + 1), list_length),
+        "item": np.take_along_axis(items, best, axis=1).ravel(),
+        "score": np.take_along_axis(scores, best, axis=1).ravel(),
+    })
+
+
+def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length: int = 20, relevant: int = 5,
+                   quality_a: float = 0.5, k: int = 10, correlation: float = 0.7, seed: int = 0) -> ModelPair:
+    """A population of ``users`` users, model A of quality ``quality_a`` and model B tuned so that
+    the population's mean NDCG@K of B minus A equals ``true_delta`` (to 1e-4).
+
+    Each user has ``list_length + relevant`` candidate items of which 1..``relevant`` are relevant
+    (grades 1-3). A model scores a candidate ``quality * grade`` plus standard normal noise (quality 0: random
+    order; 3: nearly perfect) and recommends the
+    ``list_length`` best. The two models' noises share a part (``correlation``), as two real
+    models share what makes a user easy or hard, which is what makes paired tests powerful.
+    Model B's quality is found by bisection on the population.
+
+    >>> pair = synthetic_pair(0.02, users=2000, seed=1)
+    >>> round(pair.true_delta, 3)
+    0.02
+    """
+    users, list_length, relevant, k = (check_k(v, name) for v, name in (
+        (users, "users"), (list_length, "list_length"), (relevant, "relevant"), (k, "k")))
+    if not 0 <= quality_a <= 3:
+        raise ValueError(f"quality_a must be in [0, 3], got {quality_a!r}")
+    if not 0 <= correlation <= 1:
+        raise ValueError(f"correlation must be in [0, 1], got {correlation!r}")
+    items, grades, shared, own = _population(users, list_length, relevant, seed)
+    noise_a = np.sqrt(correlation) * shared + np.sqrt(1 - correlation) * own[0]
+    noise_b = np.sqrt(correlation) * shared + np.sqrt(1 - correlation) * own[1]
+    truth = pd.DataFrame({"user": np.repeat(np.arange(1, users + 1), grades.shape[1]),
+                          "item": items.ravel(), "relevance": grades.ravel()})
+    truth = truth[truth["relevance"] > 0].reset_index(drop=True)
+    recs_a = _log(items, grades, noise_a, quality_a, list_length)
+    mean_a = batch.evaluate(recs_a, truth, k, metrics=["ndcg"])[f"ndcg@{k}"].mean()
+
+    def mean_b(quality: float) -> tuple[float, pd.DataFrame]:
+        recs = _log(items, grades, noise_b, quality, list_length)
+        return batch.evaluate(recs, truth, k, metrics=["ndcg"])[f"ndcg@{k}"].mean(), recs
+
+    low, high = 0.0, 3.0
+    reachable_low, reachable_high = mean_b(low)[0] - mean_a, mean_b(high)[0] - mean_a
+    if not reachable_low <= true_delta <= reachable_high:
+        raise ValueError(f"true_delta must be between {reachable_low:.4f} and {reachable_high:.4f} for model A of "
+                         f"quality {quality_a}, got {true_delta!r}")
+    for _ in range(40):
+        middle = (low + high) / 2
+        value, recs_b = mean_b(middle)
+        if abs(value - mean_a - true_delta) < 1e-4:
+            break
+        low, high = (middle, high) if value - mean_a < true_delta else (low, middle)
+    return ModelPair(recs_a, recs_b, truth, quality_a, middle, float(value - mean_a))

@@ -1,0 +1,153 @@
+"""python -m metrics: the batch engine's numbers from a shell, with exit codes that say what failed."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metrics import batch, cli
+from metrics.significance import compare
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def synthetic(seed: int, users: int = 30):
+    rng = np.random.default_rng(seed)
+    recs, truth = [], []
+    for user in range(users):
+        for rank, item in enumerate(rng.choice(50, 12, replace=False), start=1):
+            recs.append((f"u{user}", f"i{item}", rank, float(rng.random())))
+        for item in rng.choice(50, 5, replace=False):
+            truth.append((f"u{user}", f"i{item}", int(rng.integers(0, 4))))
+    return (pd.DataFrame(recs, columns=["user", "item", "rank", "score"]),
+            pd.DataFrame(truth, columns=["user", "item", "relevance"]))
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return cli.main(argv, out=out), out.getvalue()
+
+
+@pytest.fixture
+def files(tmp_path):
+    recs, truth = synthetic(0)
+    recs[["user", "item", "rank"]].to_csv(tmp_path / "recs.csv", index=False)
+    truth.to_csv(tmp_path / "truth.csv", index=False)
+    recs[["user", "item", "score"]].to_parquet(tmp_path / "recs.parquet")
+    with open(tmp_path / "run.trec", "w") as handle:
+        for row in recs.itertuples():
+            handle.write(f"{row.user} Q0 {row.item} {row.rank} {row.score!r} model\n")
+    with open(tmp_path / "test.qrels", "w") as handle:
+        for row in truth.itertuples():
+            handle.write(f"{row.user} 0 {row.item} {row.relevance}\n")
+    return tmp_path, recs, truth
+
+
+def test_evaluate_prints_the_batch_engine_means_in_every_format(files):
+    folder, recs, truth = files
+    expected = batch.summarize(batch.evaluate(recs[["user", "item", "rank"]], truth, [5, 10], gain="exponential"))
+    argv = ["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth", str(folder / "truth.csv"),
+            "-k", "5", "-k", "10", "--gain", "exponential"]
+    code, text = run([*argv, "--format", "json"])
+    assert code == 0
+    printed = json.loads(text)
+    assert printed["means"] == pytest.approx(expected.means.to_dict())
+    assert printed["users"] == expected.users.to_dict()
+
+    code, text = run([*argv, "--format", "csv"])
+    table = pd.read_csv(io.StringIO(text)).set_index("metric")["mean"]
+    assert table[list(expected.means.index)].to_numpy() == pytest.approx(expected.means.to_numpy())
+
+    code, text = run(argv)
+    assert re.search(rf"^ndcg@10 +{expected.means['ndcg@10']:.4f}$", text, re.M)
+    assert "users: users with ground truth, in the means" in text
+
+
+def test_trec_and_parquet_inputs_give_the_scores_of_their_tables(files):
+    folder, recs, truth = files
+    by_score = batch.summarize(batch.evaluate(recs[["user", "item", "score"]], truth, 10))
+    for recs_file, truth_file in (("run.trec", "test.qrels"), ("recs.parquet", "truth.csv")):
+        code, text = run(["evaluate", "--recommendations", str(folder / recs_file),
+                          "--ground-truth", str(folder / truth_file), "--format", "json"])
+        assert code == 0, text
+        assert json.loads(text)["means"] == pytest.approx(by_score.means.to_dict())
+
+
+def test_content_is_sniffed_when_the_extension_says_nothing_and_a_flag_overrides(files):
+    folder, recs, truth = files
+    (folder / "run.txt").write_bytes((folder / "run.trec").read_bytes())
+    code, text = run(["evaluate", "--recommendations", str(folder / "run.txt"),
+                      "--ground-truth", str(folder / "test.qrels"), "--format", "json"])
+    assert code == 0
+    code, text = run(["evaluate", "--recommendations", str(folder / "run.trec"), "--recommendations-format", "csv",
+                      "--ground-truth", str(folder / "test.qrels")])
+    assert code == 4
+
+
+def test_per_user_file_equals_the_engine(files):
+    folder, recs, truth = files
+    code, _ = run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth",
+                   str(folder / "truth.csv"), "--per-user", str(folder / "out.csv"), "--metrics", "ndcg", "recall"])
+    assert code == 0
+    written = pd.read_csv(folder / "out.csv", dtype={"user": str}).set_index("user")
+    expected = batch.evaluate(recs[["user", "item", "rank"]], truth, 10, metrics=["ndcg", "recall"])
+    pd.testing.assert_frame_equal(written, expected, check_exact=False, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("make", "code", "message"), [
+    (lambda d: ["--recommendations", str(d / "nope.csv")], 3, "nope.csv: cannot be opened"),
+    (lambda d: ["--recommendations", str(d)], 3, "is a folder"),
+    (lambda d: ["--recommendations", str(d / "bad.csv")], 4, "bad.csv: .*item"),
+    (lambda d: ["--recommendations", str(d / "dup.csv")], 4, "duplicate \\(user, item\\)"),
+    (lambda d: ["--recommendations", str(d / "recs.csv"), "-k", "0"], 2, "-k must be a positive integer"),
+])
+def test_bad_input_exits_with_its_code_and_names_the_file(files, capsys, make, code, message):
+    folder, recs, truth = files
+    (folder / "bad.csv").write_text("user,product,rank\nu1,i1,1\n")
+    (folder / "dup.csv").write_text("user,item,rank\nu0,i1,1\nu0,i1,2\n")
+    exit_code, _ = run(["evaluate", *make(folder), "--ground-truth", str(folder / "truth.csv")])
+    assert exit_code == code
+    assert re.search(message, capsys.readouterr().err)
+
+
+def test_compare_prints_the_significance_table(files):
+    folder, recs, truth = files
+    other, _ = synthetic(1)
+    other[["user", "item", "rank"]].to_csv(folder / "b.csv", index=False)
+    code, text = run(["compare", str(folder / "recs.csv"), str(folder / "b.csv"), "--ground-truth",
+                      str(folder / "truth.csv"), "-k", "10", "--resamples", "500", "--format", "csv"])
+    assert code == 0
+    printed = pd.read_csv(io.StringIO(text)).set_index("metric")
+    a = batch.evaluate(recs[["user", "item", "rank"]], truth, 10)
+    b = batch.evaluate(other[["user", "item", "rank"]], truth, 10)
+    expected = compare(a, b, n_resamples=500)
+    pd.testing.assert_frame_equal(printed, expected, check_exact=False, rtol=1e-9, check_dtype=False)
+
+
+def test_progress_bar_on_stderr_for_large_files(files, capsys, monkeypatch):
+    folder, _, _ = files
+    monkeypatch.setattr(cli, "PROGRESS_FROM_BYTES", 0)
+    code, _ = run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth", str(folder / "truth.csv")])
+    assert code == 0
+    assert "reading recs.csv" in capsys.readouterr().err
+    code, _ = run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth",
+                   str(folder / "truth.csv"), "--quiet"])
+    assert "reading" not in capsys.readouterr().err
+
+
+def test_python_dash_m_metrics_runs_from_the_project_root(files):
+    folder, _, _ = files
+    help_text = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--help"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout
+    assert "exit codes:" in help_text and "python -m metrics compare" in help_text
+    result = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--recommendations", str(folder / "recs.csv"),
+                             "--ground-truth", str(folder / "missing.csv")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 3 and "missing.csv" in result.stderr

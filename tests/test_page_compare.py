@@ -1,0 +1,87 @@
+"""AppTest for the "Compare two models" page: synthetic pair, uploads, bad files, missing users."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from metrics import batch, significance
+from metrics.synthetic_pair import synthetic_pair
+from tests.conftest import chart_specs, run_page
+from ui.navigation import TOPIC_PAGES
+
+PAGE = TOPIC_PAGES["compare"]
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    return buffer.getvalue().encode()
+
+
+def test_default_synthetic_pair_shows_table_verdict_and_charts():
+    at = run_page(PAGE)
+    pair = synthetic_pair(0.01, users=20_000, seed=0)
+    a, b, truth = pair.sample(1000)
+    expected = significance.compare(batch.evaluate(a, truth, 10), batch.evaluate(b, truth, 10))
+    table = at.dataframe[0].value
+    assert list(table.index) == list(expected.index)
+    assert table["delta"].to_numpy() == pytest.approx(expected["delta"].to_numpy())
+    assert table["p_adjusted"].to_numpy() == pytest.approx(expected["p_adjusted"].to_numpy())
+    verdicts = [m.value for m in at.markdown if "ndcg@10" in m.value and "interval" in m.value]
+    assert verdicts and "No clear difference on ndcg@10" in verdicts[0]
+    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
+    assert titles[0].startswith("Difference B − A") and "Per-user difference in ndcg@10" in titles[1]
+    assert any("relevant items" in t for t in titles) and any("popular" in t for t in titles)
+    assert any("to detect a difference" in m.value for m in at.markdown)
+
+
+def test_the_whole_population_reveals_the_true_difference():
+    at = run_page(PAGE)
+    at.select_slider(key="compare_users").set_value(20_000).run()
+    assert not at.exception
+    row = at.dataframe[0].value.loc["ndcg@10"]
+    assert row["delta"] == pytest.approx(synthetic_pair(0.01, users=20_000, seed=0).true_delta)
+    assert any(m.value.startswith("**B is better on ndcg@10") for m in at.markdown)
+
+
+def test_uploaded_files_are_compared_and_a_bad_file_keeps_the_last_results():
+    pair = synthetic_pair(0.02, users=400, seed=3)
+    at = run_page(PAGE)
+    at.radio(key="compare_source").set_value("My own files").run()
+    assert any("Upload the three files" in i.value for i in at.info)
+    at.file_uploader(key="compare_upload_a").upload("a.csv", csv_bytes(pair.recommendations_a), "text/csv")
+    at.file_uploader(key="compare_upload_b").upload("b.csv", csv_bytes(pair.recommendations_b), "text/csv")
+    at.file_uploader(key="compare_upload_truth").upload("truth.csv", csv_bytes(pair.ground_truth), "text/csv")
+    at.run()
+    assert not at.exception
+    expected = significance.compare(batch.evaluate(pair.recommendations_a.astype({"user": str, "item": str}),
+                                                   pair.ground_truth.astype({"user": str, "item": str}), 10),
+                                    batch.evaluate(pair.recommendations_b.astype({"user": str, "item": str}),
+                                                   pair.ground_truth.astype({"user": str, "item": str}), 10))
+    assert at.dataframe[0].value["delta"].to_numpy() == pytest.approx(expected["delta"].to_numpy())
+
+    at.file_uploader(key="compare_upload_b").upload("b.csv", b"user;product\n1;2\n", "text/csv")
+    at.run()
+    assert not at.exception
+    assert "cannot be used" in at.error[0].value and "last files" in at.error[0].value
+    assert at.dataframe[0].value["delta"].to_numpy() == pytest.approx(expected["delta"].to_numpy())
+
+
+def test_a_model_that_skips_users_is_named():
+    pair = synthetic_pair(0.0, users=300, seed=2)
+    recs_b = pair.recommendations_b[pair.recommendations_b["user"] > 40]
+    at = run_page(PAGE, compare_source="My own files", compare_files=(pair.recommendations_a, recs_b, pair.ground_truth))
+    warnings = [w.value for w in at.warning]
+    assert any("Model B recommends nothing to 40 of the 300 users" in w for w in warnings), warnings
+
+
+def test_settings_change_the_test_and_k():
+    at = run_page(PAGE)
+    at.number_input(key="compare_k").set_value(5).run()
+    at.selectbox(key="compare_test").set_value("wilcoxon").run()
+    assert not at.exception
+    assert "ndcg@5" in at.dataframe[0].value.index
+    assert any("Wilcoxon signed-rank" in c.value for c in at.caption)

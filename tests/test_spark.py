@@ -1,0 +1,154 @@
+"""metrics.spark in Spark's local mode: the batch engine's numbers, user by user.
+
+One Spark session serves the module. The JVM comes from the machine (``.ci/run`` installs a Java
+runtime where it is missing); pyspark from requirements-dev.txt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metrics import batch
+
+pytestmark = [pytest.mark.filterwarnings("ignore::FutureWarning"), pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
+
+pyspark = pytest.importorskip("pyspark", reason="pyspark is in requirements-dev.txt; install it to run these")
+spark_module = pytest.importorskip("metrics.spark")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    session = spark_module.session("local[2]")
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def random_log(seed: int, *, by: str = "rank", graded: bool = True):
+    """Users with and without hits, short lists, ties in score, users missing on either side."""
+    rng = np.random.default_rng(seed)
+    rec_rows, truth_rows = [], []
+    for user in range(40):
+        items = rng.choice(60, size=int(rng.integers(0, 15)), replace=False)
+        for position, item in enumerate(items, start=1):
+            value = position if by == "rank" else float(rng.integers(0, 5))  # few scores: many ties
+            rec_rows.append((f"u{user}", int(item), value))
+        if user % 9 != 0:  # some users have recommendations but no ground truth
+            judged = rng.choice(60, size=int(rng.integers(1, 8)), replace=False)
+            for item in judged:
+                truth_rows.append((f"u{user}", int(item), float(rng.integers(0, 4)) if graded else 1.0))
+    truth_rows += [("only_truth", 5, 2.0), ("only_truth", 7, 1.0)]
+    recs = pd.DataFrame(rec_rows, columns=["user", "item", by])
+    truth = pd.DataFrame(truth_rows, columns=["user", "item", "relevance"])
+    return recs, truth
+
+
+def spark_per_user(spark, recs, truth, k, **options) -> pd.DataFrame:
+    result = spark_module.evaluate(spark.createDataFrame(recs), spark.createDataFrame(truth), k, **options)
+    return result.toPandas().set_index("user").sort_index()
+
+
+@pytest.mark.parametrize(("seed", "by", "gain", "denominator"), [
+    (0, "rank", "linear", "min"), (1, "score", "exponential", "relevant"), (2, "score", "linear", "hits"),
+    (3, "rank", "exponential", "min"),
+])
+def test_equal_to_the_batch_engine_user_by_user(spark, seed, by, gain, denominator):
+    recs, truth = random_log(seed, by=by)
+    ours = batch.evaluate(recs, truth, [1, 5, 10], gain=gain, denominator=denominator)
+    theirs = spark_per_user(spark, recs, truth, [1, 5, 10], gain=gain, denominator=denominator)
+    assert list(theirs.columns) == list(ours.columns)
+    pd.testing.assert_frame_equal(theirs, ours.sort_index(), check_exact=False, rtol=1e-12, check_names=False)
+
+
+def test_summary_counts_equal_the_batch_engine(spark):
+    recs, truth = random_log(5)
+    truth.loc[truth["user"] == "u1", "relevance"] = 0.0  # a user judged, nothing relevant
+    expected = batch.summarize(batch.evaluate(recs, truth, 10))
+    per_user = spark_module.evaluate(spark.createDataFrame(recs), spark.createDataFrame(truth), 10)
+    summary = spark_module.summarize(per_user, spark.createDataFrame(recs), spark.createDataFrame(truth))
+    pd.testing.assert_series_equal(summary.users, expected.users)
+    pd.testing.assert_series_equal(summary.means, expected.means.astype(float), check_exact=False, rtol=1e-12,
+                                   check_names=False)
+
+
+SEED_RECS = pd.DataFrame({"user": "u", "item": list(range(101, 111)), "rank": list(range(1, 11))})
+SEED_GRADED = pd.DataFrame({"user": "u", "item": [101, 104, 107, 999], "relevance": [5.0, 4.0, 3.0, 5.0]})
+
+
+def test_graded_seed_example_exact_under_both_gains(spark):
+    recs, truth = spark.createDataFrame(SEED_RECS), spark.createDataFrame(SEED_GRADED)
+    exponential = spark_module.evaluate(recs, truth, 10, metrics=["ndcg"], gain="exponential").first()["ndcg@10"]
+    linear = spark_module.evaluate(recs, truth, 10, metrics=["ndcg"]).first()["ndcg@10"]
+    assert round(exponential, 4) == 0.6516
+    assert round(linear, 4) == 0.6747
+
+
+def test_spark_ranking_metrics_differs_as_the_library_lens_says(spark):
+    """Pins the claims about Spark MLlib that the library lens and the README make."""
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    sc = spark.sparkContext
+    predicted = list(range(101, 111))
+    # PySpark passes only (prediction, labels) to the JVM: the grades are dropped, binary NDCG.
+    pyspark_value = RankingMetrics(sc.parallelize([(predicted, [999, 101, 104, 107], [5.0, 5.0, 4.0, 3.0])])).ndcgAt(10)
+    assert round(pyspark_value, 4) == 0.6886
+
+    # The Scala API takes the grades, but sums the ideal DCG in the order the labels are given.
+    from py4j.java_collections import ListConverter
+
+    def java_list(values):
+        return ListConverter().convert(values, sc._gateway._gateway_client)
+
+    def scala_graded_ndcg(labels: list[int], grades: list[float]) -> float:
+        row = sc._jvm.scala.Tuple3(java_list(predicted), java_list(labels), java_list(grades))
+        rdd = sc._jsc.parallelize(java_list([row]))
+        return sc._jvm.org.apache.spark.mllib.evaluation.RankingMetrics.of(rdd).ndcgAt(10)
+
+    assert round(scala_graded_ndcg([101, 999, 104, 107], [5.0, 5.0, 4.0, 3.0]), 4) == 0.6516  # sorted by grade
+    assert round(scala_graded_ndcg([107, 104, 101, 999], [3.0, 4.0, 5.0, 5.0]), 4) == 0.8782  # same grades, other order
+
+
+def test_a_duplicate_pair_fails_the_job_with_the_batch_message(spark):
+    recs = pd.DataFrame({"user": ["a", "a"], "item": [1, 1], "rank": [1, 2]})
+    truth = pd.DataFrame({"user": ["a"], "item": [1]})
+    result = spark_module.evaluate(spark.createDataFrame(recs), spark.createDataFrame(truth), 5)
+    with pytest.raises(Exception, match="duplicate \\(user, item\\) pairs"):
+        result.collect()
+
+
+@pytest.mark.parametrize(("recs_columns", "message"), [(["user", "item"], "'rank' or a 'score'"),
+                                                       (["user", "rank"], "missing column 'item'")])
+def test_missing_columns_are_named_before_any_job_runs(spark, recs_columns, message):
+    recs = spark.createDataFrame(pd.DataFrame({"user": ["a"], "item": [1], "rank": [1]})[recs_columns])
+    truth = spark.createDataFrame(pd.DataFrame({"user": ["a"], "item": [1]}))
+    with pytest.raises(ValueError, match=message):
+        spark_module.evaluate(recs, truth, 5)
+
+
+def test_command_line_spark_engine_prints_the_in_memory_summary(spark, tmp_path):
+    """``python -m metrics evaluate --engine spark`` reads the files with Spark and prints the same means."""
+    import io
+    import json
+
+    from metrics import cli
+
+    recs, truth = random_log(6, by="score")
+    recs.to_csv(tmp_path / "recs.csv", index=False)
+    truth.to_csv(tmp_path / "truth.csv", index=False)
+    with open(tmp_path / "test.qrels", "w") as handle:
+        handle.writelines(f"{r.user} 0 {r.item} {r.relevance:g}\n" for r in truth.itertuples())
+    expected = batch.summarize(batch.evaluate(recs.astype({"item": str}), truth.astype({"item": str}), [5, 10]))
+    for truth_file in ("truth.csv", "test.qrels"):
+        out = io.StringIO()
+        code = cli.main(["evaluate", "--engine", "spark", "--master", "local[2]", "--recommendations",
+                         str(tmp_path / "recs.csv"), "--ground-truth", str(tmp_path / truth_file), "-k", "5", "-k", "10",
+                         "--format", "json", "--per-user", str(tmp_path / "per_user")], out=out)
+        assert code == 0
+        printed = json.loads(out.getvalue())
+        assert printed["means"] == pytest.approx(expected.means.to_dict(), rel=1e-12)
+        assert printed["users"] == expected.users.to_dict()
+    written = pd.concat(pd.read_csv(part) for part in (tmp_path / "per_user").glob("part-*.csv"))
+    assert len(written) == expected.users["evaluated"]

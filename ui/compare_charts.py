@@ -1,0 +1,49 @@
+"""Plotly figures for comparing two models. No Streamlit here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ui.charts import PALETTE, _layout
+
+BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
+
+
+def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
+    """Each metric's mean difference B - A with its interval; green/red where the adjusted p-value
+    is below ``alpha``, grey where the difference is not clear."""
+    metrics = list(table.index)[::-1]
+    rows = table.loc[metrics]
+    clear = rows["p_adjusted"] < alpha
+    colors = np.where(clear & (rows["delta"] > 0), BETTER, np.where(clear & (rows["delta"] < 0), WORSE, UNCLEAR))
+    fig = go.Figure(go.Scatter(
+        x=rows["delta"], y=metrics, mode="markers", marker={"size": 12, "color": colors},
+        error_x={"type": "data", "symmetric": False, "array": rows["ci_high"] - rows["delta"],
+                 "arrayminus": rows["delta"] - rows["ci_low"], "thickness": 2, "width": 6},
+        hovertext=[f"{m}: {d:+.4f} [{lo:+.4f}, {hi:+.4f}], adjusted p = {p:.3g}"
+                   for m, d, lo, hi, p in zip(metrics, rows["delta"], rows["ci_low"], rows["ci_high"], rows["p_adjusted"], strict=True)],
+        hoverinfo="text", showlegend=False))
+    fig.add_vline(x=0, line_dash="dash", line_color=UNCLEAR)
+    fig.update_layout(height=max(260, 60 + 42 * len(metrics)))
+    return _layout(fig, "Difference B − A with its interval", "mean difference per user (B − A)", "")
+
+
+def difference_histogram(differences: pd.Series, metric: str) -> go.Figure:
+    """The per-user differences of one metric; most are often exactly 0 (same list quality)."""
+    fig = go.Figure(go.Histogram(x=differences, nbinsx=41, marker_color=PALETTE[0]))
+    fig.add_vline(x=float(differences.mean()), line_color=PALETTE[4],
+                  annotation_text=f"mean {differences.mean():+.4f}", annotation_position="top")
+    return _layout(fig, f"Per-user difference in {metric} (B − A)", f"{metric}: B − A", "users")
+
+
+def waterfall(groups: pd.DataFrame, title: str) -> go.Figure:
+    """Each group's contribution to the mean difference, adding up to the total."""
+    labels = [f"{g} ({n} users)" for g, n in zip(groups.index, groups["users"], strict=True)]
+    fig = go.Figure(go.Waterfall(
+        x=[*labels, "total"], y=[*groups["contribution"], 0.0], measure=["relative"] * len(groups) + ["total"],
+        text=[f"{v:+.4f}" for v in groups["contribution"]] + [f"{groups['contribution'].sum():+.4f}"],
+        textposition="outside", increasing={"marker": {"color": BETTER}}, decreasing={"marker": {"color": WORSE}},
+        totals={"marker": {"color": PALETTE[0]}}))
+    return _layout(fig, title, "", "contribution to the mean difference")
