@@ -32,7 +32,7 @@ cards_area, formula_area = st.container(), st.container()
 chart_area, b_area, controls_area = st.columns([5, 3, 3])
 with b_area:
     st.markdown("**List B**: type a new rank")
-    parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank))
+    parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
 b = parsed.columns["recommended"]
 with controls_area:
     st.markdown("**…or pick an item of B and move it**")

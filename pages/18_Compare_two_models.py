@@ -8,7 +8,7 @@ from ui import compare_charts, text
 from ui.widgets import formula, page, pitfalls
 
 page(
-    "Compare two models", "⚖️",
+    "Compare two models", "📊",
     "\"Model B has NDCG@10 0.312, model A 0.305\" starts most arguments about recommenders. Whether B is "
     "really better depends on how much the difference varies from user to user. Here both models are scored "
     "on the **same users**, and each user's difference B − A is what is tested: its mean, an interval for it, "

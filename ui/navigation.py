@@ -21,6 +21,8 @@ GROUPS = ("Learn", "Labs", "Your data")
 
 PAGES = (
     Page("home", "app.py", "Playground", "🎯", "Learn"),
+    Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
+    Page("practice", "pages/15_Practice.py", "Practice: quiz and challenges", "🏋️", "Learn"),
     Page("rating", "pages/1_Rating_errors.py", "Rating errors: RMSE, MAE", "📏", "Learn"),
     Page("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR, F1 @K", "🎣", "Learn"),
     Page("ap", "pages/3_AP_and_MAP.py", "AP and MAP", "📈", "Learn"),
@@ -30,15 +32,13 @@ PAGES = (
     Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
-    Page("your_data", "pages/17_Your_data.py", "Your data: a whole log", "🗂️", "Your data"),
-    Page("lens", "pages/16_Library_lens.py", "Why libraries disagree", "🔭", "Labs"),
-    Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
     Page("ab", "pages/11_A_vs_B.py", "A vs B: what one move does", "⚖️", "Labs"),
     Page("sensitivity", "pages/12_Sensitivity_explorer.py", "One item through every rank", "🎚️", "Labs"),
     Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
     Page("sampled", "pages/14_Sampled_negatives.py", "Sampled negatives pitfall", "🧪", "Labs"),
-    Page("practice", "pages/15_Practice.py", "Practice: quiz and challenges", "🏋️", "Learn"),
-    Page("compare", "pages/18_Compare_two_models.py", "Compare two models", "⚖️", "Your data"),
+    Page("lens", "pages/16_Library_lens.py", "Why libraries disagree", "🔭", "Labs"),
+    Page("your_data", "pages/17_Your_data.py", "Your data: a whole log", "🗂️", "Your data"),
+    Page("compare", "pages/18_Compare_two_models.py", "Compare two models", "📊", "Your data"),
 )
 
 TOPIC_PAGES = {p.topic: p.path for p in PAGES}
