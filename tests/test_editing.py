@@ -89,7 +89,7 @@ def test_an_edit_the_app_cannot_apply_is_rejected_and_the_table_kept(path, table
 
 
 @pytest.mark.parametrize(("path", "state_key", "crafted", "kept"), [
-    ("app.py", "gain", "cubic", "linear"), ("app.py", "ap_denominator", ["min"], "min"),
+    ("app.py", "gain", "cubic", "linear"), ("app.py", "ap_denominator", ["min"], "min"), ("app.py", "k", 2.5, 10),
     ("pages/8_LogLoss.py", "logloss_eps", 0.3, None), ("pages/6_Classification_metrics.py",
                                                         "classification_positive_share", "a lot", 0.05)])
 def test_a_choice_the_widget_does_not_offer_is_refused_with_a_note(path, state_key, crafted, kept):

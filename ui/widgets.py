@@ -109,6 +109,10 @@ def usable(value, label: str, kwargs: dict, last_good):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         fallback = last_good if last_good is not None else low
         return fallback, f"{text.markdown(value)} is not a number, so {label} stays {text.markdown(fallback)}."
+    if isinstance(low if low is not None else high, int) and not float(value).is_integer():
+        fallback = last_good if last_good is not None else low
+        return fallback, f"{text.markdown(value)} is not a whole number, so {label} stays {text.markdown(fallback)}."
+    value = type(low if low is not None else high)(value)  # a slider needs its bounds' type
     if high is not None and value > high:
         return type(high)(high), (f"{label}: {text.markdown(value)} is above the largest value allowed now "
                                   f"({text.markdown(high)}), so it is set to {text.markdown(high)}.")
