@@ -89,7 +89,7 @@ def test_an_edit_the_app_cannot_apply_is_rejected_and_the_table_kept(path, table
 
 
 @pytest.mark.parametrize(("path", "state_key", "crafted", "kept"), [
-    ("app.py", "gain", "cubic", "linear"), ("app.py", "ap_denominator", ["min"], "min"),
+    ("app.py", "gain", "cubic", "linear"), ("app.py", "ap_denominator", ["min"], "min"), ("app.py", "k", 2.5, 10),
     ("pages/8_LogLoss.py", "logloss_eps", 0.3, None), ("pages/6_Classification_metrics.py",
                                                         "classification_positive_share", "a lot", 0.05)])
 def test_a_choice_the_widget_does_not_offer_is_refused_with_a_note(path, state_key, crafted, kept):
@@ -100,3 +100,20 @@ def test_a_choice_the_widget_does_not_offer_is_refused_with_a_note(path, state_k
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state[state_key] == kept
     assert any("stays" in i.value for i in at.info)
+
+
+EDITORS = [("app.py", "recommended", "item"), ("app.py", "ground_truth", "item"),
+           ("pages/1_Rating_errors.py", "ratings", "prediction"), ("pages/3_AP_and_MAP.py", "users", "user"),
+           ("pages/5_NDCG.py", "ndcg_scores", "item"), ("pages/6_Classification_metrics.py", "labels", "label"),
+           ("pages/7_AUC_and_GAUC.py", "scores", "user"), ("pages/8_LogLoss.py", "probabilities", "label")]
+
+
+@pytest.mark.parametrize(("path", "table", "column"), EDITORS, ids=[f"{t}@{p.split('/')[-1]}" for p, t, _ in EDITORS])
+def test_every_editor_keeps_its_key_while_a_new_row_is_typed(path, table, column):
+    at = run_page(path)
+    key = editor_key(at, table)
+    value = "new" if column in ("item", "user") else 1
+    edit(at, table, added_rows=[{}])
+    edit(at, table, added_rows=[{column: value}])
+    assert editor_key(at, table) == key
+    assert at.session_state[table][column].iloc[-1] == value

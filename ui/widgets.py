@@ -58,9 +58,10 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
-    # Tall enough to show every row and the empty "add" row (up to 15), so a typed row stays in view.
-    # It depends on the base only: a height that changed with each edit would remount the grid.
-    height = (min(len(base), 15) + 2) * ROW_HEIGHT + 3
+    # Tall enough to show every row (up to 15), the empty "add" row and one row added since, so the
+    # first row typed does not scroll the others away. It depends on the base only: a height that
+    # changed with each edit would give the grid a new identity and remount it, losing the cursor.
+    height = (min(len(base), 15) + 3) * ROW_HEIGHT + 3
     st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
                    width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
@@ -110,6 +111,10 @@ def usable(value, label: str, kwargs: dict, last_good):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         fallback = last_good if last_good is not None else low
         return fallback, f"{text.markdown(value)} is not a number, so {label} stays {text.markdown(fallback)}."
+    if isinstance(low if low is not None else high, int) and not float(value).is_integer():
+        fallback = last_good if last_good is not None else low
+        return fallback, f"{text.markdown(value)} is not a whole number, so {label} stays {text.markdown(fallback)}."
+    value = type(low if low is not None else high)(value)  # a slider needs its bounds' type
     if high is not None and value > high:
         return type(high)(high), (f"{label}: {text.markdown(value)} is above the largest value allowed now "
                                   f"({text.markdown(high)}), so it is set to {text.markdown(high)}.")
