@@ -115,3 +115,20 @@ def test_registry_entries():
     assert BY_KEY["normalized_entropy"].label == "Normalised entropy"
     assert not BY_KEY["normalized_entropy"].higher_is_better
     assert np.isinf(BY_KEY["calibration"].upper)
+
+
+def test_agrees_with_scikit_learn_log_loss_over_scipy_entropy_on_random_data():
+    from scipy.stats import entropy
+    from sklearn.metrics import log_loss as sklearn_log_loss
+
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        n = int(rng.integers(2, 300))
+        y_true = rng.integers(0, 2, n)
+        if y_true.min() == y_true.max():
+            continue
+        y_prob = rng.uniform(0.001, 0.999, n)
+        rate = y_true.mean()
+        expected = sklearn_log_loss(y_true, y_prob, labels=[0, 1]) / entropy([rate, 1 - rate])
+        assert ctr_metrics.normalized_entropy(y_true, y_prob) == pytest.approx(expected, rel=1e-10)
+        assert ctr_metrics.calibration(y_true, y_prob) == pytest.approx(y_prob.sum() / y_true.sum(), rel=1e-12)

@@ -268,3 +268,33 @@ def test_every_highlight_the_lessons_make_keeps_the_latex_well_formed():
         assert balanced(latex), latex
         wrapped = re.findall(r"\{\\textcolor\{#c62828\}\{\d+(?:\.\d+)?\}\}", latex)
         assert len(wrapped) == latex.count(r"\textcolor"), latex
+
+
+def last_frame_lines(lesson: str, view: str) -> list[list[float]]:
+    _, spec = demo(lesson, view)
+    return [list(trace["y"]) for trace in spec["frames"][-1]["data"]]
+
+
+def test_each_demonstration_shows_what_its_text_says():
+    precision, recall = last_frame_lines("topn", "k_sweep")
+    assert all(b >= a for a, b in zip(recall, recall[1:])), "recall can only rise as K grows"
+    step = next(s for s in BY_KEY["topn"].steps if s.view == "k_sweep")
+    misses = [item not in step.scenario["ground_truth"] for item in step.scenario["recommended"]]
+    assert all(b < a for a, b, miss in zip(precision, precision[1:], misses[1:]) if miss and a > 0), \
+        "precision falls with every miss that enters the window"
+    mae, rmse = last_frame_lines("rating", "error_grows")
+    gaps = [r - m for m, r in zip(mae, rmse)]
+    assert all(b > a for a, b in zip(gaps[1:], gaps[2:])), "RMSE pulls away from MAE as the miss grows"
+    assert np.allclose(np.diff(mae), np.diff(mae)[0]), "MAE grows in a straight line"
+    accuracy, _ = last_frame_lines("classification", "accuracy_paradox")
+    assert accuracy[-1] == pytest.approx(0.99) and all(b > a for a, b in zip(accuracy, accuracy[1:]))
+    _, spec = demo("rr", "walk")
+    rr = [float(t.rsplit("= ", 1)[1]) for t in frame_titles(spec)]
+    assert rr[0] - rr[1] == pytest.approx(0.5) and rr[-1] == pytest.approx(0.1)
+    log_loss, ne = last_frame_lines("logloss", "base_rate_sweep")
+    assert log_loss[-1] / log_loss[0] > 10 and set(ne) == {1.0}
+    step, spec = demo("auc", "roc_sweep")
+    ordered = sorted(zip(step.scenario["y_score"], step.scenario["y_true"]), reverse=True)
+    points = spec["frames"][-1]["data"][1]
+    for (x0, y0, x1, y1), (_, label) in zip(zip(points["x"], points["y"], points["x"][1:], points["y"][1:]), ordered):
+        assert (y1 > y0 and x1 == x0) if label == 1 else (x1 > x0 and y1 == y0), "a click steps up, a non-click right"

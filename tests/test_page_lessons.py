@@ -108,11 +108,10 @@ def test_predict_accepts_the_right_answer_and_explains_a_wrong_one(lesson, index
     metric_keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
     shown = [m.value for m in at.metric]
     assert shown == [f"{view.values[key]:.4f}" for _, view in result.shown for key in metric_keys]
-    for wrong in (o for o in question.options if o.label != question.answer):
-        at.radio(key=radio).set_value(wrong.label).run()
-        assert not at.success
-        assert [e.value for e in at.error] == [
-            f"**Not quite.** {wrong.explanation} The answer is **{question.answer}**."]
+    wrong = next(o for o in question.options if o.label != question.answer)
+    at.radio(key=radio).set_value(wrong.label).run()
+    assert not at.success
+    assert [e.value for e in at.error] == [f"**Not quite.** {wrong.explanation} The answer is **{question.answer}**."]
 
 
 def test_a_direction_reveal_shows_before_and_after_with_the_change_in_red():

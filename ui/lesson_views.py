@@ -304,4 +304,7 @@ STATIC_VIEWS = {"topn": _topn, "ap": _ap, "rr": _rr, "ndcg": _ndcg, "rating": _r
 
 
 def static_view(view: str, scenario: dict) -> View:
-    return STATIC_VIEWS[view](scenario)
+    result = STATIC_VIEWS[view](scenario)
+    if result.figure.layout.height is None:  # Plotly's 450 px would push the chart past a 720 px projector
+        result.figure.update_layout(height=380)
+    return result
