@@ -122,7 +122,8 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                            "y0": 0, "y1": 1, "line": style, "layer": "below"})
         if distinct.size == 1:
             notes.append({"x": distinct[0], "y": 0.5, "xref": f"x{axis}", "yref": f"y{axis}", "showarrow": False,
-                          "text": f"every ordering: {distinct[0]:.4f}", "bgcolor": "white"})
+                          "text": f"every ordering: {distinct[0]:.4f}",
+                          "bgcolor": "rgba(255,255,255,0.8)", "font": {"color": "black"}})
     fig.add_traces(traces)
     fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
     return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",

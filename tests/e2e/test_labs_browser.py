@@ -39,6 +39,9 @@ def test_lab_pages_at_projector_size(server, page: Page):
     expect(card(page, "RR")).not_to_have_text("0.5000", timeout=15_000)  # the ticker moved ★ on by itself
     page.get_by_test_id("stCheckbox").filter(has_text="Auto-play").locator("label").click()
     wait_until_idle(page)
+    chart = page.locator(".js-plotly-plot").filter(has_text="Each metric as ★ moves down the list")
+    chart.locator(".updatemenu-button").filter(has_text="Play").click()  # Plotly's own animation, in the browser
+    expect(chart.locator(".slider-container .slider-label").first).to_have_text("rank = 10", timeout=15_000)
     screenshot(page, SCREENSHOTS, "lab_sensitivity")
     page.wait_for_load_state("networkidle")  # leave no request half-done when navigating on
     open_page(page, server.url + "/Random_baselines")
