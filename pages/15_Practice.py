@@ -188,8 +188,7 @@ def challenges() -> None:
         (st.success if status.met else st.info)(status.message, icon="🏁" if status.met else "🎯")
 
 
-quiz_tab, challenge_tab = st.tabs(["📝 Quiz", "🎯 Goal challenges"])
-with quiz_tab:
-    quiz()
-with challenge_tab:
-    challenges()
+st.header("📝 Quiz", divider="gray")
+quiz()
+st.header("🎯 Goal challenges", divider="gray")
+challenges()
