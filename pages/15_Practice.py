@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from metrics import practice
-from metrics.practice import CHALLENGES, QUIZ_METRICS, QuizSettings, make_quiz
+from metrics.challenges import CHALLENGE_K, CHALLENGES
+from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
 from ui import charts, text
 from ui.scenario import ranking_scenario
@@ -161,7 +162,7 @@ def _start(key: str) -> None:
     st.session_state["ground_truth"] = ground_truth_table(challenge.ground_truth)
     for name in ("recommended", "ground_truth"):
         reset_editor(name)
-    st.session_state["k"] = practice.CHALLENGE_K
+    st.session_state["k"] = CHALLENGE_K
     st.session_state["loaded_example"] = None
     st.session_state["practice"] = {**st.session_state["practice"], "challenge": key, "challenge_start": items}
 

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics import practice
+from metrics.challenges import CHALLENGES, swap_distance
 from metrics.practice import (
-    CHALLENGES, QUIZ_METRICS, QuizSettings, check, check_metric, make_quiz, parse_answer, swap_distance,
+    QUIZ_METRICS, QuizSettings, check, check_metric, make_quiz, parse_answer,
 )
 from metrics.registry import RankingCase
 

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.ndcg import GAINS
-from metrics.practice import CHALLENGES
+from metrics.challenges import CHALLENGES
 from metrics.ranked_metrics import AP_DENOMINATORS
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui.navigation import PAGES
