@@ -74,6 +74,7 @@ def _open_link() -> None:
 def sync() -> None:
     """Open the session's link once; then mirror the scenario into the address bar."""
     st.session_state.setdefault("practice", dict(PRACTICE_DEFAULTS))
+    st.session_state["_run_number"] = st.session_state.get("_run_number", 0) + 1
     if not st.session_state.get("_link_opened"):
         st.session_state["_link_opened"] = True
         _open_link()
