@@ -246,3 +246,4 @@ def test_hide_the_answers_hides_every_card_group_of_other_pages(topic):
     forms = [m.value for m in at.markdown if "Answers hidden" in m.value]
     assert forms and "press **Check**" in forms[0] and all("here too" in f for f in forms[1:])
     assert "With your numbers" not in texts(at) or "hidden: check your own answer first" in latex(at)
+

@@ -45,6 +45,16 @@ def test_a_bare_version_1_link_opens_the_frozen_version_1_defaults():
     assert link.to_document(from_query({"v": "1"})) == {**BASELINE}
 
 
+def test_baseline_tables_and_settings_are_fresh_copies_of_the_frozen_defaults():
+    table = link.baseline_table("recommended")
+    assert link.table_to_json(table) == BASELINE["tables"]["recommended"]
+    table.loc[0, "item"] = "changed"
+    assert link.baseline_table("recommended").loc[0, "item"] == "101"
+    setting = link.baseline_setting("practice")
+    setting["seed"] = 99
+    assert link.baseline_setting("practice") == link.PRACTICE_DEFAULTS
+
+
 def test_the_apps_current_defaults_make_a_round_trip():
     assert same(from_query(through_the_address_bar(to_query(default_scenario()))), default_scenario())
     assert same(from_json_bytes(to_json_bytes(default_scenario())), default_scenario())

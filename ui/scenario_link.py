@@ -11,6 +11,7 @@ nothing is half-applied, because decoding builds a new scenario and never touche
 from __future__ import annotations
 
 import base64
+import copy
 import functools
 import json
 import math
@@ -232,6 +233,17 @@ def from_document(document) -> dict:
         columns = baseline["tables"][name]["columns"]
         scenario[name] = table_from_json(name, tables.get(name, baseline["tables"][name]), columns, current.get(name))
     return scenario
+
+
+def baseline_table(name: str) -> pd.DataFrame:
+    """A fresh copy of a table as the version-1 defaults hold it."""
+    table = _baseline()["tables"][name]
+    return table_from_json(name, table, table["columns"])
+
+
+def baseline_setting(key: str):
+    """A fresh copy of a setting (K, gain, ...) as the version-1 defaults hold it."""
+    return copy.deepcopy(_baseline()[key])
 
 
 def to_json_bytes(scenario: Mapping) -> bytes:
