@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from metrics import practice
-from metrics.practice import CHALLENGES, QUIZ_METRICS, QuizSettings, make_quiz
+from metrics.challenges import CHALLENGE_K, CHALLENGES
+from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
 from ui import charts, text
 from ui.scenario import ranking_scenario
@@ -161,7 +162,7 @@ def _start(key: str) -> None:
     st.session_state["ground_truth"] = ground_truth_table(challenge.ground_truth)
     for name in ("recommended", "ground_truth"):
         reset_editor(name)
-    st.session_state["k"] = practice.CHALLENGE_K
+    st.session_state["k"] = CHALLENGE_K
     st.session_state["loaded_example"] = None
     st.session_state["practice"] = {**st.session_state["practice"], "challenge": key, "challenge_start": items}
 
@@ -188,8 +189,7 @@ def challenges() -> None:
         (st.success if status.met else st.info)(status.message, icon="🏁" if status.met else "🎯")
 
 
-quiz_tab, challenge_tab = st.tabs(["📝 Quiz", "🎯 Goal challenges"])
-with quiz_tab:
-    quiz()
-with challenge_tab:
-    challenges()
+st.header("📝 Quiz", divider="gray")
+quiz()
+st.header("🎯 Goal challenges", divider="gray")
+challenges()

@@ -237,3 +237,13 @@ def test_loading_the_graded_seed_example_puts_that_link_in_the_address_bar():
     at = run_page(TOPIC_PAGES["ndcg"], ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}),
                   loaded_example="ndcg_graded")
     assert dict(at.query_params) == dict(parse_qsl(GRADED_SEED_LINK))
+
+
+@pytest.mark.parametrize("topic", ["ap", "ndcg", "classification"])
+def test_hide_the_answers_hides_every_card_group_of_other_pages(topic):
+    at = run_page(TOPIC_PAGES[topic], practice={**scenario_link.PRACTICE_DEFAULTS, "hide_answers": True})
+    assert not at.metric
+    forms = [m.value for m in at.markdown if "Answers hidden" in m.value]
+    assert forms and "press **Check**" in forms[0] and all("here too" in f for f in forms[1:])
+    assert "With your numbers" not in texts(at) or "hidden: check your own answer first" in latex(at)
+

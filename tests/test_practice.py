@@ -4,13 +4,15 @@ from fractions import Fraction
 from itertools import combinations
 from math import log, log2
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics import practice
+from metrics.challenges import CHALLENGES, swap_distance
 from metrics.practice import (
-    CHALLENGES, QUIZ_METRICS, QuizSettings, check, check_metric, make_quiz, parse_answer, swap_distance,
+    QUIZ_METRICS, QuizSettings, check, check_metric, make_quiz, parse_answer,
 )
 from metrics.registry import RankingCase
 
@@ -192,3 +194,17 @@ def test_precision_ap_challenge_recognises_a_disagreement():
     assert challenge.check(start, disagreeing, challenge.ground_truth).met
     agreeing = [101, 107, 104, 102, 103, 105, 106, 108, 109, 110]
     assert not challenge.check(start, agreeing, challenge.ground_truth).met
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), graded=st.booleans(), k=st.integers(1, 10),
+       gain=st.sampled_from(["linear", "exponential"]), denominator=st.sampled_from(["min", "relevant", "hits"]))
+def test_every_listed_mistake_is_named_when_its_number_is_typed(seed, graded, k, gain, denominator):
+    base = practice._random_case(np.random.default_rng(seed), QuizSettings(seed, 10, graded, k))
+    case = RankingCase(base.recommended, base.ground_truth, base.k, gain, denominator)
+    for metric in QUIZ_METRICS:
+        right = QUIZ_METRICS[metric].compute(case)
+        for name, value in practice.mistakes(metric, case).items():
+            verdict = check_metric(repr(value), metric, case)
+            assert not verdict.correct and verdict.mistake is not None, (metric, name, value, right)
+            assert practice.close(practice.mistakes(metric, case)[verdict.mistake], value)

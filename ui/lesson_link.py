@@ -15,7 +15,8 @@ import streamlit as st
 from ui import text
 from ui.navigation import PAGES, TOPIC_PAGES
 from ui.scenario_link import (
-    MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, from_json_bytes, from_query, to_json_bytes, to_query,
+    MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, baseline_setting, baseline_table, from_json_bytes, from_query,
+    to_json_bytes, to_query,
 )
 from ui.state import reset_editor
 
@@ -39,8 +40,9 @@ def current_topic() -> str:
 def collect() -> dict:
     """The scenario of this session, as the codec reads it."""
     state = st.session_state
-    scenario = {name: state[name] for name in TABLES}
-    scenario.update({key: state[key] for key in _SETTINGS})
+    # A table another part of the app has not set up (or renamed) travels as its version-1 default.
+    scenario = {name: state[name] if name in state else baseline_table(name) for name in TABLES}
+    scenario.update({key: state[key] if key in state else baseline_setting(key) for key in _SETTINGS})
     scenario["page"] = current_topic()
     return scenario
 
@@ -74,6 +76,7 @@ def _open_link() -> None:
 def sync() -> None:
     """Open the session's link once; then mirror the scenario into the address bar."""
     st.session_state.setdefault("practice", dict(PRACTICE_DEFAULTS))
+    st.session_state["_run_number"] = st.session_state.get("_run_number", 0) + 1
     if not st.session_state.get("_link_opened"):
         st.session_state["_link_opened"] = True
         _open_link()

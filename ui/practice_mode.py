@@ -114,8 +114,13 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
             (st.success if correct else st.error)(f"**{text.markdown(label)}:** {message}", icon="✅" if correct else "❌")
         return False
     with st.container(border=True):
-        st.markdown("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
-                    "(4 decimals, or a fraction such as 9/14) and press **Check** to see every number.")
+        run = st.session_state.get("_run_number")
+        if st.session_state.get("_gate_explained_in") != run:  # the first form of a page says what to do
+            st.session_state["_gate_explained_in"] = run
+            st.markdown("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
+                        "(4 decimals, or a fraction such as 9/14) and press **Check** to see every number.")
+        else:
+            st.markdown("🙈 **Answers hidden** here too: check one of these.")
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
         keys = list(values)
         with columns[0]:

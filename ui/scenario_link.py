@@ -11,6 +11,7 @@ nothing is half-applied, because decoding builds a new scenario and never touche
 from __future__ import annotations
 
 import base64
+import copy
 import functools
 import json
 import math
@@ -23,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.ndcg import GAINS
-from metrics.practice import CHALLENGES
+from metrics.challenges import CHALLENGES
 from metrics.ranked_metrics import AP_DENOMINATORS
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui.navigation import PAGES
@@ -32,9 +33,9 @@ VERSION = 1
 MAX_ROWS = 10_000
 MAX_BYTES = 1_000_000
 MAX_QUERY = 7_900  # characters of query string; with the address, under the ~8,000 browsers and proxies accept
-MAX_TEXT = 1_000  # characters in one cell
+MAX_TEXT = 10_000  # characters in one cell
 MAX_K = 10_000
-MAX_NUMBER = 1e15
+MAX_INTEGER = 2**63  # what a 64-bit integer column holds
 
 TABLES = ("recommended", "ground_truth", "users", "ratings", "labels", "scores", "probabilities", "ndcg_scores")
 SCALARS = ("page", "k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
@@ -92,8 +93,10 @@ def _check_cell(value, dtype: str, where: str):
         if dtype in ("bool", "boolean", "object"):
             return value
     elif isinstance(value, int | float):
-        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-            raise ScenarioError(f"{where} holds {value!r}; numbers must be finite and at most {MAX_NUMBER:g} in size.")
+        if isinstance(value, int) and abs(value) >= MAX_INTEGER:
+            raise ScenarioError(f"{where} holds a whole number of {len(str(abs(value)))} digits; at most 18 fit.")
+        if isinstance(value, float) and not math.isfinite(value):  # json reads 1e999 as infinity
+            raise ScenarioError(f"{where} holds a number too large for a 64-bit float.")
         if dtype == "object" or dtype in ("float64", "Float64") or (isinstance(value, int) and dtype in ("int64", "Int64")):
             return value
     shown = repr(value)[:40]
@@ -230,6 +233,17 @@ def from_document(document) -> dict:
         columns = baseline["tables"][name]["columns"]
         scenario[name] = table_from_json(name, tables.get(name, baseline["tables"][name]), columns, current.get(name))
     return scenario
+
+
+def baseline_table(name: str) -> pd.DataFrame:
+    """A fresh copy of a table as the version-1 defaults hold it."""
+    table = _baseline()["tables"][name]
+    return table_from_json(name, table, table["columns"])
+
+
+def baseline_setting(key: str):
+    """A fresh copy of a setting (K, gain, ...) as the version-1 defaults hold it."""
+    return copy.deepcopy(_baseline()[key])
 
 
 def to_json_bytes(scenario: Mapping) -> bytes:

@@ -1,0 +1,83 @@
+"""Goal challenges: a starting list and a goal, checked against the learner's edited list after every edit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from metrics.ndcg import ndcg_at_k
+from metrics.ranked_metrics import average_precision_at_k
+from metrics.topn_metrics import precision_at_k
+
+
+def swap_distance(start: list, current: list) -> int | None:
+    """The fewest swaps of two items that turn ``start`` into ``current``; None if not a reordering.
+
+    Examples
+    --------
+    >>> swap_distance([1, 2, 3, 4], [2, 1, 4, 3]), swap_distance([1, 2, 3], [2, 3, 1]), swap_distance([1, 2], [1, 3])
+    (2, 2, None)
+    """
+    if len(start) != len(current) or sorted(map(str, start)) != sorted(map(str, current)) or len(set(start)) != len(start):
+        return None
+    position = {item: index for index, item in enumerate(start)}
+    target = [position[item] for item in current]
+    seen, cycles = set(), 0
+    for index in range(len(target)):
+        if index not in seen:
+            cycles += 1
+            while index not in seen:
+                seen.add(index)
+                index = target[index]
+    return len(target) - cycles
+
+
+@dataclass(frozen=True)
+class Status:
+    met: bool
+    message: str
+
+
+NDCG_TARGET, MAX_SWAPS, CHALLENGE_K = 0.9, 2, 5
+
+
+def ndcg_with_few_swaps(start: list, current: list, ground_truth: dict) -> Status:
+    """Goal: NDCG@5 >= 0.9 reached from ``start`` with at most two swaps."""
+    swaps = swap_distance(start, current)
+    if swaps is None:
+        return Status(False, "Only reorder the starting list: keep the same items (move them by changing their rank).")
+    value = ndcg_at_k(current, ground_truth, CHALLENGE_K)
+    text = f"NDCG@{CHALLENGE_K} = {value:.4f} after {swaps} swap{'s' * (swaps != 1)}."
+    if value >= NDCG_TARGET and swaps <= MAX_SWAPS:
+        return Status(True, f"Goal met: {text}")
+    if swaps > MAX_SWAPS:
+        return Status(False, f"{text} That is more than {MAX_SWAPS} swaps: undo one.")
+    return Status(False, f"{text} Not yet {NDCG_TARGET}.")
+
+
+def precision_and_ap_disagree(start: list, current: list, ground_truth: dict) -> Status:
+    """Goal: the edited list and the starting list are ordered one way by P@5 and the other way by AP@5."""
+    p_start, p_now = (precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
+    ap_start, ap_now = (average_precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
+    text = (f"P@{CHALLENGE_K}: yours {p_now:.4f} vs start {p_start:.4f}; "
+            f"AP@{CHALLENGE_K}: yours {ap_now:.4f} vs start {ap_start:.4f}.")
+    if (p_now - p_start) * (ap_now - ap_start) < -1e-15:
+        return Status(True, f"Goal met: {text} The two metrics disagree on which list is better.")
+    return Status(False, f"{text} They do not yet disagree: one must prefer your list and the other the start.")
+
+
+@dataclass(frozen=True)
+class Challenge:
+    key: str
+    title: str
+    recommended: tuple
+    ground_truth: dict
+    check: Callable[[list, list, dict], Status] = field(repr=False)
+
+
+CHALLENGES: dict[str, Challenge] = {c.key: c for c in (
+    Challenge("ndcg_two_swaps", f"Reach NDCG@{CHALLENGE_K} ≥ {NDCG_TARGET} with at most {MAX_SWAPS} swaps",
+              tuple(range(101, 111)), {103: 3.0, 106: 2.0, 101: 1.0, 108: 1.0}, ndcg_with_few_swaps),
+    Challenge("p_ap_disagree", f"Make P@{CHALLENGE_K} and AP@{CHALLENGE_K} disagree on which list is better",
+              tuple(range(101, 111)), {101: 1.0, 104: 1.0, 107: 1.0}, precision_and_ap_disagree),
+)}
