@@ -67,7 +67,7 @@ def _rows_in_rank_order():
 def _reorder(new_positions: list[int]) -> None:
     table, _ = _rows_in_rank_order()
     moved = table.iloc[new_positions].reset_index(drop=True)
-    moved["rank"] = range(1, len(moved) + 1)
+    moved["rank"] = [str(r) for r in range(1, len(moved) + 1)]  # ranks are text, as the editor's Rank column
     st.session_state["ab_b"] = moved
     reset_editor("ab_b")
 
