@@ -10,6 +10,7 @@ import pytest
 from metrics import baselines
 from metrics.registry import BY_KEY
 from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
+from ui import text
 from ui.lab_content import PRESETS
 from ui.state import TOPIC_PAGES
 
@@ -258,7 +259,9 @@ def test_ab_shows_typed_markup_literally_and_takes_the_playground_scenario():
     at = run_page(TOPIC_PAGES["ab"], recommended=recommended_table(["<b>x</b>", "**y**"]),
                   ground_truth=ground_truth_table({"**y**": 2}), k=2)
     assert card(at, "RR") == "0.5000"
-    assert r"\*\*y\*\* (grade 2)" in texts(at)
+    # texts() reads escapes as what they show, so look at the caption as sent: escaped, never raw
+    captions = "\n".join(str(c.value) for c in at.caption)
+    assert text.markdown("**y**") + " (grade 2)" in captions and "**y** (grade" not in captions
     arrows = chart_specs(at)[0]
     assert "&lt;b&gt;x&lt;/b&gt;" in arrows["data"][0]["text"]
     at.button(key="_ab_preset_rr_first_hit_only").click().run()

@@ -106,7 +106,9 @@ def test_a_typed_id_reaches_the_snippet_as_a_string_literal_and_the_text_literal
     typed = "x'); print(\"pwned\") #*bold*"
     edit(lens, "ground_truth", added_rows=[{"item": typed, "grade": "2"}])
     lens.selectbox(key="_lens_library_widget").set_value("scikit-learn").run()
-    assert f"sees {typed}" not in texts(lens)  # escaped for Markdown, so shown literally
+    # escaped for Markdown, so shown literally (texts() reads escapes as what they show: look at what is sent)
+    sent = "\n".join(str(e.value) for kind in ("markdown", "caption", "warning", "info") for e in lens.get(kind))
+    assert f"sees {typed}" not in sent
     assert f"so it never sees {typed}:" in plain(texts(lens))
     lens.selectbox(key="_lens_library_widget").set_value("ranx").run()
     assert repr(typed) in lens.code[0].value
