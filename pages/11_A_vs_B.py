@@ -8,7 +8,7 @@ from ui import ab_lab, lab_charts, tables
 from ui.lab_content import BY_KEY as PRESETS
 from ui.lab_content import PRESETS as PRESET_LIST
 from ui.scenario import RECOMMENDED_COLUMNS
-from ui.widgets import bound, formula, page, pitfalls, show_problems, table_editor
+from ui.widgets import bound, formula, page, pitfalls, show_problems, show_table, table_editor
 
 page(
     "A vs B: what one move does", "⚖️",
@@ -59,9 +59,8 @@ with cards_area:
     ab_lab.difference_cards(comparison, a.k)
 shown = comparison.assign(metric=[BY_KEY[key].display_label(a.k if BY_KEY[key].needs_k else None)
                                   for key in comparison["key"]])
-st.dataframe(shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"}),
-             hide_index=True, width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                                              for c in ("A", "B", "B − A")})
+show_table(shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"}),
+           column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("A", "B", "B − A")})
 
 
 pitfalls(

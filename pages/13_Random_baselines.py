@@ -6,7 +6,7 @@ from metrics import baselines
 from metrics.registry import BY_KEY
 from ui import formulas, lab_charts
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, page, pitfalls
+from ui.widgets import formula, page, pitfalls, show_table
 
 # baselines.KEYS -> the registry metric whose label and meaning describe it
 REGISTRY_KEY = {"precision_at_k": "precision_at_k", "recall_at_k": "recall_at_k", "hit_rate_at_k": "hit_rate_at_k",
@@ -68,12 +68,11 @@ if n:
 else:
     st.info("The recommended list is empty: there is nothing to put in a random order. Add an item to the list.")
 shown = table.assign(metric=[labels[key] for key in table["metric"]])
-st.dataframe(shown.rename(columns={"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order",
-                                   "beats": "beats (share)", "chance_corrected": "chance-corrected"}),
-             hide_index=True, width="stretch",
-             column_config={c: st.column_config.NumberColumn(format="%.4f")
-                            for c in ("your list", "E[random] (exact)", "perfect order", "beats (share)", "chance-corrected")})
-st.caption("An empty chance-corrected cell is undefined: the perfect order scores no better than chance. "
+show_table(shown.rename(columns={"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order",
+                                 "beats": "beats (share)", "chance_corrected": "chance-corrected"}),
+           column_config={c: st.column_config.NumberColumn(format="%.4f")
+                          for c in ("your list", "E[random] (exact)", "perfect order", "beats (share)", "chance-corrected")})
+st.caption("A dash in chance-corrected means undefined: the perfect order scores no better than chance. "
            f"{ORDERINGS:,} random orderings of the {n} recommended items, seed 0. The expectation is exact "
            "(closed forms, see metrics/baselines.py), not the histogram's mean.")
 

@@ -12,7 +12,7 @@ from metrics.topn_metrics import top_k_table
 from ui import charts, text
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import page
+from ui.widgets import page, show_table
 
 page(
     "Practice: quiz and goal challenges", "🏋️",
@@ -82,7 +82,7 @@ def _show_list(case, title: str, key: str) -> None:
     # One column per rank keeps a 15-item list on one screen of a projector.
     across = pd.DataFrame([table["item"].astype(str).tolist(), [f"{g:g}" for g in table["grade"]]],
                           index=["item", "grade"], columns=[f"#{r}" for r in table["rank"]])
-    st.dataframe(across, width="stretch")
+    show_table(across, hide_index=False)
     outside = [item for item in case.ground_truth if item not in set(case.recommended)]
     if outside:
         st.caption("Relevant but never recommended: " +

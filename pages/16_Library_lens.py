@@ -9,7 +9,7 @@ from ui import text
 from ui.library_snippets import WHY_NOT_RUN, snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import bound, page, pitfalls
+from ui.widgets import bound, page, pitfalls, show_table
 
 page(
     "Why libraries disagree", "🔭",
@@ -73,8 +73,8 @@ with formula_area:
                "(choose the library and metric under *One library up close*).")
 
 st.subheader(f"What each library reports (K = {case.k})")
-st.dataframe(lens.styled(lens.display_table(ours, values), mask, case.k), width="stretch",
-             height=(len(values) + 2) * 35 + 3)
+show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
+           height=(len(values) + 2) * 35 + 3)
 st.caption("Highlighted: differs from this app by more than 1e-9. *no such metric*: the library has none; "
            "*no value*: it refuses this input or leaves this user out of its mean (see the differences). "
            "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
@@ -86,11 +86,11 @@ if not any(grade > 0 for grade in case.ground_truth.values()):
     seed_user = ([str(i) for i in range(101, 111)], {"101": 1, "104": 1, "107": 1})
     means = conv.mean_over_users([seed_user, (case.recommended, case.ground_truth)], case.k)
     alone = conv.library_values(*seed_user, case.k)
-    st.dataframe(pd.DataFrame({"MAP@K, seed user alone": alone["average_precision"],
-                               "MAP@K with this user": means["average_precision"],
-                               "users with no relevant item": [c.describe("empty_users") for c in conv.CONVENTIONS.values()]}),
-                 width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f") for c in (
-                     "MAP@K, seed user alone", "MAP@K with this user")})
+    show_table(pd.DataFrame({"MAP@K, seed user alone": alone["average_precision"],
+                             "MAP@K with this user": means["average_precision"],
+                             "users with no relevant item": [c.describe("empty_users") for c in conv.CONVENTIONS.values()]}),
+               hide_index=False, column_config={c: st.column_config.NumberColumn(format="%.4f") for c in (
+                   "MAP@K, seed user alone", "MAP@K with this user")})
 
 st.subheader("Why they differ")
 if diffs.empty:
@@ -134,8 +134,7 @@ for column, (who, b) in zip(columns, ((library, theirs), ("this app", app_breakd
             st.caption(f"{b.numerator_label} ÷ {b.denominator_label}")
         for title, table in b.tables.items():
             st.caption(title)
-            st.dataframe(table, hide_index=True, width="stretch", column_order=lens.breakdown_columns(table),
-                         column_config=BREAKDOWN_FORMATS)
+            show_table(table, column_order=lens.breakdown_columns(table), column_config=BREAKDOWN_FORMATS)
 
 st.markdown(f"**Check it yourself** with {conv.possessive(library)} own code (this scenario filled in)")
 code = snippet(library, case.recommended, case.ground_truth, case.k)

@@ -9,7 +9,7 @@ from metrics.synthetic import synthetic_log
 from ui import batch_charts, text
 from ui import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
-from ui.widgets import formula, page, pitfalls
+from ui.widgets import formula, page, pitfalls, show_table
 from ui.your_data_content import FORMATS_HELP, IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
 page("Your data", "🗂️", IDEA)
@@ -129,10 +129,10 @@ st.markdown(f"**{found} of {len(traps)} traps found** before any number is compu
             "touches, what this page does about it, and how other libraries treat the same thing.")
 left, right = st.columns([3, 2])
 with left:
-    st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch",
-                 column_config={"trap": st.column_config.TextColumn(width="large"),
-                                "users": st.column_config.NumberColumn(width="small"),
-                                "rows": st.column_config.NumberColumn(width="small")})
+    show_table(yd.trap_table(traps),
+               column_config={"trap": st.column_config.TextColumn(width="large"),
+                              "users": st.column_config.NumberColumn(width="small"),
+                              "rows": st.column_config.NumberColumn(width="small")})
 with right:
     st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
 
@@ -140,9 +140,9 @@ with overview_area:
     left, right = st.columns([3, 2])
     with left:
         st.markdown(f"**Means over {summary.users['evaluated']:,} users**")
-        st.dataframe(yd.summary_table(summary.means, ks, metrics), hide_index=True, width="stretch",
-                     column_config={f"K = {k}": st.column_config.NumberColumn(format="%.4f") for k in ks})
-        st.dataframe(yd.users_table(summary.users), width="stretch")
+        show_table(yd.summary_table(summary.means, ks, metrics),
+                   column_config={f"K = {k}": st.column_config.NumberColumn(format="%.4f") for k in ks})
+        show_table(yd.users_table(summary.users))
     with right:
         main_column = batch.column_name(main_metric, main_k)
         st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1,
@@ -163,8 +163,8 @@ st.subheader("Worst users")
 worst_column = st.selectbox("Rank users by", columns, index=columns.index(batch.column_name(main_metric, main_k)),
                             format_func=yd.column_label, key="yd_worst_column")
 worst = yd.worst_users(per_user, worst_column)
-st.dataframe(worst.rename(columns={c: yd.column_label(c) for c in columns}), hide_index=True, width="stretch",
-             column_config={yd.column_label(c): st.column_config.NumberColumn(format="%.4f") for c in columns})
+show_table(worst.rename(columns={c: yd.column_label(c) for c in columns}),
+           column_config={yd.column_label(c): st.column_config.NumberColumn(format="%.4f") for c in columns})
 st.caption(f"The {len(worst)} lowest {yd.column_label(worst_column)} of {len(per_user):,} users (ties: the "
            "user listed first). All columns of every user are in the download below.")
 left, right = st.columns([2, 3])

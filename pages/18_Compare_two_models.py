@@ -5,7 +5,7 @@ import streamlit as st
 from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import synthetic_pair
 from ui import compare_charts, text
-from ui.widgets import formula, page, pitfalls
+from ui.widgets import MISSING, formula, page, pitfalls, show_table
 
 page(
     "Compare two models", "📊",
@@ -111,11 +111,11 @@ st.markdown(f"**{significance.verdict(focus, row, confidence=confidence)}**")
 shown = table.copy()
 shown.insert(0, "verdict", ["B better" if p < 0.05 and d > 0 else "A better" if p < 0.05 and d < 0 else "no clear difference"
                             for p, d in zip(table["p_adjusted"], table["delta"], strict=True)])
-st.dataframe(shown.style.format({c: "{:.4f}" for c in ("mean_a", "mean_b", "delta", "ci_low", "ci_high")}
-                                | {"p_value": "{:.3g}", "p_adjusted": "{:.3g}", "effect_size": "{:+.2f}"}),
-             column_config={"mean_a": "mean A", "mean_b": "mean B", "delta": "B − A", "ci_low": "interval low",
-                            "ci_high": "interval high", "p_value": "p", "p_adjusted": f"p ({correction})",
-                            "effect_size": "Cohen's d"}, width="stretch")
+show_table(shown.style.format({c: "{:.4f}" for c in ("mean_a", "mean_b", "delta", "ci_low", "ci_high")}
+                              | {"p_value": "{:.3g}", "p_adjusted": "{:.3g}", "effect_size": "{:+.2f}"}, na_rep=MISSING),
+           hide_index=False, column_config={"mean_a": "mean A", "mean_b": "mean B", "delta": "B − A", "ci_low": "interval low",
+                          "ci_high": "interval high", "p_value": "p", "p_adjusted": f"p ({correction})",
+                          "effect_size": "Cohen's d"})
 st.caption(f"{n:,} users compared. Interval: bootstrap percentile interval of the mean paired difference "
            f"(10,000 resamples). p: {TEST_LABELS[test]}; adjusted for the {len(table)} metrics compared "
            f"({correction}). Wins: users for whom B scores higher.")
@@ -144,8 +144,9 @@ st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference 
 
 st.subheader("Beyond accuracy")
 st.caption("Popularity (ARP, novelty) is counted from the ground truth: how many users find each item relevant.")
-st.dataframe(beyond_accuracy.side_by_side(recs_a, recs_b, truth, k).style.format("{:+.4f}", subset=["B - A"])
-             .format("{:.4f}", subset=["A", "B"]), width="stretch")
+show_table(beyond_accuracy.side_by_side(recs_a, recs_b, truth, k).style
+           .format("{:+.4f}", subset=["B - A"], na_rep=MISSING).format("{:.4f}", subset=["A", "B"], na_rep=MISSING),
+           hide_index=False)
 
 pitfalls(
     "A p-value is not the size of the difference: with 20,000 users a difference of 0.002 is 'significant' and "

@@ -106,12 +106,12 @@ if y_true:
     with right:
         st.plotly_chart(base_rate_comparison(parts), key="logloss_ctr_chart")
 st.markdown("**The same know-nothing model at different click rates** (1,000 impressions, each predicted the click rate):")
-st.dataframe(ctr_metrics.base_rate_sweep([0.01, 0.05, 0.2, 0.5]), hide_index=True, width="stretch",
-             column_config={"click_rate": st.column_config.NumberColumn("click rate", format="percent"),
-                            "log_loss": st.column_config.NumberColumn("LogLoss", format="%.4f"),
-                            "base_rate_entropy": st.column_config.NumberColumn("LogLoss of the base rate", format="%.4f"),
-                            "normalized_entropy": st.column_config.NumberColumn("NE", format="%.4f"),
-                            "calibration": st.column_config.NumberColumn("calibration", format="%.4f")})
+show_table(ctr_metrics.base_rate_sweep([0.01, 0.05, 0.2, 0.5]),
+           column_config={"click_rate": st.column_config.NumberColumn("click rate", format="percent"),
+                          "log_loss": st.column_config.NumberColumn("LogLoss", format="%.4f"),
+                          "base_rate_entropy": st.column_config.NumberColumn("LogLoss of the base rate", format="%.4f"),
+                          "normalized_entropy": st.column_config.NumberColumn("NE", format="%.4f"),
+                          "calibration": st.column_config.NumberColumn("calibration", format="%.4f")})
 # --- end of the normalised entropy block
 
 pitfalls(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
@@ -153,9 +154,14 @@ MISSING = "—"  # shown for an empty cell instead of "None"
 
 
 def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
-    """A read-only table with readable column headers and an em dash for empty cells."""
-    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
-    labels = {str(c): COLUMN_LABELS.get(str(c), str(c).replace("_", " ")) for c in frame.columns}
+    """A read-only table with readable column headers and an em dash for empty cells.
+
+    ``frame`` may be a pandas Styler (number formats, highlights): its table gives the headers.
+    """
+    if not isinstance(frame, (pd.DataFrame, Styler)):
+        frame = pd.DataFrame(frame)
+    columns = frame.data.columns if isinstance(frame, Styler) else frame.columns
+    labels = {str(c): COLUMN_LABELS.get(str(c), str(c).replace("_", " ")) for c in columns}
     config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg
                            for c, cfg in (column_config or {}).items()}}
     st.dataframe(frame, column_config=config, placeholder=MISSING,
