@@ -179,3 +179,37 @@ def test_returning_to_an_explore_step_starts_without_red():
     click(at, "lessons_next")
     assert at.slider(key="lessons_control_rr_5_0").value == 4
     assert r"\textcolor" not in texts(at)
+
+
+# --- the step link and the scenario link share one address bar ---------------------------------------
+
+def test_the_scenario_link_keeps_the_lesson_and_step_and_a_bare_step_link_is_no_bad_scenario():
+    at = open_lesson("ap", 2)
+    assert not at.warning, [w.value for w in at.warning]  # ?lesson=ap&step=2 is a step link, not a broken scenario
+    assert dict(at.query_params) == {"v": "1", "page": "lessons", "k": "10", "gain": "linear", "ap": "min",
+                                     "lesson": "ap", "step": "2"}
+    click(at, "lessons_next")
+    assert at.query_params["step"] == "3" and at.query_params["v"] == "1"
+    shared = next(c.value for c in at.sidebar.code)
+    assert shared.endswith("?v=1&page=lessons&k=10&gain=linear&ap=min&lesson=ap&step=3")
+
+
+def test_a_scenario_link_with_a_step_opens_both_even_from_the_home_address():
+    from tests.test_page_practice import run_page_with_link
+
+    at = run_page_with_link({"v": "1", "page": "lessons", "k": "4", "lesson": "rr", "step": "3"})  # opened at "/"
+    assert at.title[0].value.endswith("Guided lessons")
+    check_step(at, BY_KEY["rr"], 2)
+    assert at.session_state["k"] == 4 and at.query_params["k"] == "4"
+    assert not at.warning, [w.value for w in at.warning]
+
+
+def test_a_bad_scenario_beside_a_step_is_named_and_the_step_still_opens():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.switch_page(PAGE)
+    for name, value in {"v": "9", "lesson": "rr", "step": "3"}.items():
+        at.query_params[name] = value
+    at.run()
+    assert any("This link could not be opened" in w.value and "version" in w.value for w in at.warning)
+    check_step(at, BY_KEY["rr"], 2)
+    assert at.query_params["v"] == "1" and at.query_params["step"] == "3"

@@ -177,9 +177,14 @@ def test_a_tampered_link_opens_the_defaults_with_a_message():
 
 
 def test_what_a_tampered_link_holds_is_shown_literally():
-    at = run_page_with_link({"v": "1", "gain": "**bold** [x](http://e.com) $x$"})
+    from ui import text
+
+    typed = "**bold** [x](http://e.com) $x$"
+    at = run_page_with_link({"v": "1", "gain": typed})
     warning = at.warning[0].value
-    assert r"\*\*bold\*\* \[x\]\(http\:\/\/e\.com\) \$x\$" in warning
+    # every mark escaped, and a word joiner after "http:" so the address is not autolinked either
+    assert text.markdown(typed) == r"\*\*bold\*\* \[x\]\(http\:" + "\u2060" + r"\/\/e\.com\) \$x\$"
+    assert text.markdown(typed) in warning
 
 
 def test_a_scenario_too_long_for_a_link_offers_the_file():
@@ -247,3 +252,20 @@ def test_hide_the_answers_hides_every_card_group_of_other_pages(topic):
     assert forms and "press **Check**" in forms[0] and all("here too" in f for f in forms[1:])
     assert "With your numbers" not in texts(at) or "hidden: check your own answer first" in latex(at)
 
+
+
+@pytest.mark.parametrize("topic", ["home", "ap", "rating", "classification", "auc", "logloss", "ndcg"])
+def test_a_rerun_without_an_edit_keeps_the_short_default_link(topic):
+    # Editors hold object columns once edited; a rerun alone must not change the scenario or its link.
+    at = run_page(TOPIC_PAGES[topic])
+    first = dict(at.query_params)
+    at.run()
+    assert dict(at.query_params) == first == {"v": "1", "page": topic, "k": "10", "gain": "linear", "ap": "min"}
+
+
+def test_a_typed_rank_keeps_the_table_and_its_link_the_same_on_the_next_run(home):
+    edit(home, "recommended", edited_rows={6: {"rank": 2}})
+    link = dict(home.query_params)
+    assert link["recommended"] == "101,107,102,103,104,105,106,108,109,110"
+    home.run()
+    assert dict(home.query_params) == link

@@ -3,6 +3,8 @@
 ``ui.widgets.page`` calls :func:`sync` once per run, right after the session's defaults are set:
 on a session's first run it opens the link the browser came with; on every run it writes the
 current scenario back into the query parameters, so the address bar is always a lesson link.
+A page may keep parameters of its own beside the scenario (:data:`PAGE_PARAMS`, e.g. the lessons
+page's lesson and step): they are not part of the scenario, and the sync keeps them as they are.
 """
 
 from __future__ import annotations
@@ -22,6 +24,15 @@ from ui.state import reset_editor
 
 ROOT = Path(__file__).resolve().parents[1]
 _SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
+# Query parameters a page owns (by topic), kept beside the scenario's: one address bar holds both,
+# so a link to a lesson step also reopens the scenario, and the scenario sync never drops the step.
+PAGE_PARAMS = {"lessons": ("lesson", "step")}
+_OWN = frozenset(name for names in PAGE_PARAMS.values() for name in names)
+
+
+def _own(params: dict, topic: str) -> dict:
+    """The parameters of ``params`` that the page of ``topic`` keeps for itself."""
+    return {name: params[name] for name in PAGE_PARAMS.get(topic, ()) if name in params}
 
 
 def current_topic() -> str:
@@ -60,8 +71,9 @@ def apply(scenario: dict) -> None:
 
 
 def _open_link() -> None:
-    params = st.query_params.to_dict()
-    if not params:
+    everything = st.query_params.to_dict()
+    params = {name: value for name, value in everything.items() if name not in _OWN}
+    if not params:  # no link, or only a page's own parameters (a lesson step link such as ?lesson=ap&step=2)
         return
     try:
         scenario = from_query(params)
@@ -70,7 +82,8 @@ def _open_link() -> None:
         return
     apply(scenario)
     if scenario["page"] != current_topic() and scenario["page"] in TOPIC_PAGES:
-        st.switch_page(TOPIC_PAGES[scenario["page"]])
+        # Switching pages clears the address bar: carry over what the target page keeps there itself.
+        st.switch_page(TOPIC_PAGES[scenario["page"]], query_params=_own(everything, scenario["page"]))
 
 
 def sync() -> None:
@@ -85,12 +98,13 @@ def sync() -> None:
         st.warning(f"**This link could not be opened, so the default scenario is shown.** {text.markdown(problem)}", icon="🔗")
     scenario = collect()
     params = to_query(scenario)
-    if params and st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
-    elif not params and st.query_params.to_dict():
-        st.query_params.clear()  # a stale link would reopen an older scenario
+    current = st.query_params.to_dict()
+    # Without a link (too long) the scenario parameters are dropped: a stale link would reopen an older scenario.
+    wanted = {**params, **_own(current, scenario["page"])} if params else _own(current, scenario["page"])
+    if current != wanted:
+        st.query_params.from_dict(wanted)
     with st.sidebar:
-        _share(scenario, params)
+        _share(scenario, wanted if params else {})
 
 
 def _share(scenario: dict, params: dict) -> None:

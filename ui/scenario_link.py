@@ -275,14 +275,17 @@ _UNSAFE_IN_LIST = set(",:{}[]")
 
 
 def _readable_recommended(table: dict) -> str | None:
-    """``101,102,103`` when the ranks are 1..n and the items are plain ids."""
+    """``101,102,103`` when the ranks are the text 1..n (as the app keeps them) and the items are plain ids."""
     ranks = [row[0] for row in table["rows"]]
     items = [row[1] for row in table["rows"]]
-    if table["dtypes"] != ["object", "object"] or ranks != list(range(1, len(ranks) + 1)) or not _plain(items):
-        return None
-    if any(isinstance(r, bool) for r in ranks):
+    if table["dtypes"] != ["object", "object"] or ranks != _text_ranks(len(ranks)) or not _plain(items):
         return None
     return ",".join(items)
+
+
+def _text_ranks(n: int) -> list[str]:
+    """Ranks 1..n as text, the form of ``ui.state.recommended_table`` (the Rank column is a text column)."""
+    return [str(rank) for rank in range(1, n + 1)]
 
 
 def _readable_grades(table: dict) -> str | None:
@@ -331,7 +334,7 @@ def to_query(scenario: Mapping) -> dict[str, str]:
 def _parse_recommended(text: str) -> dict:
     items = text.split(",") if text else []
     return {"columns": ["rank", "item"], "dtypes": ["object", "object"],
-            "rows": [[rank, item] for rank, item in enumerate(items, start=1)]}
+            "rows": [list(row) for row in zip(_text_ranks(len(items)), items, strict=True)]}
 
 
 def _parse_grades(text: str) -> dict:

@@ -144,8 +144,10 @@ def order_by_rank(table: pd.DataFrame) -> pd.DataFrame:
     """
     table = table.reset_index(drop=True)
     ordered = table.iloc[_rank_order(table)].reset_index(drop=True).astype(object)
-    ordered["rank"] = [str(position) if typed_rank(raw) is not None or not _text(raw) else raw
-                       for position, raw in enumerate(ordered["rank"], start=1)]
+    # Kept as an object column, like every table an editor returns (pandas would infer "str"), so a
+    # reorder does not change the table's type, and with it the scenario link, on the next rerun.
+    ordered["rank"] = pd.Series([str(position) if typed_rank(raw) is not None or not _text(raw) else raw
+                                 for position, raw in enumerate(ordered["rank"], start=1)], dtype=object)
     return ordered
 
 

@@ -13,6 +13,7 @@ from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, lesson_link, practice_mode, tables, text
 from ui.navigation import grouped
+from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
@@ -20,6 +21,7 @@ def page(title: str, icon: str, idea: str) -> None:
     """Page config, the shared state, the title and the one-paragraph idea."""
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
     init_state()
+    apply_pending_edits()
     with st.sidebar:
         st.markdown("### RecEval Lab")
         for group, pages in grouped():
@@ -44,18 +46,8 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
     table then keeps its last good content and a warning says why).
     """
-    key = _editor_key(name)
-    if key in st.session_state:
-        try:
-            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
-        except tables.RejectedEdit as why:
-            st.session_state[f"{name}_rejected"] = str(why)
-            key = _restart_editor(name)
-        else:
-            moved = reorder(edited) if reorder else None
-            st.session_state[name] = edited if moved is None else moved
-            if moved is not None:
-                key = _restart_editor(name)
+    _REORDER[name] = reorder
+    key = _apply_edits(name, reorder)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
@@ -70,6 +62,45 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
         st.warning(f"That edit was not applied ({text.markdown(rejected)}), so the table keeps its last good "
                    "content.", icon="🚫")
     return st.session_state[name]
+
+
+# Each editor's reorder, by table, so page() can apply an edit before the page draws anything (the
+# lesson link and the scenario file are made then); table_editor applying it again changes nothing.
+_REORDER: dict[str, Callable | None] = {}
+
+
+def apply_pending_edits() -> None:
+    """Bring the scenario tables up to date with what their editors received since the last run."""
+    for name in SCENARIO_TABLES:
+        if name in _REORDER:
+            _apply_edits(name, _REORDER[name])
+
+
+def _apply_edits(name: str, reorder: Callable | None) -> str:
+    """Apply the editor's edits over its base to the scenario table; returns the editor's key now."""
+    key = _editor_key(name)
+    if key in st.session_state:
+        try:
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+        except tables.RejectedEdit as why:
+            st.session_state[f"{name}_rejected"] = str(why)
+            key = _restart_editor(name)
+        else:
+            moved = reorder(edited) if reorder else None
+            if moved is not None:
+                st.session_state[name] = moved
+                key = _restart_editor(name)
+            elif _no_edits(st.session_state[key]):
+                # A rerun without an edit leaves the table as given, column types included (edits turn
+                # it into object columns): otherwise visiting a page would change the scenario and its link.
+                st.session_state[name] = st.session_state[f"{name}_base"].reset_index(drop=True)
+            else:
+                st.session_state[name] = edited
+    return key
+
+
+def _no_edits(edits) -> bool:
+    return isinstance(edits, dict) and not any(edits.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
 
 
 def _editor_key(name: str) -> str:
