@@ -269,3 +269,17 @@ def test_a_typed_rank_keeps_the_table_and_its_link_the_same_on_the_next_run(home
     assert link["recommended"] == "101,107,102,103,104,105,106,108,109,110"
     home.run()
     assert dict(home.query_params) == link
+
+
+def test_a_file_with_numbers_in_text_columns_opens_them_as_text(home):
+    # JSON allows 1 where the app keeps "1" (files saved before ranks became text did): the Rank and
+    # Item editors are text columns, which cannot edit a number, so the page would fail.
+    document = json.loads(scenario_link.to_json_bytes(collect(home)))
+    document["tables"]["recommended"]["rows"] = [[1, 104], [2, 101], [3.0, 102]]
+    document["tables"]["ground_truth"]["rows"] = [[101, 1], [104, 2]]
+    home.sidebar.get("file_uploader")[0].set_value(("old.json", json.dumps(document).encode(), "application/json"))
+    home.run()
+    assert not home.exception, [e.value for e in home.exception]
+    assert home.session_state["recommended"].values.tolist() == [["1", "104"], ["2", "101"], ["3", "102"]]
+    assert home.session_state["ground_truth"].values.tolist() == [["101", "1"], ["104", "2"]]
+    assert card(home, "AP@10") == f"{(1 + 2 / 2) / 2:.4f}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pandas as pd
 import streamlit as st
 
 from ui import text
@@ -20,7 +21,7 @@ from ui.scenario_link import (
     MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, baseline_setting, baseline_table, from_json_bytes, from_query,
     to_json_bytes, to_query,
 )
-from ui.state import reset_editor
+from ui.state import _defaults, reset_editor
 
 ROOT = Path(__file__).resolve().parents[1]
 _SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
@@ -61,13 +62,40 @@ def collect() -> dict:
 def apply(scenario: dict) -> None:
     """Replace the session's scenario by a decoded one (already validated in full)."""
     for name in TABLES:
-        st.session_state[name] = scenario[name]
+        st.session_state[name] = editable(name, scenario[name])
         reset_editor(name)
     for key in _SETTINGS:
         st.session_state[key] = scenario[key]
     for key in list(st.session_state):  # widgets over the old values start afresh
         if isinstance(key, str) and key.startswith(("rating_demo_", "_cards_")):
             del st.session_state[key]
+
+
+def _text_columns() -> dict[str, list[str]]:
+    """The columns the app keeps as text (its editors show them as text columns), by table."""
+    return {name: [c for c in table.columns if table[c].map(lambda v: isinstance(v, str)).all()]
+            for name, table in _defaults().items() if name in TABLES}
+
+
+def _as_text(value):
+    if isinstance(value, str) or pd.isna(value):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def editable(name: str, table):
+    """``table`` with numbers in the app's text columns turned into text (``1`` -> ``"1"``).
+
+    A file or link may hold a number there (JSON allows it; files saved before ranks became text
+    did), and a text column of the data editor cannot edit a number: the page would fail.
+    """
+    columns = [c for c in _text_columns().get(name, []) if c in table.columns
+               and not table[c].map(lambda v: isinstance(v, str) or pd.isna(v)).all()]
+    if not columns:
+        return table
+    return table.astype({c: object for c in columns}).assign(**{c: lambda t, c=c: t[c].map(_as_text) for c in columns})
 
 
 def _open_link() -> None:
