@@ -48,8 +48,12 @@ for document in (SEED_1, SEED_2):
             if button.button("Load ▶", key=f"examples_load_{example.key}", help="Load into the scenario and open its page"):
                 st.switch_page(load_example(example))
             st.dataframe(values_table(example), hide_index=True, width="stretch")
+            # Several values can share one note (the RMSE example's six): show each note once, naming them all.
+            notes: dict[str, list[str]] = {}
             for value in example.values:
                 if value.note:
-                    st.warning(f"**{value.label}:** {value.note}", icon="🔎")
+                    notes.setdefault(value.note, []).append(value.label)
+            for note, labels in notes.items():
+                st.warning(f"**{', '.join(labels)}:** {note}", icon="🔎")
             if example.note:
                 st.caption(example.note)
