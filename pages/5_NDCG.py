@@ -62,7 +62,7 @@ with results:
             f"NDCG@{case.k} (graded, {other_gain} gain)": ndcg.ndcg_at_k(
                 case.recommended, case.ground_truth, case.k, gain=other_gain),
         },
-        group="ndcg", k=case.k, columns=2,
+        group="ndcg", k=case.k, columns=1,
         help_text={"ndcg_graded_at_k": f"The grades as typed, with the selected {GAIN_TEXT[case.gain]}."},
     )
     st.caption(

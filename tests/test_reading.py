@@ -48,13 +48,17 @@ def test_a_200_item_list_shows_its_top_ranks_and_says_so(path, title):
     assert "ranks 1-20 of 200" in spec["layout"]["title"]["text"]
 
 
+def typed_k(at):
+    return next(n for n in at.number_input if n.label == "K, typed")
+
+
 def test_k_can_be_typed_exactly_beside_the_slider():
     at = run_page("pages/2_Precision_Recall_HR_F1.py", **LONG)
-    at.number_input(key="_k_number").set_value(137).run()
+    typed_k(at).set_value(137).run()
     assert card(at, "Precision@137") == f"{len(range(0, 137, 7)) / 137:.4f}"
     assert at.slider(key="_k_widget").value == 137
     at.slider(key="_k_widget").set_value(12).run()
-    assert at.number_input(key="_k_number").value == 12
+    assert typed_k(at).value == 12
 
 
 def test_a_card_delta_says_what_it_compares_with():
@@ -94,3 +98,14 @@ def test_a_note_shared_by_several_values_is_shown_once_on_the_examples_page():
     for note in set(notes):
         # once per example that has it, however many of its values share it
         assert sum(note in w for w in shown) == notes.count(note), note
+
+
+def test_a_long_substituted_sum_is_shortened_and_keeps_its_total():
+    at = run_page("pages/5_NDCG.py", **LONG, k=60)
+    dcg = next(e.value for e in at.latex if r"\mathrm{DCG@60}" in e.value)
+    assert r"\cdots" in dcg and "(9 terms)" in dcg
+    lines = dcg.split(r"\\")
+    assert all(line.count(r"\frac") <= 4 for line in lines), lines  # at most 3 terms a line (+ the NDCG line)
+    from metrics.ndcg import ndcg_tables
+    actual, _ = ndcg_tables(list(LONG["recommended"]["item"]), {i: 1 for i in LONG["ground_truth"]["item"]}, 60)
+    assert f"= {actual['running_dcg'].iloc[-1]:.4f}" in dcg

@@ -17,8 +17,10 @@ RECOMMENDED_COLUMNS = {
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {
-    "item": st.column_config.TextColumn("Relevant item", help="Relevant items, recommended or not (like the seed's 999)."),
-    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."),
+    "item": st.column_config.TextColumn("Relevant item", help="Relevant items, recommended or not (like the seed's 999).",
+                                        width=95),
+    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
+                                         width=60),
 }
 
 
@@ -38,16 +40,16 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
     Returns the case built from the usable rows, the problems found in the others, and the
     results column.
     """
-    inputs, results = st.columns([11, 9], gap="medium")
+    inputs, results = st.columns([1, 1], gap="medium")
     with inputs:
         left, right = st.columns(2, gap="small")
         with left:
-            st.markdown("**Recommended list** (best first)")
+            st.markdown("**Recommended** (best first)")
             recommended = tables.parse_recommended(
                 table_editor("recommended", RECOMMENDED_COLUMNS, normalize=tables.order_by_rank,
                              max_rows=COMPACT_ROWS))
         with right:
-            st.markdown("**Ground truth** (relevant items, grades)")
+            st.markdown("**Ground truth** (grades)")
             truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS, max_rows=COMPACT_ROWS))
         items = recommended.columns["recommended"]
         problems = recommended.problems + truth.problems
@@ -73,33 +75,37 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
     return RankingScenario(case, problems, results)
 
 
-K_WIDGETS = ("_k_widget", "_k_number")  # the slider and the number box, both showing st.session_state["k"]
-
-
 def k_control(max_k: int) -> str | None:
     """K as a slider and, beside it, a number box to type it exactly; returns a note if K was lowered.
 
-    The widgets are given the stored K only when it differs from what they show, so a rerun
-    never pushes an older K back into a slider the user is still moving with the arrow keys.
+    The slider is given the stored K only when it differs from what it shows, so a rerun never
+    pushes an older K back into a slider the user is still moving with the arrow keys. The
+    number box is a new widget for each K (its key carries K): it never holds a stale K that it
+    could send back while the slider moves.
     """
     note = None
     if st.session_state["k"] > max_k:
         note = f"K was {st.session_state['k']}, more than the slider allows now ({max_k}): it is set to {max_k}."
         st.session_state["k"] = max_k
-    for key in K_WIDGETS:
-        if st.session_state.get(key) != st.session_state["k"]:
-            st.session_state[key] = st.session_state["k"]
+    k = st.session_state["k"]
+    if st.session_state.get("_k_widget") != k:
+        st.session_state["_k_widget"] = k
     slider, number = st.columns([3, 1], gap="small", vertical_alignment="bottom")
     with slider:
         st.slider("K (cut-off)", min_value=1, max_value=max_k, key="_k_widget", on_change=_set_k, args=("_k_widget",))
     with number:
-        st.number_input("K, typed", min_value=1, max_value=max_k, step=1, key="_k_number",
-                        on_change=_set_k, args=("_k_number",), help="Type K exactly (up to the list length or 20).")
+        st.number_input("K, typed", min_value=1, max_value=max_k, value=k, step=1, key=f"_k_number_{k}",
+                        on_change=_set_k, args=(f"_k_number_{k}", k), help=f"Type K exactly (1 to {max_k}).")
     return note
 
 
-def _set_k(widget_key: str) -> None:
-    st.session_state["k"] = int(st.session_state[widget_key])
+def _set_k(widget_key: str, made_for_k: int | None = None) -> None:
+    # A number box made for an older K can still report from a browser that has not caught up
+    # with the slider: only the box of the current K speaks for the user.
+    if made_for_k is not None and made_for_k != st.session_state["k"]:
+        return
+    if st.session_state.get(widget_key) is not None:
+        st.session_state["k"] = int(st.session_state[widget_key])
 
 
 USER_COLUMNS = {

@@ -10,7 +10,7 @@ import streamlit as st
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import tables
+from ui import formulas, tables
 from ui.navigation import grouped
 from ui.state import init_state
 
@@ -18,8 +18,10 @@ from ui.state import init_state
 # Less empty space above the title, so the inputs and results of a page fit a 1280x720 projector;
 # KaTeX shrinks on a phone so that formulas (broken over lines by ui.formulas) fit 390 px.
 PAGE_CSS = """
-[data-testid="stMainBlockContainer"] { padding-top: 2.5rem; padding-bottom: 3rem; }
-@media (max-width: 640px) { .katex-display > .katex { font-size: 0.95em; } }
+[data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
+.katex-display { padding: 0.45em 0.2em; margin: 0.2em 0; }
+.katex-display > .katex { font-size: 1.1em; }
+@media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 """
 
 
@@ -134,7 +136,7 @@ def formula(latex: str, substituted: str | None = None) -> None:
     left, right = st.columns(2)
     with left:
         st.caption("Formula")
-        st.latex(latex)
+        st.latex(formulas.general(latex))
     if substituted:
         with right:
             st.caption("With your numbers")
