@@ -9,7 +9,7 @@ from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
 from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
 from ui import charts, formulas
 from ui.state import load_example
-from ui.widgets import formula, page
+from ui.widgets import formula, open_at_top, page
 
 page(
     "Worked examples", "📚",
@@ -46,7 +46,7 @@ for document in (SEED_1, SEED_2):
             title, button = st.columns([5, 1])
             title.subheader(example.title)
             if button.button("Load ▶", key=f"examples_load_{example.key}", help="Load into the scenario and open its page"):
-                st.switch_page(load_example(example))
+                open_at_top(load_example(example))
             st.dataframe(values_table(example), hide_index=True, width="stretch")
             # Several values can share one note (the RMSE example's six): show each note once, naming them all.
             notes: dict[str, list[str]] = {}

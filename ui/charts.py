@@ -16,7 +16,7 @@ PALETTE = [NEUTRAL, HIT, ALERT, "#9b6bd6", "#c86a0a", "#1a9c9c", "#b0774a"]
 # Semi-transparent blues: the cells take the theme's background, so the theme's text stays readable on them.
 HEATMAP_SCALE = [[0.0, "rgba(59,130,246,0.10)"], [1.0, "rgba(59,130,246,0.60)"]]
 FONT_SIZE = 14  # px: projector-readable; titles 16 px
-TITLE_WIDTH = 44  # characters per title line: fits a 390 px phone
+TITLE_WIDTH = 38  # characters per title line: fits a 390 px phone beside the toolbar
 
 
 def rank_window(k: int) -> int:
@@ -36,17 +36,19 @@ def _wrap(title: str, width: int = TITLE_WIDTH) -> list[str]:
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     # No template: st.plotly_chart applies the Streamlit theme, and a template costs ~13 ms a figure.
-    # The title is wrapped and placed below the toolbar (top right, ~30 px), so a phone cuts nothing.
+    # The title is wrapped to fit a phone and starts at the chart's left edge; the toolbar stands
+    # upright at the right edge (in its own margin), so the two never meet.
     lines = _wrap(title)
     fig.update_layout(
-        title={"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "paper",
-               "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 34},
-               "font": {"size": FONT_SIZE + 2}},
+        title={"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
+               "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}},
         xaxis_title=x, yaxis_title=y,
-        margin={"l": 50, "r": 20, "t": 48 + 21 * len(lines), "b": 40},
+        margin={"l": 50, "r": 40, "t": 40 + 21 * len(lines), "b": 40},
         legend={"orientation": "h", "y": -0.25, "font": {"size": FONT_SIZE}},
         font={"size": FONT_SIZE},
         hoverlabel={"font": {"size": FONT_SIZE}},
+        modebar={"orientation": "v"},
+        uniformtext={"minsize": FONT_SIZE, "mode": "hide"},  # bar text smaller than 14 px is hidden, not shrunk
     )
     fig.update_xaxes(tickfont={"size": FONT_SIZE}, title_font={"size": FONT_SIZE})
     fig.update_yaxes(tickfont={"size": FONT_SIZE}, title_font={"size": FONT_SIZE})

@@ -25,10 +25,28 @@ PAGE_CSS = """
 """
 
 
+SCROLL_TO_TOP = """<script>
+for (const delay of [0, 100, 400]) setTimeout(() => {
+  for (const el of [document.scrollingElement, ...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], section.main')]) {
+    if (el && el.scrollTop) el.scrollTop = 0;
+  }
+}, delay);
+</script>"""
+
+
+def open_at_top(path: str) -> None:
+    """Switch to another page and show it from its top (its banner and title in view)."""
+    st.session_state["_scroll_to_top"] = True
+    st.switch_page(path)
+
+
 def page(title: str, icon: str, idea: str) -> None:
     """Page config, the shared state, the title and the one-paragraph idea."""
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
+    if st.session_state.pop("_scroll_to_top", False):
+        # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
+        st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)
     init_state()
     with st.sidebar:
         st.markdown("### RecEval Lab")
