@@ -13,8 +13,9 @@ from metrics.registry import BY_KEY
 HIT, MISS, IDEAL, NEUTRAL, ALERT = "#2f8f46", "#7f8c99", "#b87a00", "#3b82f6", "#dc2626"
 MARKER = "#d6458f"  # the current-K line: a colour no data line uses
 PALETTE = [NEUTRAL, HIT, ALERT, "#9b6bd6", "#c86a0a", "#1a9c9c", "#b0774a"]
-# Semi-transparent blues: the cells take the theme's background, so the theme's text stays readable on them.
-HEATMAP_SCALE = [[0.0, "rgba(59,130,246,0.10)"], [1.0, "rgba(59,130,246,0.60)"]]
+# Mid to deep blue cells with white text: no white block on a dark page, no dark text on dark cells.
+HEATMAP_SCALE = [[0.0, "#6b8fd0"], [1.0, "#2c5cc5"]]
+HEATMAP_TEXT = "#ffffff"
 FONT_SIZE = 14  # px: projector-readable; titles 16 px
 TITLE_WIDTH = 38  # characters per title line: fits a 390 px phone beside the toolbar
 
@@ -154,7 +155,8 @@ def confusion_matrix(counts: dict[str, int]) -> go.Figure:
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
     fig = go.Figure(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
-                               texttemplate="%{text}", colorscale=HEATMAP_SCALE, zmin=0, showscale=False))
+                               texttemplate="%{text}", textfont={"color": HEATMAP_TEXT, "size": FONT_SIZE + 2},
+                               colorscale=HEATMAP_SCALE, zmin=0, showscale=False))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=320)
     return _layout(fig, "Confusion matrix", "", "")

@@ -17,7 +17,7 @@ RECOMMENDED_COLUMNS = {
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {
-    "item": st.column_config.TextColumn("Relevant item", help="Relevant items, recommended or not (like the seed's 999).",
+    "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the seed's 999).",
                                         width=95),
     "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
                                          width=60),
