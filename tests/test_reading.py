@@ -109,3 +109,26 @@ def test_a_long_substituted_sum_is_shortened_and_keeps_its_total():
     from metrics.ndcg import ndcg_tables
     actual, _ = ndcg_tables(list(LONG["recommended"]["item"]), {i: 1 for i in LONG["ground_truth"]["item"]}, 60)
     assert f"= {actual['running_dcg'].iloc[-1]:.4f}" in dcg
+
+
+def _kinds_in_order(node) -> list[str]:
+    """Element kinds of the page in the order they are shown (depth first); markdown with its text."""
+    kind = getattr(node, "type", "")
+    kinds = [f"markdown:{node.value}" if kind == "markdown" else kind]
+    for child in getattr(node, "children", {}).values():
+        kinds += _kinds_in_order(child)
+    return kinds
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.topic in ("home", "topn", "ap", "ndcg")],
+                         ids=lambda e: e.key)
+def test_the_loaded_example_banner_sits_above_the_editors_on_every_page(example):
+    from ui.navigation import TOPIC_PAGES
+
+    at = run_page(TOPIC_PAGES[example.topic])
+    at.session_state["loaded_example"] = example.key
+    at.run()
+    kinds = _kinds_in_order(at.main)
+    banner = next(i for i, k in enumerate(kinds) if k.startswith("markdown:**Loaded example:**"))
+    editors = next(i for i, k in enumerate(kinds) if k.startswith("markdown:**Recommended**"))
+    assert banner < editors, kinds[:16]
