@@ -18,9 +18,9 @@ RECOMMENDED_COLUMNS = {
 }
 GROUND_TRUTH_COLUMNS = {
     "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the seed's 999).",
-                                        width=95),
+                                        width=85),
     "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
-                                         width=60),
+                                         width=70),
 }
 
 
