@@ -21,13 +21,13 @@ GROUPS = ("Learn", "Labs", "Your data")
 
 PAGES = (
     Page("home", "app.py", "Playground", "🎯", "Learn"),
-    Page("rating", "pages/1_Rating_errors.py", "Rating errors: RMSE, MAE", "📏", "Learn"),
-    Page("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR, F1 @K", "🎣", "Learn"),
+    Page("rating", "pages/1_Rating_errors.py", "Rating errors", "📏", "Learn"),
+    Page("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR and F1 @K", "🎣", "Learn"),
     Page("ap", "pages/3_AP_and_MAP.py", "AP and MAP", "📈", "Learn"),
     Page("rr", "pages/4_RR_and_MRR.py", "RR and MRR", "🥇", "Learn"),
-    Page("ndcg", "pages/5_NDCG.py", "NDCG", "🪜", "Learn"),
-    Page("classification", "pages/6_Classification_metrics.py", "Accuracy, Precision, Recall, F1", "🧮", "Learn"),
-    Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "📉", "Learn"),
+    Page("ndcg", "pages/5_NDCG.py", "NDCG", "📐", "Learn"),
+    Page("classification", "pages/6_Classification_metrics.py", "Classification metrics", "🧮", "Learn"),
+    Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "⚖️", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
 )
