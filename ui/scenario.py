@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
 from ui import tables
-from ui.widgets import bound, show_problems, table_editor
+from ui.widgets import bound, show_problems, table_editor, usable
 
 RECOMMENDED_COLUMNS = {
     # Text, so a typo reaches the app as typed and is named in a warning instead of being coerced.
@@ -55,6 +55,8 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
         items = recommended.columns["recommended"]
         problems = recommended.problems + truth.problems
         k_note = k_control(max(20, len(items)))
+        if k_note:  # already escaped where it quotes a value
+            st.info(k_note, icon="↕️")
         if show_gain:
             bound(st.radio, "Gain for graded NDCG", "gain", options=GAINS, horizontal=True,
                   format_func={"linear": "linear: rel", "exponential": "exponential: 2^rel − 1"}.get)
@@ -62,7 +64,7 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
             bound(st.radio, "AP denominator", "ap_denominator", options=("min", "relevant", "hits"),
                   format_func=DENOMINATOR_LABELS.get)
         k = st.session_state["k"]
-        notes = [k_note] if k_note else []
+        notes = []
         if not items:
             notes.append("The recommended list is empty: every metric is 0 until you add an item.")
         elif k > len(items):
@@ -83,10 +85,11 @@ def k_control(max_k: int) -> str | None:
     number box is a new widget for each K (its key carries K): it never holds a stale K that it
     could send back while the slider moves.
     """
-    note = None
-    if st.session_state["k"] > max_k:
-        note = f"K was {st.session_state['k']}, more than the slider allows now ({max_k}): it is set to {max_k}."
-        st.session_state["k"] = max_k
+    # A stored K the controls cannot show (above a maximum that shrank with the list, or not a whole
+    # number, as only a crafted client sends) is replaced, and the note says so.
+    k, note = usable(st.session_state["k"], "K (cut-off)", {"min_value": 1, "max_value": max_k},
+                     st.session_state.get("_k_good"))
+    st.session_state["k"] = st.session_state["_k_good"] = k
     k = st.session_state["k"]
     if st.session_state.get("_k_widget") != k:
         st.session_state["_k_widget"] = k
