@@ -32,7 +32,11 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium); .ci/run installs it",
                 allow_module_level=True)
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+# Every expect waits up to 15 s, not Playwright's 5 s: a page's first draw on a busy 2-core machine
+# can take longer, and a wait that ends as soon as the condition holds costs nothing when it is fast.
+expect.set_options(timeout=15_000)
 
 
 def _free_port() -> int:
