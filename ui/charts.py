@@ -40,20 +40,22 @@ def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     # The title is wrapped to fit a phone and starts at the chart's left edge; the toolbar stands
     # upright at the right edge (in its own margin), so the two never meet.
     lines = _wrap(title)
-    fig.update_layout(
-        title={"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
-               "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}},
-        xaxis_title=x, yaxis_title=y,
-        margin={"l": 50, "r": 40, "t": 40 + 21 * len(lines), "b": 40},
-        legend={"orientation": "h", "y": -0.25, "font": {"size": FONT_SIZE}},
-        font={"size": FONT_SIZE},
-        hoverlabel={"font": {"size": FONT_SIZE}},
-        modebar={"orientation": "v"},
-        uniformtext={"minsize": FONT_SIZE, "mode": "hide"},  # bar text smaller than 14 px is hidden, not shrunk
-    )
-    fig.update_xaxes(tickfont={"size": FONT_SIZE}, title_font={"size": FONT_SIZE})
-    fig.update_yaxes(tickfont={"size": FONT_SIZE}, title_font={"size": FONT_SIZE})
-    fig.update_annotations(font_size=FONT_SIZE)
+    # Streamlit's theme draws ticks, legends and annotations at 12 px unless told otherwise.
+    text_font = {"size": FONT_SIZE}
+    fig.update_layout({
+        "title": {"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
+                  "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}},
+        "xaxis": {"title": {"text": x, "font": text_font}, "tickfont": text_font},
+        "yaxis": {"title": {"text": y, "font": text_font}, "tickfont": text_font},
+        "margin": {"l": 50, "r": 40, "t": 40 + 21 * len(lines), "b": 40},
+        "legend": {"orientation": "h", "y": -0.25, "font": text_font},
+        "font": text_font,
+        "hoverlabel": {"font": text_font},
+        "modebar": {"orientation": "v"},
+        "uniformtext": {"minsize": FONT_SIZE, "mode": "hide"},  # bar text under 14 px is hidden, not shrunk
+    })
+    for annotation in fig.layout.annotations:
+        annotation.font.size = FONT_SIZE
     return fig
 
 
