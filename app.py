@@ -14,22 +14,26 @@ page(
     "metric move. Each card shows the change since your last edit. The pages in the sidebar explain "
     "one metric family each, step by step.",
 )
-case, _ = ranking_scenario(show_denominator=True)
 loaded_example_banner("home")
-
-st.subheader("Every ranking metric at once")
+case, _, results = ranking_scenario(show_denominator=True)
 values = registry.evaluate(case)
-metric_cards(values, group="home", k=case.k)
+with results:
+    st.markdown("**Every ranking metric at once**")
+    metric_cards(values, group="home", k=case.k, columns=2)
 
 st.markdown("**How the graded NDCG card is computed** (the NDCG page explains every step)")
 formula(registry.BY_KEY["ndcg_graded_at_k"].latex,
         formulas.ndcg_latex(*ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain),
                             case.k, values["ndcg_graded_at_k"]))
 
-window_chart, curves_chart = shared_figures.ranking_charts(
-    tuple(case.recommended), tuple(case.ground_truth.items()), case.k, case.gain, case.ap_denominator)
-st.plotly_chart(window_chart, key="home_window")
-st.plotly_chart(curves_chart, key="home_curves")
+if not case.recommended:
+    st.info("The recommended list is empty, so there is no list or curve to draw: add an item to the "
+            "recommended list (rank and item id).")
+else:
+    window_chart, curves_chart = shared_figures.ranking_charts(
+        tuple(case.recommended), tuple(case.ground_truth.items()), case.k, case.gain, case.ap_denominator)
+    st.plotly_chart(window_chart, key="home_window")
+    st.plotly_chart(curves_chart, key="home_curves")
 
 pitfalls(
     "The same list gives six different numbers: each answers a different question "

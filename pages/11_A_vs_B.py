@@ -11,7 +11,7 @@ from ui.scenario import RECOMMENDED_COLUMNS
 from ui.widgets import bound, formula, page, pitfalls, show_problems, show_table, table_editor
 
 page(
-    "A vs B: what one move does", "⚖️",
+    "A vs B: what one move does", "🔀",
     "List **A** is fixed; list **B** starts as a copy. Move items in B (type a new rank in the table, or "
     "use the buttons) and every metric is shown for B with its difference from A. Each preset below is a "
     "one-click lesson that states the number it shows.",

@@ -21,7 +21,7 @@ page(
     "chance-corrected score (0 = no better than chance, 1 = perfect).",
 )
 formula_area = st.container()
-case, _ = ranking_scenario(show_denominator=True)
+case, _, results = ranking_scenario(show_denominator=True)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -48,20 +48,21 @@ with formula_area:
             rf"\mathrm{{AP@{case.k}}}:\ \frac{{{ap['value']:.4f}-{ap['expected']:.4f}}}{{{ap['perfect']:.4f}-{ap['expected']:.4f}}}"
             rf"={ap['chance_corrected']:.4f}" if ap["chance_corrected"] == ap["chance_corrected"] else None)
 
-st.subheader("Your list against chance")
-cells = st.columns(3)
-for index, key in enumerate(baselines.KEYS):
-    row = rows.loc[key]
-    corrected = "undefined" if row["chance_corrected"] != row["chance_corrected"] else f"{row['chance_corrected']:.2f}"
-    with cells[index % 3]:
-        st.metric(labels[key], f"{row['value']:.4f}", border=True,
-                  delta=f"beats {row['beats']:.0%} of random orderings", delta_color="off",
-                  help=f"E[random] = {row['expected']:.4f}, perfect = {row['perfect']:.4f}, "
-                       f"chance-corrected = {corrected}. {BY_KEY[REGISTRY_KEY[key]].meaning}")
-if n:
-    best = rows["beats"].idxmax()
-    st.markdown(f"Your list beats **{rows.loc[best, 'beats']:.0%}** of random orderings on {labels[best]}; "
-                f"ties count half, so a score every ordering shares sits at 50%.")
+with results:
+    st.subheader("Your list against chance")
+    cells = st.columns(2)
+    for index, key in enumerate(baselines.KEYS):
+        row = rows.loc[key]
+        corrected = "undefined" if row["chance_corrected"] != row["chance_corrected"] else f"{row['chance_corrected']:.2f}"
+        with cells[index % 2]:
+            st.metric(labels[key], f"{row['value']:.4f}", border=True,
+                      delta=f"beats {row['beats']:.0%} of random orderings", delta_color="off",
+                      help=f"E[random] = {row['expected']:.4f}, perfect = {row['perfect']:.4f}, "
+                           f"chance-corrected = {corrected}. {BY_KEY[REGISTRY_KEY[key]].meaning}")
+    if n:
+        best = rows["beats"].idxmax()
+        st.markdown(f"Your list beats **{rows.loc[best, 'beats']:.0%}** of random orderings on {labels[best]}; "
+                    f"ties count half, so a score every ordering shares sits at 50%.")
 
 if n:
     st.plotly_chart(lab_charts.random_histograms(samples, table, labels), key="random_histograms")

@@ -182,10 +182,9 @@ def challenges() -> None:
     challenge = CHALLENGES[active]
     start = st.session_state["practice"]["challenge_start"] or []
     st.markdown(f"**Goal:** {challenge.title}. Starting list: {text.markdown(', '.join(start))}.")
-    status_area = st.container()
-    case, _ = ranking_scenario(show_gain=False)
+    case, _, results = ranking_scenario(show_gain=False)
     status = challenge.check(start, [str(i) for i in case.recommended], dict(case.ground_truth))
-    with status_area:
+    with results:
         (st.success if status.met else st.info)(status.message, icon="🏁" if status.met else "🎯")
 
 

@@ -44,7 +44,7 @@ for index, preset in enumerate(lens.PRESETS):
     column.button(preset.label, key=f"lens_load_{preset.key}", on_click=_load, args=(preset.key,),
                   width="stretch", help=preset.story)
 
-case, problems = ranking_scenario(show_gain=False)
+case, problems, results = ranking_scenario(show_gain=False)
 loaded = lens.BY_KEY.get(st.session_state.get("lens_preset"))
 if loaded and case.recommended == [str(i) for i in loaded.recommended] and case.ground_truth == {
         str(i): float(g) for i, g in loaded.ground_truth.items()} and case.k == loaded.k:
@@ -72,12 +72,13 @@ with formula_area:
     st.caption(f"{conv.possessive(library)} {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
                "(choose the library and metric under *One library up close*).")
 
-st.subheader(f"What each library reports (K = {case.k})")
-show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
-           height=(len(values) + 2) * 35 + 3)
-st.caption("Highlighted: differs from this app by more than 1e-9. *no such metric*: the library has none; "
-           "*no value*: it refuses this input or leaves this user out of its mean (see the differences). "
-           "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
+with results:
+    st.subheader(f"What each library reports (K = {case.k})")
+    show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
+               height=(len(values) + 2) * 35 + 3)
+    st.caption("Highlighted: differs from this app by more than 1e-9. *no such metric*: the library has none; "
+               "*no value*: it refuses this input or leaves this user out of its mean (see the differences). "
+               "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
 st.plotly_chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
 
 if not any(grade > 0 for grade in case.ground_truth.values()):

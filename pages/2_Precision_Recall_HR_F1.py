@@ -18,9 +18,8 @@ page(
     "None of them cares *where* in the top K a hit sits: move a hit within the top K and nothing changes.",
 )
 loaded_example_banner("topn")
-formula_area = st.container()
 
-case, problems = ranking_scenario(show_gain=False)
+case, problems, results = ranking_scenario(show_gain=False)
 counts = topn_counts(case.recommended, case.ground_truth, case.k)
 values = {key: registry.BY_KEY[key].compute(case) for key in KEYS}
 p, r = values["precision_at_k"], values["recall_at_k"]
@@ -32,16 +31,17 @@ substituted = {
     "f1_at_k": formulas.f1_at_k_latex(p, r, k, values["f1_at_k"]),
     "hit_rate_at_k": formulas.hit_rate_at_k_latex(hits, k, values["hit_rate_at_k"]),
 }
-with formula_area:
-    for key in KEYS:
-        formula(registry.BY_KEY[key].latex, substituted[key])
+with results:
+    st.markdown("**Result**")
+    metric_cards(values, group="topn", k=case.k, columns=2)
+    st.caption(
+        f"{counts['hits']} hit(s) in the top {case.k}; {counts['n_relevant']} relevant item(s) in the ground truth; "
+        f"{counts['n_recommended']} item(s) recommended."
+    )
 
-st.subheader("Result")
-metric_cards(values, group="topn", k=case.k)
-st.caption(
-    f"{counts['hits']} hit(s) in the top {case.k}; {counts['n_relevant']} relevant item(s) in the ground truth; "
-    f"{counts['n_recommended']} item(s) recommended."
-)
+st.subheader("The formulas with your numbers")
+for key in KEYS:
+    formula(registry.BY_KEY[key].latex, substituted[key])
 if counts["never_recommended"]:
     missing = ", ".join(text.quoted(item) for item in counts["never_recommended"])
     st.info(f"Relevant but never recommended: {missing}. They still count in the Recall@{case.k} denominator, "

@@ -20,23 +20,23 @@ page(
     "pick one below and compare all three.",
 )
 loaded_example_banner("ap")
-formula_area = st.container()
 
-case, problems = ranking_scenario(show_gain=False, show_denominator=True)
+case, problems, results = ranking_scenario(show_gain=False, show_denominator=True)
 table = average_precision_table(case.recommended, case.ground_truth, case.k)
 by_denominator = ap_denominator_table(case.recommended, case.ground_truth, case.k).set_index("denominator")
 chosen = by_denominator.loc[case.ap_denominator]
 ap = registry.BY_KEY["ap_at_k"].compute(case)
 hit_rows = table[table["hit"]]
 
-with formula_area:
-    formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(
-        hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"], int(chosen["divide_by"]), case.k, ap))
-    st.caption(f"The registry formula shows the seed's D = min(|Rel|, K); the line with your numbers uses the "
-               f"denominator chosen below: D = {DENOMINATOR_NAMES[case.ap_denominator]} = {int(chosen['divide_by'])}.")
+with results:
+    st.markdown("**Result**")
+    metric_cards({"ap_at_k": ap}, group="ap", k=case.k, columns=2)
 
-st.subheader("Result")
-metric_cards({"ap_at_k": ap}, group="ap", k=case.k, columns=3)
+st.subheader("The formula with your numbers")
+formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(
+    hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"], int(chosen["divide_by"]), case.k, ap))
+st.caption(f"The registry formula shows the seed's D = min(|Rel|, K); the line with your numbers uses the "
+           f"denominator chosen above: D = {DENOMINATOR_NAMES[case.ap_denominator]} = {int(chosen['divide_by'])}.")
 
 st.markdown(f"**The same list under each denominator** (AP@{case.k})")
 metric_cards(

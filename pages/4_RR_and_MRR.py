@@ -18,21 +18,21 @@ page(
     "do not count. **MRR** is the mean of RR over users: it suits tasks where the user needs one good answer.",
 )
 loaded_example_banner("rr")
-formula_area = st.container()
 
-case, problems = ranking_scenario(show_gain=False)
+case, problems, results = ranking_scenario(show_gain=False)
 rank = first_hit_rank(case.recommended, case.ground_truth)
 rr = registry.BY_KEY["rr"].compute(case)
 rr_at_k = reciprocal_rank_at_k(case.recommended, case.ground_truth, case.k)
 positions = reciprocal_rank_table(case.recommended, case.ground_truth)
 
-with formula_area:
-    formula(registry.BY_KEY["rr"].latex, formulas.reciprocal_rank_latex(rank, rr))
-
-st.subheader("Result")
 rr_at_k_label = f"RR@{case.k} (ranx-style cut-off)"
-metric_cards({"rr": rr, rr_at_k_label: rr_at_k}, group="rr", columns=3,
-             help_text={rr_at_k_label: "Like RR, but 0 when the first hit is below rank K (ranx mrr@k). Shown for comparison."})
+with results:
+    st.markdown("**Result**")
+    metric_cards({"rr": rr, rr_at_k_label: rr_at_k}, group="rr", columns=2,
+                 help_text={rr_at_k_label: "Like RR, but 0 when the first hit is below rank K (ranx mrr@k). Shown for comparison."})
+
+st.subheader("The formula with your numbers")
+formula(registry.BY_KEY["rr"].latex, formulas.reciprocal_rank_latex(rank, rr))
 if rank is None:
     st.info("No relevant item anywhere in the recommended list, so RR is 0.")
 else:
@@ -49,7 +49,8 @@ else:
     show_table(positions,
                  column_config={"one_over_rank": st.column_config.NumberColumn("1/rank", format="%.4f"),
                                 "first_hit": "first hit"})
-    st.plotly_chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item")), key="rr_positions")
+    st.plotly_chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item"), window=max(charts.rank_window(case.k), rank or 0)),
+                    key="rr_positions")
 
 st.subheader("MRR: the mean over users")
 st.markdown("One user per row; type the lists as comma-separated item ids.")

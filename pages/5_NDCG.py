@@ -12,13 +12,13 @@ from ui.widgets import show_table, formula, loaded_example_banner, metric_cards,
 
 GAIN_TEXT = {"linear": "linear gain: rel", "exponential": "exponential gain: 2^rel − 1"}
 DCG_COLUMNS = {
-    "rank": st.column_config.NumberColumn("i", help="Rank"),
+    "rank": st.column_config.NumberColumn("i", help="Rank", pinned=True),
     "item": st.column_config.TextColumn("item"),
     "relevance": st.column_config.NumberColumn("rel", format="%g", help="Relevance grade"),
     "gain": st.column_config.NumberColumn("gain", format="%g"),
     "discount": st.column_config.NumberColumn("1/log2(i+1)", format="%.4f", help="Discount of rank i"),
     "contribution": st.column_config.NumberColumn("gain × disc.", format="%.4f", help="Contribution to DCG"),
-    "running_dcg": st.column_config.NumberColumn("DCG so far", format="%.4f", help="Running DCG"),
+    "running_dcg": st.column_config.NumberColumn("DCG so far", format="%.4f", help="Running DCG", pinned=True),
 }
 SCORE_COLUMNS = {
     "item": st.column_config.TextColumn("Item"),
@@ -48,30 +48,31 @@ page(
 loaded_example_banner("ndcg")
 if st.session_state.get("loaded_example") == "ndcg_sklearn":
     st.caption("⬇️ This example is in the section *Score-based NDCG with ties* further down.")
-formula_slot = st.container()
 
-case, _ = ranking_scenario()
+case, _, results = ranking_scenario()
 other_gain = "exponential" if case.gain == "linear" else "linear"
 actual, ideal = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
 graded = BY_KEY["ndcg_graded_at_k"].compute(case)
-with formula_slot:
-    formula(BY_KEY["ndcg_graded_at_k"].latex, formulas.ndcg_latex(actual, ideal, case.k, graded))
+with results:
+    st.markdown("**Binary vs graded, linear vs exponential gain**")
+    metric_cards(
+        {
+            "ndcg_binary_at_k": BY_KEY["ndcg_binary_at_k"].compute(case),
+            "ndcg_graded_at_k": graded,
+            f"NDCG@{case.k} (graded, {other_gain} gain)": ndcg.ndcg_at_k(
+                case.recommended, case.ground_truth, case.k, gain=other_gain),
+        },
+        group="ndcg", k=case.k, columns=1,
+        help_text={"ndcg_graded_at_k": f"The grades as typed, with the selected {GAIN_TEXT[case.gain]}."},
+    )
+    st.caption(
+        f"The graded card uses the selected **{GAIN_TEXT[case.gain]}**; the third card the other gain. Binary "
+        "grades give the same NDCG under both gains, because 2^1 − 1 = 1: the binary card stands for both."
+    )
 
-st.subheader("Binary vs graded, linear vs exponential gain")
-metric_cards(
-    {
-        "ndcg_binary_at_k": BY_KEY["ndcg_binary_at_k"].compute(case),
-        "ndcg_graded_at_k": graded,
-        f"NDCG@{case.k} (graded, {other_gain} gain)": ndcg.ndcg_at_k(
-            case.recommended, case.ground_truth, case.k, gain=other_gain),
-    },
-    group="ndcg", k=case.k, columns=3,
-    help_text={"ndcg_graded_at_k": f"The grades as typed, with the selected {GAIN_TEXT[case.gain]}."},
-)
-st.caption(
-    f"The graded card uses the selected **{GAIN_TEXT[case.gain]}**; the third card the other gain. Binary "
-    "grades give the same NDCG under both gains, because 2^1 − 1 = 1: the binary card stands for both."
-)
+st.subheader("The formula with your numbers")
+formula(BY_KEY["ndcg_graded_at_k"].latex, formulas.ndcg_latex(actual, ideal, case.k, graded))
+
 grades = sorted(set(case.ground_truth.values()))
 if grades:
     show_table(
@@ -83,25 +84,38 @@ if grades:
                "2^4 − 1 = 15, while linear gain gives 5 vs 4.")
 
 st.subheader(f"DCG@{case.k} of your list next to the ideal ordering")
-left, right = st.columns(2)
-with left:
-    st.markdown("**Your list**")
-    show_table(actual, column_config=DCG_COLUMNS)
-with right:
-    st.markdown("**Ideal ordering** (every graded item of the ground truth, best first)")
-    show_table(ideal, column_config=DCG_COLUMNS)
 missing = ndcg.relevant_not_recommended(case.recommended, case.ground_truth)
-if missing:
-    st.info(
-        f"The ideal ordering uses **every** relevant item of the ground truth, including "
-        f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the seed's 999). "
-        "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
-        "stays below 1.", icon="ℹ️")
+if not case.recommended and not any(g > 0 for g in case.ground_truth.values()):
+    st.info("Both lists are empty, so there is no DCG to draw: add items to the recommended list and give "
+            "at least one item of the ground truth a grade above 0.")
 else:
-    st.caption("The ideal ordering uses every relevant item of the ground truth, recommended or not; here "
-               "every relevant item is somewhere in your list.")
-st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item")),
-                key="ndcg_dcg_chart")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Your list**")
+        if actual.empty:
+            st.info("The recommended list is empty: add an item (rank and id) to give it a DCG.")
+        else:
+            show_table(actual, column_config=DCG_COLUMNS)
+    with right:
+        st.markdown("**Ideal ordering** (every graded item of the ground truth, best first)")
+        if ideal.empty:
+            st.info("The ground truth is empty: add a relevant item with a grade above 0.")
+        else:
+            show_table(ideal, column_config=DCG_COLUMNS)
+    if missing:
+        st.info(
+            f"The ideal ordering uses **every** relevant item of the ground truth, including "
+            f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the seed's 999). "
+            "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
+            "stays below 1.", icon="ℹ️")
+    elif any(g > 0 for g in case.ground_truth.values()):
+        st.caption("The ideal ordering uses every relevant item of the ground truth, recommended or not; here "
+                   "every relevant item is somewhere in your list.")
+    else:
+        st.info("No item of the ground truth has a grade above 0, so IDCG is 0 and NDCG is scored 0: give an "
+                "item a grade above 0.")
+    st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item"),
+                                                   window=charts.rank_window(case.k)), key="ndcg_dcg_chart")
 
 st.subheader("Which items form the ideal?")
 metric_cards(
@@ -112,7 +126,8 @@ metric_cards(
     },
     group="ndcg_ideal", columns=2,
     help_text={f"NDCG@{case.k}, ideal from your list only": "What scikit-learn, torchmetrics and Evidently "
-               "report when given only the recommended items."},
+               "report when given only the recommended items"
+               + (" (with linear gain: they have no exponential gain)." if case.gain == "exponential" else ".")},
 )
 st.caption("trec_eval, ranx and this app build the ideal from every judged item; libraries that only see the "
            "items you pass them cannot know about a relevant item you never recommended, and score higher.")
@@ -134,18 +149,28 @@ else:
     truth = dict(enumerate(relevance))
     orders = ndcg.tie_broken_orders(relevance, score)
     averaged = ndcg.ndcg_score(relevance, score, gain=case.gain)
+    # scikit-learn's ndcg_score has linear gain only: a card named after it shows its number.
+    if case.gain == "linear":
+        library_cards = {"Ties averaged (scikit-learn)": averaged}
+    else:
+        library_cards = {"Ties averaged (exponential gain)": averaged,
+                         "scikit-learn ndcg_score (linear gain only)": ndcg.ndcg_score(relevance, score, gain="linear")}
     metric_cards(
         {
-            "Ties averaged (scikit-learn)": averaged,
+            **library_cards,
             "Tie broken in favour": ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
             "Tie broken against": ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
             "Input order kept (ranx)": ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
         },
         group="ndcg_scores", columns=4,
         help_text={
+            "Ties averaged (exponential gain)": "scikit-learn's averaging of tied items, with the selected exponential gain.",
+            "scikit-learn ndcg_score (linear gain only)": "What sklearn.metrics.ndcg_score returns on this table: "
+                                                          "it has no exponential gain.",
             "Tie broken in favour": "Tied items ordered most relevant first.",
             "Tie broken against": "Tied items ordered least relevant first.",
-            "Input order kept (ranx)": "Tied items in the order of the table, as ranx and Recommenders do.",
+            "Input order kept (ranx)": "Tied items in the order of the table, as ranx (ndcg, or ndcg_burges for "
+                                       "exponential gain) and Recommenders do.",
         },
     )
     st.caption(f"NDCG over all {n} positions with the selected {GAIN_TEXT[case.gain]}.")

@@ -9,7 +9,7 @@ from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
 from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2
 from ui import formulas, shared_figures
 from ui.state import load_example
-from ui.widgets import show_table, formula, page
+from ui.widgets import formula, open_at_top, page, show_table
 
 page(
     "Worked examples", "📚",
@@ -46,10 +46,14 @@ for document in (SEED_1, SEED_2):
             title, button = st.columns([5, 1])
             title.subheader(example.title)
             if button.button("Load ▶", key=f"examples_load_{example.key}", help="Load into the scenario and open its page"):
-                st.switch_page(load_example(example))
+                open_at_top(load_example(example))
             show_table(values_table(example))
+            # Several values can share one note (the RMSE example's six): show each note once, naming them all.
+            notes: dict[str, list[str]] = {}
             for value in example.values:
                 if value.note:
-                    st.warning(f"**{value.label}:** {value.note}", icon="🔎")
+                    notes.setdefault(value.note, []).append(value.label)
+            for note, labels in notes.items():
+                st.warning(f"**{', '.join(labels)}:** {note}", icon="🔎")
             if example.note:
                 st.caption(example.note)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import card, chart_specs, edit, plotly_array, run_page, texts
+from ui import charts
 
 D = lambda i: 1 / np.log2(i + 1)  # noqa: E731  discount of rank i
 IDCG3 = D(1) + D(2) + D(3)
@@ -49,7 +50,7 @@ def test_metric_vs_k_chart_carries_each_metric_at_each_k(home):
 def test_top_k_window_colours_hits(home):
     window = chart_specs(home)[0]["data"][0]
     assert window["text"][:4] == ["101", "102", "103", "104"]
-    assert [c == "#2e7d32" for c in window["marker"]["color"]] == [True, False, False, True, False, False, True, False, False, False]
+    assert [c == charts.HIT for c in window["marker"]["color"]] == [True, False, False, True, False, False, True, False, False, False]
 
 
 def test_duplicate_item_shows_the_message_and_keeps_the_metrics(home):

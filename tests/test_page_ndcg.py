@@ -127,7 +127,8 @@ def test_seed_ndcg_formula_uses_exponential_gain():
     linear = (3 + 2 * D(2) + 3 * D(3) + 1 * D(5)) / (3 + 3 * D(2) + 2 * D(3) + 1 * D(4))
     assert card(at, "NDCG@5 (graded)") == f"{exponential:.4f}"
     assert card(at, "NDCG@5 (graded, linear gain)") == f"{linear:.4f}"
-    assert r"\frac{7}{\log_2 2}+\frac{3}{\log_2 3}+\frac{7}{\log_2 4}+\frac{1}{\log_2 6}" in latex(at)
+    # three terms a line, so the sum fits a phone
+    assert r"\frac{7}{\log_2 2}+\frac{3}{\log_2 3}+\frac{7}{\log_2 4}\\&\quad+\frac{1}{\log_2 6}" in latex(at)
 
 
 def test_seed_ndcg_sklearn_averages_the_tie_and_shows_both_broken_orders():
@@ -152,7 +153,19 @@ def test_seed_ndcg_sklearn_averages_the_tie_and_shows_both_broken_orders():
 def test_exponential_gain_applies_to_the_score_form_too(ndcg):
     ndcg.radio(key="_gain_widget").set_value("exponential").run()
     idcg = 7 + 7 * D(2) + 3 * D(3) + 1 * D(4)
-    assert card(ndcg, "Ties averaged (scikit-learn)") == f"{(4 * (D(1) + D(2)) + 3 * D(3) + 7 * D(4)) / idcg:.4f}"
+    assert card(ndcg, "Ties averaged (exponential gain)") == f"{(4 * (D(1) + D(2)) + 3 * D(3) + 7 * D(4)) / idcg:.4f}"
+
+
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_a_card_named_after_scikit_learn_shows_scikit_learns_number(ndcg, gain):
+    from sklearn.metrics import ndcg_score
+
+    ndcg.radio(key="_gain_widget").set_value(gain).run()
+    table = ndcg.session_state["ndcg_scores"]
+    expected = ndcg_score([table["true_relevance"].astype(float)], [table["score"].astype(float)])
+    named = [m for m in ndcg.metric if "scikit-learn" in m.label]
+    assert named, [m.label for m in ndcg.metric]
+    assert all(m.value == f"{expected:.4f}" for m in named), [(m.label, m.value, expected) for m in named]
 
 
 def test_negative_relevance_in_the_scores_table_is_left_out(ndcg):

@@ -8,46 +8,99 @@ import plotly.graph_objects as go
 
 from metrics.registry import BY_KEY
 
-HIT, MISS, IDEAL, NEUTRAL = "#2e7d32", "#b0bec5", "#f9a825", "#1565c0"
-PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"]
+# One palette for Streamlit's light (#ffffff) and dark (#0e1117) themes: every colour has at
+# least 3:1 contrast against both backgrounds (tests/test_charts.py checks it).
+HIT, MISS, IDEAL, NEUTRAL, ALERT = "#2f8f46", "#7f8c99", "#b87a00", "#3b82f6", "#dc2626"
+MARKER = "#d6458f"  # the current-K line: a colour no data line uses
+PALETTE = [NEUTRAL, HIT, ALERT, "#9b6bd6", "#c86a0a", "#1a9c9c", "#b0774a"]
+# Mid to deep blue cells with white text: no white block on a dark page, no dark text on dark cells.
+HEATMAP_SCALE = [[0.0, "#6b8fd0"], [1.0, "#2c5cc5"]]
+HEATMAP_TEXT = "#ffffff"
+FONT_SIZE = 14  # px: projector-readable; titles 16 px
+TITLE_WIDTH = 38  # characters per title line: fits a 390 px phone beside the toolbar
+
+
+def rank_window(k: int) -> int:
+    """How many ranks a per-rank chart shows: the top max(K, 20), so 200 items stay readable."""
+    return max(int(k), 20)
+
+
+def _wrap(title: str, width: int = TITLE_WIDTH) -> list[str]:
+    lines: list[str] = []
+    for word in title.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     # No template: st.plotly_chart applies the Streamlit theme, and a template costs ~13 ms a figure.
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y,
-                      margin={"l": 40, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.2},
-                      font={"size": 14})
+    # The title is wrapped to fit a phone and starts at the chart's left edge; the toolbar stands
+    # upright at the right edge (in its own margin), so the two never meet.
+    lines = _wrap(title)
+    # Streamlit's theme draws ticks, legends and annotations at 12 px unless told otherwise.
+    text_font = {"size": FONT_SIZE}
+    fig.update_layout({
+        "title": {"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
+                  "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}},
+        "xaxis": {"title": {"text": x, "font": text_font}, "tickfont": text_font},
+        "yaxis": {"title": {"text": y, "font": text_font}, "tickfont": text_font},
+        "margin": {"l": 50, "r": 40, "t": 40 + 21 * len(lines), "b": 40},
+        "legend": {"orientation": "h", "y": -0.25, "font": text_font},
+        "font": text_font,
+        "hoverlabel": {"font": text_font},
+        "modebar": {"orientation": "v"},
+        "uniformtext": {"minsize": FONT_SIZE, "mode": "hide"},  # bar text under 14 px is hidden, not shrunk
+    })
+    for annotation in fig.layout.annotations:
+        annotation.font.size = FONT_SIZE
     return fig
 
 
 def metrics_vs_k(curves: pd.DataFrame, current_k: int) -> go.Figure:
     """One line per metric over K, with the current K marked by a vertical line."""
     fig = go.Figure()
+    mode = "lines+markers" if len(curves) <= 40 else "lines"
     for index, key in enumerate(c for c in curves.columns if c != "k"):
-        fig.add_trace(go.Scatter(x=curves["k"], y=curves[key], mode="lines+markers",
+        fig.add_trace(go.Scatter(x=curves["k"], y=curves[key], mode=mode,
                                  name=BY_KEY[key].label, line={"color": PALETTE[index % len(PALETTE)]}))
-    fig.add_vline(x=current_k, line_dash="dash", line_color="black", annotation_text=f"K = {current_k}")
+    fig.add_vline(x=current_k, line_dash="dash", line_color=MARKER, line_width=2, annotation_text=f"K = {current_k}")
     fig.update_yaxes(range=[-0.02, 1.05])
     return _layout(fig, "Each metric as K grows", "K", "value")
 
 
+def _window(table: pd.DataFrame, window: int | None) -> tuple[pd.DataFrame, str]:
+    """The first ``window`` ranks of a per-rank table, and a note for the title when rows were cut."""
+    if window is None or len(table) <= window:
+        return table, ""
+    return table[table["rank"] <= window], f" (ranks 1-{window} of {len(table)})"
+
+
 def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
-    """The ranked list as bars (hit, relevant outside the top K, miss), the top-K window shaded."""
+    """The ranked list as bars (hit, relevant outside the top K, miss), the top-K window shaded.
+
+    A long list shows its first max(K, 20) ranks, and the title says so.
+    """
+    table, note = _window(table, rank_window(k))
     colors = np.where(table["hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
     fig = go.Figure(go.Bar(x=table["rank"], y=np.ones(len(table)), marker_color=colors,
                            text=table["item"].astype(str), textposition="inside",
                            hovertext=[f"rank {r}: {i} ({'hit' if h else 'relevant, outside top K' if rel else 'miss'})"
                                       for r, i, h, rel in zip(table["rank"], table["item"], table["hit"], table["relevant"], strict=True)],
                            hoverinfo="text", name="items"))
-    fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.12, line_width=0,
+    fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.15, line_width=0,
                   annotation_text=f"top {k}", annotation_position="outside top left")
     fig.update_yaxes(visible=False)
-    fig.update_layout(height=220, showlegend=False)
-    return _layout(fig, "The list: green = hit in the top K, amber = relevant but below K, grey = miss", "rank", "")
+    fig.update_layout(height=260, showlegend=False)
+    return _layout(fig, f"The list{note}: green = hit in the top K, amber = relevant but below K, grey = miss", "rank", "")
 
 
-def contributions(table: pd.DataFrame, title: str) -> go.Figure:
-    """AP contributions per rank: precision@i at each hit."""
+def contributions(table: pd.DataFrame, title: str, window: int | None = None) -> go.Figure:
+    """AP contributions per rank: precision@i at each hit (the first ``window`` ranks)."""
+    table, note = _window(table, window)
+    title += note
     fig = go.Figure(go.Bar(x=table["rank"], y=table["contribution"],
                            marker_color=np.where(table["hit"], HIT, MISS),
                            text=[f"{v:.3f}" if h else "" for v, h in zip(table["contribution"], table["hit"], strict=True)],
@@ -57,15 +110,16 @@ def contributions(table: pd.DataFrame, title: str) -> go.Figure:
     return _layout(fig, title, "rank i", "value")
 
 
-def dcg_actual_vs_ideal(actual: pd.DataFrame, ideal: pd.DataFrame) -> go.Figure:
-    """Per-rank DCG contributions of the recommended list next to the ideal ranking's."""
+def dcg_actual_vs_ideal(actual: pd.DataFrame, ideal: pd.DataFrame, window: int | None = None) -> go.Figure:
+    """Per-rank DCG contributions of the recommended list next to the ideal ranking's (first ``window`` ranks)."""
+    (actual, note), (ideal, _) = _window(actual, window), _window(ideal, window)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=actual["rank"], y=actual["contribution"], name="your list", marker_color=NEUTRAL,
                          text=actual["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
     fig.add_trace(go.Bar(x=ideal["rank"], y=ideal["contribution"], name="ideal order", marker_color=IDEAL,
                          text=ideal["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
     fig.update_layout(barmode="group")
-    return _layout(fig, "Contribution gain / log2(i+1) per rank", "rank i", "contribution")
+    return _layout(fig, f"Contribution gain / log2(i+1) per rank{note}", "rank i", "contribution")
 
 
 def rating_errors(table: pd.DataFrame) -> go.Figure:
@@ -73,7 +127,7 @@ def rating_errors(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     x = np.arange(1, len(table) + 1)
     fig.add_trace(go.Bar(x=x, y=table["absolute_error"], name="|error| (MAE averages these)", marker_color=NEUTRAL))
-    fig.add_trace(go.Bar(x=x, y=table["squared_error"], name="error² (MSE averages these)", marker_color="#c62828"))
+    fig.add_trace(go.Bar(x=x, y=table["squared_error"], name="error² (MSE averages these)", marker_color=ALERT))
     fig.update_layout(barmode="group")
     return _layout(fig, "Error of each prediction", "row", "error")
 
@@ -81,7 +135,7 @@ def rating_errors(table: pd.DataFrame) -> go.Figure:
 def rmse_vs_mae(summary: pd.DataFrame) -> go.Figure:
     """RMSE and MAE per model side by side."""
     fig = go.Figure()
-    for name, color in (("RMSE", "#c62828"), ("MAE", NEUTRAL)):
+    for name, color in (("RMSE", ALERT), ("MAE", NEUTRAL)):
         fig.add_trace(go.Bar(x=summary["model"], y=summary[name], name=name, marker_color=color,
                              text=[f"{v:.4f}" for v in summary[name]], textposition="outside"))
     fig.update_layout(barmode="group")
@@ -91,9 +145,9 @@ def rmse_vs_mae(summary: pd.DataFrame) -> go.Figure:
 def rmse_mae_over_outliers(sweep: pd.DataFrame, current: float) -> go.Figure:
     """RMSE and MAE of the outlier-prone model as the outlier share grows."""
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["RMSE"], name="RMSE", mode="lines+markers", line={"color": "#c62828"}))
+    fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["RMSE"], name="RMSE", mode="lines+markers", line={"color": ALERT}))
     fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["MAE"], name="MAE", mode="lines+markers", line={"color": NEUTRAL}))
-    fig.add_vline(x=current, line_dash="dash", annotation_text=f"{current:.0%}")
+    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=f"{current:.0%}")
     fig.update_xaxes(tickformat=".0%")
     return _layout(fig, "Outlier-prone model: RMSE jumps with the first outliers, MAE grows slowly", "share of ±4-star misses", "error (stars)")
 
@@ -103,7 +157,8 @@ def confusion_matrix(counts: dict[str, int]) -> go.Figure:
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
     fig = go.Figure(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
-                               texttemplate="%{text}", colorscale="Blues", showscale=False))
+                               texttemplate="%{text}", textfont={"color": HEATMAP_TEXT, "size": FONT_SIZE + 2},
+                               colorscale=HEATMAP_SCALE, zmin=0, showscale=False))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=320)
     return _layout(fig, "Confusion matrix", "", "")
@@ -115,7 +170,7 @@ def roc_curve(points: pd.DataFrame, auc: float) -> go.Figure:
     fig.add_trace(go.Scatter(x=points["fpr"], y=points["tpr"], mode="lines+markers", fill="tozeroy",
                              name=f"ROC (AUC = {auc:.4f})", line={"color": NEUTRAL}))
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC = 0.5)",
-                             line={"color": "grey", "dash": "dash"}))
+                             line={"color": MISS, "dash": "dash"}))
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(range=[0, 1.02])
     return _layout(fig, "ROC curve", "false-positive rate", "true-positive rate")
@@ -133,11 +188,11 @@ def per_user_auc(table: pd.DataFrame, weight: str) -> go.Figure:
 def log_loss_curve(table: pd.DataFrame) -> go.Figure:
     """−log(p) of the true class, with each sample placed on the curve."""
     p = np.linspace(0.001, 1, 400)
-    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name="−log(p of the true label)", line={"color": "grey"}))
+    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name="−log(p of the true label)", line={"color": MISS}))
     p_true = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
     fig.add_trace(go.Scatter(x=p_true, y=table["loss"], mode="markers+text", name="your samples",
                              text=[f"#{i + 1}" for i in range(len(table))], textposition="top center",
-                             marker={"size": 12, "color": "#c62828"}))
+                             marker={"size": 12, "color": ALERT}))
     fig.update_yaxes(range=[0, max(7.0, float(table["loss"].max()) * 1.1 if len(table) else 7.0)])
     return _layout(fig, "Loss of each sample: confident mistakes cost the most", "probability given to the true label", "loss")
 
@@ -151,30 +206,31 @@ def per_user_bars(table: pd.DataFrame, column: str, mean: float, mean_label: str
     positions = list(range(1, len(table) + 1))
     fig = go.Figure(go.Bar(x=positions, y=table[column], marker_color=NEUTRAL, name=column,
                            text=[f"{v:.4f}" for v in table[column]], textposition="outside"))
-    fig.add_hline(y=mean, line_dash="dash", line_color="#c62828", annotation_text=f"{mean_label} = {mean:.4f}")
+    fig.add_hline(y=mean, line_dash="dash", line_color=MARKER, annotation_text=f"{mean_label} = {mean:.4f}")
     fig.update_xaxes(tickvals=positions, ticktext=table["user"].astype(str).tolist())
     fig.update_yaxes(range=[0, 1.15])
     return _layout(fig, title, "user", column)
 
 
-def reciprocal_rank_positions(table: pd.DataFrame) -> go.Figure:
-    """1/rank at each position of the list; the first hit (whose bar is RR) in green."""
+def reciprocal_rank_positions(table: pd.DataFrame, window: int | None = None) -> go.Figure:
+    """1/rank at each position of the list (the first ``window`` ranks); the first hit (whose bar is RR) in green."""
+    table, note = _window(table, window)
     colors = np.where(table["first_hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
     fig = go.Figure(go.Bar(x=table["rank"], y=table["one_over_rank"], marker_color=colors, name="1/rank",
                            text=table["item"].astype(str), textposition="inside",
                            hovertemplate="rank %{x}: %{text}<br>1/rank = %{y:.4f}<extra></extra>"))
     fig.update_yaxes(range=[0, 1.05])
-    return _layout(fig, "1/rank at each position: RR is the green bar (the first hit); amber = later hits",
+    return _layout(fig, f"1/rank at each position{note}: RR is the green bar (the first hit); amber = later hits",
                    "rank", "1/rank")
 
 
 def accuracy_vs_positive_share(sweep: pd.DataFrame, current: float) -> go.Figure:
     """Accuracy and recall of an always-0 model as the share of positives grows."""
     fig = go.Figure()
-    for key, color in (("accuracy", NEUTRAL), ("recall", "#c62828")):
+    for key, color in (("accuracy", NEUTRAL), ("recall", ALERT)):
         fig.add_trace(go.Scatter(x=sweep["positive_share"], y=sweep[key], name=BY_KEY[key].label,
                                  mode="lines", line={"color": color}))
-    fig.add_vline(x=current, line_dash="dash", annotation_text=f"{current:.0%}")
+    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=f"{current:.0%}")
     fig.update_xaxes(tickformat=".0%")
     fig.update_yaxes(range=[-0.02, 1.05])
     return _layout(fig, "A model that never predicts a click: accuracy looks great, recall is 0",
@@ -186,7 +242,7 @@ def printed_vs_exact(table: pd.DataFrame) -> go.Figure:
     wrong = ~table["agrees"].to_numpy(dtype=bool)
     fig = go.Figure(go.Bar(
         x=table["difference"], y=table["value"], orientation="h",
-        marker_color=np.where(wrong, "#c62828", HIT),
+        marker_color=np.where(wrong, ALERT, HIT),
         text=[f"prints {p}, exact {e:.5f}" for p, e in zip(table["printed_text"], table["exact"], strict=True)],
         textposition="auto", name="printed − exact"))
     fig.update_layout(height=max(300, 28 * len(table)), yaxis={"autorange": "reversed"})

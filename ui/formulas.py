@@ -50,7 +50,7 @@ def average_precision_latex(ranks, hits_so_far, total: float, divide_by: int, k:
     terms = [rf"\tfrac{{{h}}}{{{r}}}" for h, r in zip(hits_so_far, ranks, strict=True)]
     if not terms:
         return rf"\mathrm{{AP@{k}}}=0\ \text{{(no relevant item in the top {k})}}"
-    return (rf"\mathrm{{AP@{k}}}=\frac{{{'+'.join(terms)}}}{{{divide_by}}}"
+    return (rf"\mathrm{{AP@{k}}}=\frac{{{_joined(terms)}}}{{{divide_by}}}"
             rf"=\frac{{{_short(total)}}}{{{divide_by}}}={value:.4f}")
 
 
@@ -64,8 +64,26 @@ def reciprocal_rank_latex(rank: int | None, value: float) -> str:
 def mean_over_users_latex(label: str, values, value: float) -> str:
     """A mean over users written out, e.g. MAP@10 = (0.75 + 0.3333 + 0) / 3 = 0.3611."""
     values = list(values)
-    terms = "+".join(_short(v) for v in values)
+    terms = _joined([_short(v) for v in values])
     return rf"\mathrm{{{label}}}=\frac{{{terms}}}{{{len(values)}}}={value:.4f}"
+
+
+def general(latex: str) -> str:
+    r"""A general formula with clauses (``A,\ B``) as one clause per line, so it fits a narrow column.
+
+    >>> general(r"a=\frac{b}{c},\ c=\{0,1\}")
+    '\\begin{gathered}a=\\frac{b}{c}\\\\ c=\\{0,1\\}\\end{gathered}'
+    """
+    clauses, depth, start = [], 0, 0
+    for index, char in enumerate(latex):
+        depth += {"{": 1, "}": -1}.get(char, 0) if latex[index - 1:index] != "\\" else 0
+        if depth == 0 and latex.startswith(r",\ ", index):
+            clauses.append(latex[start:index])
+            start = index + 3
+    clauses.append(latex[start:])
+    if len(clauses) == 1:
+        return latex
+    return r"\begin{gathered}" + r"\\ ".join(clauses) + r"\end{gathered}"
 
 
 def latex_number(value: float) -> str:
@@ -152,21 +170,28 @@ def log_loss_latex(terms, value: float, eps: float, max_terms: int = 5) -> str:
     return text
 
 
-def _wrapped_sum(terms: list[str], per_line: int = 5) -> str:
-    """Terms joined by +, broken onto new aligned lines every ``per_line`` terms."""
+def _wrapped_sum(terms: list[str], per_line: int = 3, max_terms: int = 8) -> str:
+    """Terms joined by +, broken onto new aligned lines every ``per_line`` terms; past
+    ``max_terms`` only the first few, a \\cdots and the last one are written."""
+    if len(terms) > max_terms:
+        terms = terms[: per_line - 1] + [r"\cdots", terms[-1]]
     lines = ["+".join(terms[i:i + per_line]) for i in range(0, len(terms), per_line)]
     return r"\\&\quad+".join(lines) if lines else "0"
 
 
 def dcg_terms_latex(table, name: str, k: int) -> str:
-    r"""One aligned line ``DCG@K &= g/\log_2(i+1) + ... = total`` listing only the nonzero terms.
+    r"""Aligned lines ``DCG@K &= g/\log_2(i+1) + ... = total`` listing only the nonzero terms.
 
     ``table`` is a DCG table of ``metrics.ndcg`` (columns rank, gain, contribution, running_dcg).
+    A sum that needs more than one line gets its total on a line of its own, so it is never cut.
     """
     terms = [rf"\frac{{{latex_number(g)}}}{{\log_2 {int(r) + 1}}}"
              for r, g, c in zip(table["rank"], table["gain"], table["contribution"], strict=True) if c != 0]
     total = float(table["running_dcg"].iloc[-1]) if len(table) else 0.0
-    return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)} = {total:.4f}"
+    if len(terms) <= 3:  # one line, total included, fits a 390 px phone
+        return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)} = {total:.4f}"
+    count = rf"\ \text{{({len(terms)} terms)}}" if len(terms) > 8 else ""
+    return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)}\\&= {total:.4f}{count}"
 
 
 def ndcg_latex(actual, ideal, k: int, value: float) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
 from ui import tables
-from ui.widgets import bound, show_problems, table_editor
+from ui.widgets import bound, show_problems, table_editor, usable
 
 RECOMMENDED_COLUMNS = {
     # Text, so a typo reaches the app as typed and is named in a warning instead of being coerced.
@@ -15,48 +18,97 @@ RECOMMENDED_COLUMNS = {
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {
-    "item": st.column_config.TextColumn("Relevant item", help="Relevant items, recommended or not (like the seed's 999)."),
-    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."),
+    "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the seed's 999).",
+                                        width=85),
+    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
+                                         width=70),
 }
 
 
-def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) -> tuple[RankingCase, list[str]]:
-    """Editors for the recommended list and the ground truth, the K slider and the options.
+COMPACT_ROWS = 8  # rows an editor shows before it scrolls: inputs and results fit a 1280x720 screen
 
-    Returns the case built from the usable rows, and the problems found in the others.
+
+class RankingScenario(NamedTuple):
+    case: RankingCase
+    problems: list[str]
+    results: DeltaGenerator  # beside the editors: the page puts its headline cards here
+
+
+def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) -> RankingScenario:
+    """Compact editors for the recommended list and the ground truth, K and the options, with
+    a results column beside them, so a 1280x720 screen shows the inputs and the headline cards at once.
+
+    Returns the case built from the usable rows, the problems found in the others, and the
+    results column.
     """
-    left, right = st.columns([3, 2])
-    with left:
-        st.markdown("**Recommended list** (best first)")
-        recommended = tables.parse_recommended(
-            table_editor("recommended", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
-    with right:
-        st.markdown("**Ground truth** (relevant items and their grades)")
-        truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS))
-    items = recommended.columns["recommended"]
-    max_k = max(20, len(items))
-    controls = st.columns(3)
-    with controls[0]:
-        k = bound(st.slider, "K (cut-off)", "k", min_value=1, max_value=max_k)
-    if show_gain:
-        with controls[1]:
+    inputs, results = st.columns([1, 1], gap="medium")
+    with inputs:
+        left, right = st.columns(2, gap="small")
+        with left:
+            st.markdown("**Recommended** (best first)")
+            recommended = tables.parse_recommended(
+                table_editor("recommended", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank,
+                             max_rows=COMPACT_ROWS))
+        with right:
+            st.markdown("**Ground truth** (grades)")
+            truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS, max_rows=COMPACT_ROWS))
+        items = recommended.columns["recommended"]
+        problems = recommended.problems + truth.problems
+        k_note = k_control(max(20, len(items)))
+        if k_note:  # already escaped where it quotes a value
+            st.info(k_note, icon="↕️")
+        if show_gain:
             bound(st.radio, "Gain for graded NDCG", "gain", options=GAINS, horizontal=True,
                   format_func={"linear": "linear: rel", "exponential": "exponential: 2^rel − 1"}.get)
-    if show_denominator:
-        with controls[2]:
+        if show_denominator:
             bound(st.radio, "AP denominator", "ap_denominator", options=("min", "relevant", "hits"),
                   format_func=DENOMINATOR_LABELS.get)
-    problems, notes = recommended.problems + truth.problems, []
-    if not items:
-        notes.append("The recommended list is empty: every metric is 0 until you add an item.")
-    elif k > len(items):
-        notes.append(
-            f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
-            f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
-        )
-    show_problems(problems, notes)
+        k = st.session_state["k"]
+        notes = []
+        if not items:
+            notes.append("The recommended list is empty: every metric is 0 until you add an item.")
+        elif k > len(items):
+            notes.append(
+                f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
+                f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
+            )
+        show_problems(problems, notes)
     case = RankingCase(items, truth.columns["ground_truth"], k, st.session_state["gain"], st.session_state["ap_denominator"])
-    return case, problems + notes
+    return RankingScenario(case, problems + notes, results)
+
+
+def k_control(max_k: int) -> str | None:
+    """K as a slider and, beside it, a number box to type it exactly; returns a note if K was lowered.
+
+    The slider is given the stored K only when it differs from what it shows, so a rerun never
+    pushes an older K back into a slider the user is still moving with the arrow keys. The
+    number box is a new widget for each K (its key carries K): it never holds a stale K that it
+    could send back while the slider moves.
+    """
+    # A stored K the controls cannot show (above a maximum that shrank with the list, or not a whole
+    # number, as only a crafted client sends) is replaced, and the note says so.
+    k, note = usable(st.session_state["k"], "K (cut-off)", {"min_value": 1, "max_value": max_k},
+                     st.session_state.get("_k_good"))
+    st.session_state["k"] = st.session_state["_k_good"] = k
+    k = st.session_state["k"]
+    if st.session_state.get("_k_widget") != k:
+        st.session_state["_k_widget"] = k
+    slider, number = st.columns([3, 1], gap="small", vertical_alignment="bottom")
+    with slider:
+        st.slider("K (cut-off)", min_value=1, max_value=max_k, key="_k_widget", on_change=_set_k, args=("_k_widget",))
+    with number:
+        st.number_input("K, typed", min_value=1, max_value=max_k, value=k, step=1, key=f"_k_number_{k}",
+                        on_change=_set_k, args=(f"_k_number_{k}", k), help=f"Type K exactly (1 to {max_k}).")
+    return note
+
+
+def _set_k(widget_key: str, made_for_k: int | None = None) -> None:
+    # A number box made for an older K can still report from a browser that has not caught up
+    # with the slider: only the box of the current K speaks for the user.
+    if made_for_k is not None and made_for_k != st.session_state["k"]:
+        return
+    if st.session_state.get(widget_key) is not None:
+        st.session_state["k"] = int(st.session_state[widget_key])
 
 
 USER_COLUMNS = {

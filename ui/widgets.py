@@ -11,15 +11,44 @@ from pandas.io.formats.style import Styler
 
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, lesson_link, practice_mode, tables, text
+from ui import baseline, formulas, lesson_link, practice_mode, tables, text
 from ui.navigation import grouped
 from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
+# Less empty space above the title, so the inputs and results of a page fit a 1280x720 projector;
+# KaTeX shrinks on a phone so that formulas (broken over lines by ui.formulas) fit 390 px.
+PAGE_CSS = """
+[data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
+.katex-display { padding: 0.45em 0.2em; margin: 0.2em 0; }
+.katex-display > .katex { font-size: 1.1em; }
+@media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+"""
+
+
+SCROLL_TO_TOP = """<script>
+for (const delay of [0, 100, 400]) setTimeout(() => {
+  for (const el of [document.scrollingElement, ...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], section.main')]) {
+    if (el && el.scrollTop) el.scrollTop = 0;
+  }
+}, delay);
+</script>"""
+
+
+def open_at_top(path: str) -> None:
+    """Switch to another page and show it from its top (its banner and title in view)."""
+    st.session_state["_scroll_to_top"] = True
+    st.switch_page(path)
+
+
 def page(title: str, icon: str, idea: str) -> None:
     """Page config, the shared state, the title and the one-paragraph idea."""
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
+    st.html(f"<style>{PAGE_CSS}</style>")
+    if st.session_state.pop("_scroll_to_top", False):
+        # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
+        st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)
     init_state()
     apply_pending_edits()
     with st.sidebar:
@@ -37,7 +66,7 @@ ROW_HEIGHT = 35  # pixels, Streamlit's default data-editor row
 
 
 def table_editor(name: str, column_config: dict, *, reorder: Callable | None = None,
-                 num_rows: str = "dynamic") -> pd.DataFrame:
+                 num_rows: str = "dynamic", max_rows: int = 15) -> pd.DataFrame:
     """An editor over the scenario table ``name``; returns the table as the user has it now.
 
     The editor keeps its key (and so the cursor) across its own edits: its state accumulates the
@@ -51,10 +80,10 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
-    # Tall enough to show every row (up to 15), the empty "add" row and one row added since, so the
+    # Tall enough to show every row (up to max_rows), the empty "add" row and one row added since, so the
     # first row typed does not scroll the others away. It depends on the base only: a height that
     # changed with each edit would give the grid a new identity and remount it, losing the cursor.
-    height = (min(len(base), 15) + 3) * ROW_HEIGHT + 3
+    height = (min(len(base), max_rows) + 3) * ROW_HEIGHT + 3
     st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
                    width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
@@ -205,32 +234,48 @@ def _format(value: float) -> str:
 
 def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, columns: int = 4,
                  help_text: dict[str, str] | None = None) -> None:
-    """One card per metric (label from the registry), with the change since the last edit.
+    """One card per metric (label from the registry), filled row by row in the order given,
+    with the change since the last change of any of them.
 
     ``values`` maps registry keys (or free labels) to numbers. The delta compares with the
-    values shown before the most recent change of any of them, so a what-if edit shows its effect.
+    values shown before the most recent change (an edit, K, an option), and each card's help
+    says which value that was, so a what-if edit shows its effect and a step of K reads right.
     """
     if practice_mode.gate(values, group, k):
         return
+    labels = {key: _label(key, k) for key in values}
     snapshot_key, previous_key = f"_cards_{group}", f"_cards_{group}_previous"
-    if st.session_state.get(snapshot_key) != values:
+    if st.session_state.get(snapshot_key, {}).get("values") != values:
         st.session_state[previous_key] = st.session_state.get(snapshot_key, {})
-        st.session_state[snapshot_key] = dict(values)
-    previous = baseline.compared_with(group, values, st.session_state.get(previous_key, {}))
-    cells = st.columns(columns)
-    for index, (key, value) in enumerate(values.items()):
-        metric: Metric | None = BY_KEY.get(key)
-        label = metric.display_label(k if metric.needs_k else None) if metric else key
-        before = previous.get(key)
-        delta = None
-        if before is not None and not math.isnan(before) and not math.isnan(value) and before != value:
-            delta = f"{value - before:+.4f}"
-        with cells[index % columns]:
-            st.metric(
-                label, _format(value), delta=delta, border=True,
-                delta_color="normal" if metric is None or metric.higher_is_better else "inverse",
-                help=(help_text or {}).get(key) or (metric.meaning if metric else None),
-            )
+        st.session_state[snapshot_key] = {"values": dict(values), "labels": labels}
+    previous = st.session_state.get(previous_key, {})
+    before_values, before_labels = previous.get("values", {}), previous.get("labels", {})
+    pinned = baseline.compared_with(group, values, before_values)
+    if pinned is not before_values:  # a pinned scenario: the deltas compare with it, not the last edit
+        before_values, before_labels = pinned, {}
+    keys = list(values)
+    for row_start in range(0, len(keys), columns):
+        cells = st.columns(columns)
+        for cell, key in zip(cells, keys[row_start:row_start + columns]):
+            value, metric, before = values[key], BY_KEY.get(key), before_values.get(key)
+            delta = None
+            help_lines = [(help_text or {}).get(key) or (metric.meaning if metric else "")]
+            if before is not None and not math.isnan(before) and not math.isnan(value) and before != value:
+                delta = f"{value - before:+.4f}"
+                since = "when you pinned these numbers" if not before_labels else "before your last change"
+                help_lines.append(f"The change below compares with the value shown {since}: "
+                                  f"{before_labels.get(key, labels[key])} = {before:.4f}.")
+            with cell:
+                st.metric(
+                    labels[key], _format(value), delta=delta, border=True,
+                    delta_color="normal" if metric is None or metric.higher_is_better else "inverse",
+                    help="\n\n".join(line for line in help_lines if line) or None,
+                )
+
+
+def _label(key: str, k: int | None) -> str:
+    metric: Metric | None = BY_KEY.get(key)
+    return metric.display_label(k if metric.needs_k else None) if metric else key
 
 
 def formula(latex: str, substituted: str | None = None) -> None:
@@ -239,7 +284,7 @@ def formula(latex: str, substituted: str | None = None) -> None:
     left, right = st.columns(2)
     with left:
         st.caption("Formula")
-        st.latex(latex)
+        st.latex(formulas.general(latex))
     if substituted:
         with right:
             st.caption("With your numbers")

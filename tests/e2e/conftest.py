@@ -32,7 +32,11 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium); .ci/run installs it",
                 allow_module_level=True)
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+# Every expect waits up to 15 s, not Playwright's 5 s: a page's first draw on a busy 2-core machine
+# can take longer, and a wait that ends as soon as the condition holds costs nothing when it is fast.
+expect.set_options(timeout=15_000)
 
 
 def _free_port() -> int:
@@ -44,7 +48,7 @@ def _free_port() -> int:
 class Server:
     """``streamlit run app.py`` on a free loopback port, output to a log file."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, *extra_args: str):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -54,7 +58,7 @@ class Server:
         self.process = subprocess.Popen(  # noqa: S603
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *extra_args],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env,
         )
 
@@ -86,6 +90,17 @@ def server() -> Iterator[Server]:
     running.wait_healthy()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="session")
+def dark_server() -> Iterator[Server]:
+    """A server whose theme is Streamlit's dark one, as a user who picked it in the settings sees it."""
+    running = Server("dark", "--theme.base", "dark")
+    try:
+        running.wait_healthy()
+        yield running
+    finally:
+        running.stop()
 
 
 @pytest.fixture

@@ -14,6 +14,9 @@ def open_page(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("h1")
     wait_until_idle(page)
+    # On a busy machine the status widget can show late: also wait until no element is still a placeholder.
+    page.wait_for_function("() => !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')", timeout=30_000)
+    wait_until_idle(page)
 
 
 def wait_until_idle(page: Page) -> None:

@@ -1,0 +1,74 @@
+"""One chart palette that reads in Streamlit's light and dark themes, on every page's charts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import chart_specs, run_page
+from ui import charts
+from ui.navigation import PAGES
+
+BACKGROUNDS = {"light": "#ffffff", "dark": "#0e1117"}  # Streamlit's two theme backgrounds
+NAMED = {"black": "#000000", "white": "#ffffff", "grey": "#808080", "gray": "#808080"}
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    color = NAMED.get(color.strip().lower(), color.strip())
+    if re.fullmatch(r"#[0-9a-fA-F]{6}", color):
+        return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+    match = re.fullmatch(r"rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)", color)
+    assert match, f"unknown colour format {color!r}"
+    assert match.group(4) is None or float(match.group(4)) >= 0.99, f"a see-through colour depends on the theme: {color}"
+    return tuple(float(match.group(i)) for i in (1, 2, 3))
+
+
+def _luminance(color: str) -> float:
+    channels = [c / 255 for c in _rgb(color)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _colours(node, path=""):
+    """Every colour a chart draws with: (where, colour), including colour-scale stops."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "textfont":
+                continue  # text on heatmap cells: checked against the cells below
+            if key == "colorscale" and isinstance(value, list):
+                yield from ((f"{path}.colorscale", stop[1]) for stop in value)
+            elif key in ("color", "fillcolor") and isinstance(value, str):
+                yield f"{path}.{key}", value
+            elif key == "color" and isinstance(value, list):
+                yield from ((f"{path}.{key}", v) for v in value if isinstance(v, str))
+            else:
+                yield from _colours(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _colours(value, f"{path}[{index}]")
+
+
+@pytest.mark.parametrize("path", [p.path for p in PAGES], ids=[p.topic for p in PAGES])
+def test_every_chart_colour_reads_on_light_and_dark_backgrounds(path):
+    at = run_page(path)
+    checked = 0
+    for spec in chart_specs(at):
+        shapes = [s for s in spec["layout"].get("shapes", []) if s.get("opacity", 1) >= 0.5]
+        for where, colour in [*_colours(spec["data"]), *_colours(shapes, "shapes")]:
+            for theme, background in BACKGROUNDS.items():
+                assert contrast(colour, background) >= 3, (spec["layout"]["title"]["text"], where, colour, theme)
+            checked += 1
+    assert checked, "no colour was checked"
+
+
+def test_the_k_marker_is_not_black_and_the_confusion_matrix_text_reads_on_its_cells():
+    for background in BACKGROUNDS.values():
+        assert contrast(charts.MARKER, background) >= 3
+    for _, cell in charts.HEATMAP_SCALE:
+        assert contrast(charts.HEATMAP_TEXT, cell) >= 3
