@@ -6,11 +6,12 @@ import math
 
 import pandas as pd
 import plotly.graph_objects as go
+
 from plotly.subplots import make_subplots
 
 from ui.your_data import column_label
+from ui.charts import MARKER, MISS, PALETTE
 
-PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037"]
 BINS = 20
 
 
@@ -25,7 +26,7 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
         fig.add_trace(go.Histogram(x=per_user[column], xbins={"start": 0, "end": 1.0001, "size": 1 / BINS},
                                    marker_color=PALETTE[index % len(PALETTE)], name=column_label(column),
                                    hovertemplate="%{x}: %{y} users<extra></extra>"), row=row, col=col)
-        fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color="black", row=row, col=col)
+        fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color=MARKER, row=row, col=col)
         fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
     fig.update_yaxes(title_text="users", col=1)
     fig.update_layout(title=title, showlegend=False,

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+
 from plotly.subplots import make_subplots
 
 from metrics.registry import BY_KEY
 from ui.text import plotly as plotly_text
+from ui.charts import ALERT as ACCENT
+from ui.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE
 
-HIT, MISS, NEUTRAL, ACCENT = "#2e7d32", "#78909c", "#1565c0", "#c62828"
-PALETTE = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"]
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, height: int | None = None) -> go.Figure:
@@ -86,7 +87,7 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
                             for s in steps]}],
     )
     if k is not None:
-        fig.add_vline(x=k + 0.5, line_dash="dot", line_color="black", annotation_text=f"K = {k}")
+        fig.add_vline(x=k + 0.5, line_dash="dot", line_color=MARKER, annotation_text=f"K = {k}")
     fig.update_yaxes(range=[-0.03, 1.08])
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
     _layout(fig, title, x, "value", height=500)
@@ -117,7 +118,7 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                              name=labels[row.metric], hovertemplate="%{x:.4f}: %{y:.1%}<extra></extra>",
                              xaxis=f"x{axis}", yaxis=f"y{axis}"))
         # Shapes written out once: add_vline per subplot costs ~100 ms a line.
-        for value, style in ((row.value, {"color": ACCENT, "width": 3}), (row.expected, {"color": "black", "dash": "dash"})):
+        for value, style in ((row.value, {"color": ACCENT, "width": 3}), (row.expected, {"color": MISS, "dash": "dash"})):
             shapes.append({"type": "line", "xref": f"x{axis}", "yref": f"y{axis} domain", "x0": value, "x1": value,
                            "y0": 0, "y1": 1, "line": style, "layer": "below"})
         if distinct.size == 1:
@@ -155,7 +156,7 @@ def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, fu
     # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
     for x, text, dash in ((current, f"n = {current}", "dash"), (full_n, "full catalogue", "dot")):
         fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text], textposition="bottom left",
-                                 line={"color": "black" if dash == "dash" else "grey", "dash": dash},
+                                 line={"color": MARKER if dash == "dash" else MISS, "dash": dash},
                                  showlegend=False, hoverinfo="skip"))
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, 1.1])

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.charts import HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
+from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
 
 MOVING = "#c62828"
 SPEEDS = {"slow": 1400, "normal": 800, "fast": 350}
@@ -195,7 +195,8 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
     fig.add_trace(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
-                             texttemplate="%{text}", colorscale="Blues", showscale=False), row=1, col=2)
+                             texttemplate="%{text}", textfont={"color": HEATMAP_TEXT}, colorscale=HEATMAP_SCALE,
+                             zmin=0, showscale=False), row=1, col=2)
     fig.update_xaxes(type="category", row=1, col=1)
     fig.update_yaxes(range=[0, 1.05], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)

@@ -15,6 +15,7 @@ from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakd
 from ui.formulas import fmt
 from ui.text import latex as latex_text
 from ui.text import plotly as plotly_text
+from ui import charts
 
 
 class Preset(NamedTuple):
@@ -105,7 +106,7 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     fig = go.Figure(go.Heatmap(
         z=delta.to_numpy(dtype=float), x=[labels[m] for m in METRICS], y=[plotly_text(n) for n in values.index],
         text=text, texttemplate="%{text}", textfont={"size": 13}, zmid=0, zmin=-limit, zmax=limit,
-        colorscale="RdBu", xgap=2, ygap=2, colorbar={"title": {"text": "library − app"}},
+        colorscale=[[0.0, charts.NEUTRAL], [0.5, charts.MISS], [1.0, charts.ALERT]], xgap=2, ygap=2, colorbar={"title": {"text": "library − app"}},
         hovertemplate="%{y}, %{x}: %{text}<br>library − app: %{z:+.4f}<extra></extra>",
     ))
     fig.update_layout(title="Each library's value, coloured by its difference from the app's",
