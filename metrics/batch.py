@@ -32,7 +32,9 @@ Chunks
 ------
 The arithmetic is :func:`score_ranked_rows`, which takes the arrays of one chunk of users already
 sorted, so a distributed job can run it per partition (each user's rows in one partition);
-:func:`evaluate` on a chunk of users' rows gives those users' rows of the whole result.
+:func:`evaluate` on a chunk of users' rows gives those users' rows of the whole result (a chunk
+with no ground truth gives no row, only its user counts), and :func:`combine` joins the chunks'
+results, counts summed.
 """
 
 from __future__ import annotations
@@ -313,8 +315,6 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
             )
     else:
         grade = np.ones(len(truth))
-    if len(truth) == 0:
-        raise ValueError("ground_truth has no rows: there is no user to evaluate")
 
     rec_user, truth_user, users = _shared_codes(recs["user"], truth["user"])
     rec_item, truth_item, items = _shared_codes(recs["item"], truth["item"])
@@ -553,6 +553,31 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     }
     per_user.attrs["settings"] = {"k": ks, "gain": gain, "denominator": denominator}
     return per_user
+
+
+def combine(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Per-user results of disjoint chunks of users as one, user counts summed, as :func:`evaluate`
+    on the whole log would give (for jobs that evaluate one partition of users at a time).
+
+    Examples
+    --------
+    >>> truth = pd.DataFrame({"user": [1, 2], "item": [5, 5]})
+    >>> recs = pd.DataFrame({"user": [1, 2], "item": [5, 6], "rank": [1, 1]})
+    >>> parts = [evaluate(recs[recs.user == u], truth[truth.user == u], 1) for u in (2, 1)]
+    >>> whole = combine(parts)
+    >>> whole.equals(evaluate(recs, truth, 1)), whole.attrs["users"]["evaluated"]
+    (True, 2)
+    """
+    if not parts:
+        raise ValueError("parts is empty: there is no result to combine")
+    settings = [part.attrs.get("settings") for part in parts]
+    if any(s != settings[0] for s in settings):
+        raise ValueError("parts were evaluated with different settings (k, gain or denominator)")
+    whole = pd.concat(parts).sort_index()
+    whole.attrs["users"] = {reason: sum(part.attrs.get("users", {}).get(reason, 0) for part in parts)
+                            for reason in REASONS}
+    whole.attrs["settings"] = settings[0]
+    return whole
 
 
 @dataclass(frozen=True)

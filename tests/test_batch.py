@@ -125,7 +125,7 @@ def test_equals_per_user_functions_on_every_user(log, grid):
     assert users["no_ground_truth"] == len(rec_users - truth_users)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=60)
 @given(logs(), st.data())
 def test_row_order_and_chunks_do_not_change_a_user(log, data):
     """Shuffled rows give the same result, and a chunk of users gives their rows of the whole
@@ -134,9 +134,14 @@ def test_row_order_and_chunks_do_not_change_a_user(log, data):
     whole = batch.evaluate(recs, truth, [3, 10])
     shuffled = batch.evaluate(recs.sample(frac=1, random_state=1), truth.sample(frac=1, random_state=2), [3, 10])
     pd.testing.assert_frame_equal(whole, shuffled, rtol=1e-12)
-    chunk = data.draw(st.lists(st.sampled_from(sorted(whole.index)), min_size=1, unique=True))
-    part = batch.evaluate(recs[recs["user"].isin(chunk)], truth[truth["user"].isin(chunk)], [3, 10])
-    pd.testing.assert_frame_equal(part, whole.loc[sorted(chunk)], rtol=1e-12)
+    everyone = sorted(set(recs["user"]) | set(truth["user"]))
+    chunk = data.draw(st.lists(st.sampled_from(everyone), min_size=1, unique=True))
+    parts = [batch.evaluate(recs[recs["user"].isin(chunk) == inside], truth[truth["user"].isin(chunk) == inside], [3, 10])
+             for inside in (True, False)]
+    pd.testing.assert_frame_equal(parts[0], whole.loc[sorted(set(chunk) & set(whole.index))], rtol=1e-12)
+    combined = batch.combine(parts)
+    pd.testing.assert_frame_equal(combined, whole, rtol=1e-12)
+    assert combined.attrs == whole.attrs
 
 
 # --------------------------------------------------------------------------- conventions
@@ -170,6 +175,13 @@ def test_users_on_one_side_only_and_all_zero_grades_are_counted():
                                        "no_ground_truth": 1}
     assert summary.means["reciprocal_rank"] == pytest.approx(0.5 / 3)
     assert list(summary.table().columns) == ["metric", "mean"]
+
+
+def test_a_chunk_without_ground_truth_gives_no_rows_but_counts_its_users():
+    per_user = batch.evaluate(RECS, TRUTH.iloc[:0], [1, 2])
+    assert per_user.empty and list(per_user.columns)[0] == "precision@1"
+    assert per_user.attrs["users"] == {"evaluated": 0, "no_recommendations": 0, "no_relevant": 0, "no_ground_truth": 2}
+    assert batch.summarize(per_user).means.isna().all()
 
 
 def test_column_names_and_order():
@@ -220,7 +232,6 @@ ERRORS = [
     ("duplicate truth", RECS, pd.concat([TRUTH, TRUTH.iloc[[0]]], ignore_index=True),
      r"ground_truth has duplicate .* user 'a', item 'x' at rows 0 and 2"),
     ("empty user", RECS.assign(user=["a", None, "b"]), TRUTH, r"recommendations column 'user' is empty at row 1"),
-    ("empty truth", RECS, TRUTH.iloc[:0], r"ground_truth has no rows"),
     ("not a frame", [("a", "x", 1)], TRUTH, r"recommendations must be a pandas DataFrame, got list"),
 ]
 
