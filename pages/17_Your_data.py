@@ -34,6 +34,7 @@ def replace_log(log: yd.Log) -> None:
     st.session_state["yd_log"] = log
     st.session_state["yd_log_version"] = st.session_state.get("yd_log_version", 0) + 1
     st.session_state["yd_error"] = None
+    st.session_state["yd_opened"] = None
 
 
 if st.session_state.get("yd_log") is None:
@@ -142,7 +143,7 @@ with overview_area:
         st.markdown(f"**Means over {summary.users['evaluated']:,} users**")
         st.dataframe(yd.summary_table(summary.means, ks, metrics), hide_index=True, width="stretch",
                      column_config={f"K = {k}": st.column_config.NumberColumn(format="%.4f") for k in ks})
-        st.dataframe(yd.users_table(summary.users), width="stretch")
+        st.dataframe(yd.users_table(summary.users), hide_index=True, width="stretch")
     with right:
         main_column = batch.column_name(main_metric, main_k)
         st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1,
@@ -174,7 +175,8 @@ with left:
         items, grades = yd.user_case(log, chosen)
         _put("recommended", recommended_table(items))
         _put("ground_truth", ground_truth_table(grades))
-        st.session_state["k"] = min(main_k, max(20, len(items)))
+        # The K of the ranking column; the teaching pages' K slider reaches max(20, list length).
+        st.session_state["k"] = min(int(worst_column.partition("@")[2] or main_k), max(20, len(items)))
         st.session_state["gain"], st.session_state["ap_denominator"] = gain, denominator
         st.session_state["loaded_example"] = None
         st.session_state["yd_opened"] = chosen

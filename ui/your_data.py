@@ -48,6 +48,8 @@ def load_files(recommendations: Upload, ground_truth: Upload) -> Log:
             tables[kind] = read_table(upload.data, kind, upload.fmt, filename=upload.name, max_rows=MAX_ROWS)
         except ValueError as error:
             raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
+    if tables["ground_truth"].empty:
+        raise ValueError(f"Ground truth file “{ground_truth.name}” has no rows: there is no user to evaluate")
     batch.rank_rows(tables["recommendations"], tables["ground_truth"])  # the engine's own checks
     return Log(tables["recommendations"], tables["ground_truth"],
                f"files “{recommendations.name}” and “{ground_truth.name}”")
