@@ -87,6 +87,10 @@ def _values(values: Sequence, positions: np.ndarray) -> str:
     return ", ".join(repr(v) for v in np.asarray(values, dtype=object)[positions[:SHOWN_ROWS]])
 
 
+def _hold(positions: np.ndarray) -> str:
+    return "holds" if len(positions) == 1 else "hold"
+
+
 def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFrame:
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
@@ -116,7 +120,7 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
     if bad.size:
         raise ValueError(
             f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
-            f"hold {_values(series.to_numpy(dtype=object), bad)}"
+            f"{_hold(bad)} {_values(series.to_numpy(dtype=object), bad)}"
         )
     return values
 
@@ -126,14 +130,13 @@ def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.Da
     repeated = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
     if not repeated.size:
         return
-    first = np.sort(order[repeated])
     duplicate_key = keys_sorted[repeated[np.argmin(order[repeated])]]
     same = np.sort(order[keys_sorted == duplicate_key])
-    user, item = frame["user"].iloc[same[0]], frame["item"].iloc[same[0]]
+    user = frame["user"].iloc[same[:1]].tolist()[0]
+    item = frame["item"].iloc[same[:1]].tolist()[0]
     raise ValueError(
         f"{name} has duplicate (user, item) pairs in columns 'user' and 'item': user {user!r}, "
-        f"item {item!r} at {_rows(frame, same)}; {len(first)} repeated row(s) in all, "
-        f"first at {_rows(frame, first)}"
+        f"item {item!r} at {_rows(frame, same)}; {repeated.size} row(s) in all repeat an earlier pair"
     )
 
 
@@ -310,7 +313,7 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
         negative = np.flatnonzero(grade < 0)
         if negative.size:
             raise ValueError(
-                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} hold "
+                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} {_hold(negative)} "
                 f"{_values(grade, negative)}"
             )
     else:

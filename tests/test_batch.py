@@ -222,13 +222,13 @@ ERRORS = [
     ("missing item", RECS.drop(columns="item"), TRUTH, r"recommendations is missing column 'item' \(found columns: 'user', 'rank'\)"),
     ("missing truth user", RECS, TRUTH.drop(columns="user"), r"ground_truth is missing column 'user'"),
     ("no rank or score", RECS.drop(columns="rank"), TRUTH, r"needs a 'rank' column .* or a 'score' column"),
-    ("text rank", RECS.assign(rank=["1", "two", "3"]), TRUTH, r"column 'rank' must hold finite numbers; row 1 hold 'two'"),
+    ("text rank", RECS.assign(rank=["1", "two", "3"]), TRUTH, r"column 'rank' must hold finite numbers; row 1 holds 'two'"),
     ("missing score", RECS.drop(columns="rank").assign(score=[0.5, None, np.inf]), TRUTH,
      r"column 'score' must hold finite numbers; rows 1 and 2 hold nan, inf"),
-    ("negative relevance", RECS, TRUTH.assign(relevance=[1, -2]), r"column 'relevance' must be >= 0; row 1 hold -2"),
-    ("text relevance", RECS, TRUTH.assign(relevance=["high", 1]), r"column 'relevance' must hold finite numbers; row 0 hold 'high'"),
+    ("negative relevance", RECS, TRUTH.assign(relevance=[1, -2]), r"column 'relevance' must be >= 0; row 1 holds -2"),
+    ("text relevance", RECS, TRUTH.assign(relevance=["high", 1]), r"column 'relevance' must hold finite numbers; row 0 holds 'high'"),
     ("duplicate recs", pd.concat([RECS, RECS.iloc[[1]]], ignore_index=True), TRUTH,
-     r"recommendations has duplicate \(user, item\) pairs in columns 'user' and 'item': user 'a', item 'y' at rows 1 and 3"),
+     r"recommendations has duplicate \(user, item\) pairs in columns 'user' and 'item': user 'a', item 'y' at rows 1 and 3; 1 row\(s\) in all repeat an earlier pair"),
     ("duplicate truth", RECS, pd.concat([TRUTH, TRUTH.iloc[[0]]], ignore_index=True),
      r"ground_truth has duplicate .* user 'a', item 'x' at rows 0 and 2"),
     ("empty user", RECS.assign(user=["a", None, "b"]), TRUTH, r"recommendations column 'user' is empty at row 1"),
@@ -244,7 +244,7 @@ def test_errors_name_the_column_and_first_rows(case, recs, truth, message):
 
 def test_error_rows_use_the_index_name_readers_set():
     recs = RECS.assign(rank=[1, "x", 2]).set_axis(pd.RangeIndex(2, 5, name="line"))
-    with pytest.raises(ValueError, match="line 3 hold 'x'"):
+    with pytest.raises(ValueError, match="line 3 holds 'x'"):
         batch.evaluate(recs, TRUTH, 2)
 
 
@@ -306,3 +306,9 @@ def test_means_equal_trec_eval(seed):
     assert len(ours) > 250
     for trec_name, column in TREC_MEASURES.items():
         assert ours[column].mean() == pytest.approx(theirs[trec_name].mean(), rel=1e-12), trec_name
+
+
+def test_duplicate_message_shows_integer_ids_plainly():
+    recs = pd.DataFrame({"user": [7, 7], "item": [3, 3], "rank": [1, 2]})
+    with pytest.raises(ValueError, match=r"user 7, item 3 at rows 0 and 1"):
+        batch.evaluate(recs, pd.DataFrame({"user": [7], "item": [3]}), 1)
