@@ -182,7 +182,9 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
         lo = min(int(va.min(initial=2**62)), int(vb.min(initial=2**62)))
         hi = max(int(va.max(initial=-(2**62))), int(vb.max(initial=-(2**62))))
         if hi - lo < max(2 * (va.size + vb.size), 1 << 20):
-            return va - lo, vb - lo, pd.RangeIndex(lo, hi + 1)
+            if lo >= 0 and hi < max(2 * (va.size + vb.size), 1 << 20):
+                lo = 0  # non-negative ids are their own codes: no copy of the columns
+            return (va - lo if lo else va), (vb - lo if lo else vb), pd.RangeIndex(lo, hi + 1)
     codes_a, uniques_a = pd.factorize(a, sort=True)
     codes_b, uniques_b = pd.factorize(b, sort=True)
     try:
@@ -230,7 +232,7 @@ class RankedRows:
     truth_user: np.ndarray
     truth_grade: np.ndarray
     users: pd.Index
-    order: np.ndarray  # row of the recommendations table at each sorted position
+    order: np.ndarray | None  # row of the recommendations table at each sorted position; None: as given
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
@@ -336,7 +338,7 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
 
     order = _rank_order(rec_user, primary, rec_item)
     if order is None:
-        return RankedRows(rec_user, rec_grade, truth_user, grade, users, np.arange(len(recs)))
+        return RankedRows(rec_user, rec_grade, truth_user, grade, users, None)
     return RankedRows(rec_user[order], rec_grade[order], truth_user, grade, users, order)
 
 

@@ -107,7 +107,8 @@ def user_case(log: Log, user) -> tuple[list, dict]:
     """One user's list in the engine's order and their grades, as the shared scenario takes them."""
     recs = log.recommendations[log.recommendations["user"] == user]
     truth = log.ground_truth[log.ground_truth["user"] == user]
-    ordered = recs.iloc[batch.rank_rows(recs, truth).order] if len(recs) else recs
+    order = batch.rank_rows(recs, truth).order if len(recs) else None
+    ordered = recs if order is None else recs.iloc[order]
     grades = truth["relevance"].astype(float) if "relevance" in truth.columns else pd.Series(1.0, index=truth.index)
     return ordered["item"].tolist(), dict(zip(truth["item"], grades, strict=True))
 
