@@ -128,12 +128,12 @@ traps = cache["traps"]
 found = int((traps["users"] > 0).sum())
 st.markdown(f"**{found} of {len(traps)} traps found** before any number is computed: how many users each "
             "touches, what this page does about it, and how other libraries treat the same thing.")
-left, right = st.columns([3, 2])
+left, right = st.columns([7, 4])
 with left:
     st.dataframe(yd.trap_table(traps), hide_index=True, width="stretch",
-                 column_config={"trap": st.column_config.TextColumn(width="large"),
-                                "users": st.column_config.NumberColumn(width="small"),
-                                "rows": st.column_config.NumberColumn(width="small")})
+                 column_config={"trap": st.column_config.TextColumn(width=320),
+                                "users": st.column_config.NumberColumn(width=70),
+                                "rows": st.column_config.NumberColumn(width=70)})
 with right:
     st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
 
