@@ -32,6 +32,7 @@ EDITS = {
     "auc": ("scores", {0: {"score": 0.1}}, {0: {"score": 0.9}}),
     "logloss": ("probabilities", {0: {"probability": 0.3}}, {0: {"probability": 0.8}}),
     "examples": (None, None, None),
+    "your_data": (None, None, None),
 }
 
 

@@ -112,6 +112,16 @@ if cache is None or cache["key"] != cache_key:
     st.session_state["yd_cache"] = cache
 progress.empty()
 per_user_all, curve_ks = cache["per_user"], cache["curve_ks"]
+
+
+def figure(name: str, build):
+    """A chart built once per evaluated log and settings: reruns (choosing a user) reuse it."""
+    figures = cache.setdefault("figures", {})
+    if name not in figures:
+        figures[name] = build()
+    return figures[name]
+
+
 summary = batch.summarize(per_user_all)
 columns = [batch.column_name(m, k) for m in metrics if m != "reciprocal_rank" for k in ks]
 columns += ["reciprocal_rank"] if "reciprocal_rank" in metrics else []
@@ -146,18 +156,20 @@ with overview_area:
         st.dataframe(yd.users_table(summary.users), hide_index=True, width="stretch")
     with right:
         main_column = batch.column_name(main_metric, main_k)
-        st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1,
-                                                title=f"Spread of {yd.column_label(main_column)} over users"),
+        st.plotly_chart(figure(f"spread {main_column}", lambda: batch_charts.histograms(
+            per_user, [main_column], per_row=1, title=f"Spread of {yd.column_label(main_column)} over users")),
                         key="yd_main_histogram")
 
 st.subheader("Spread over users")
 hist_k = st.selectbox("K for the histograms", ks, index=ks.index(main_k), key="yd_hist_k")
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
-st.plotly_chart(batch_charts.histograms(per_user_all, hist_columns), key="yd_histograms")
+st.plotly_chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
+                key="yd_histograms")
 
 st.subheader("Mean against K")
-st.plotly_chart(batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, [m for m in metrics if m != "reciprocal_rank"]
-                                                   or metrics), ks), key="yd_vs_k")
+at_k = [m for m in metrics if m != "reciprocal_rank"] or metrics
+st.plotly_chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
+                key="yd_vs_k")
 
 # ----------------------------------------------------------------------------- worst users
 st.subheader("Worst users")
