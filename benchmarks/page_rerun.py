@@ -69,6 +69,7 @@ EDITS = {
     "random": ("recommended", {6: {"rank": 2}}, {6: {"rank": 7}}),
     "sampled": (None, None, None),
     "practice": (None, None, None),
+    "your_data": (None, None, None),
 }
 
 

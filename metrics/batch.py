@@ -32,7 +32,9 @@ Chunks
 ------
 The arithmetic is :func:`score_ranked_rows`, which takes the arrays of one chunk of users already
 sorted, so a distributed job can run it per partition (each user's rows in one partition);
-:func:`evaluate` on a chunk of users' rows gives those users' rows of the whole result.
+:func:`evaluate` on a chunk of users' rows gives those users' rows of the whole result (a chunk
+with no ground truth gives no row, only its user counts), and :func:`combine` joins the chunks'
+results, counts summed.
 """
 
 from __future__ import annotations
@@ -85,6 +87,10 @@ def _values(values: Sequence, positions: np.ndarray) -> str:
     return ", ".join(repr(v) for v in np.asarray(values, dtype=object)[positions[:SHOWN_ROWS]])
 
 
+def _hold(positions: np.ndarray) -> str:
+    return "holds" if len(positions) == 1 else "hold"
+
+
 def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFrame:
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
@@ -114,7 +120,7 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
     if bad.size:
         raise ValueError(
             f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
-            f"hold {_values(series.to_numpy(dtype=object), bad)}"
+            f"{_hold(bad)} {_values(series.to_numpy(dtype=object), bad)}"
         )
     return values
 
@@ -124,14 +130,13 @@ def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.Da
     repeated = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
     if not repeated.size:
         return
-    first = np.sort(order[repeated])
     duplicate_key = keys_sorted[repeated[np.argmin(order[repeated])]]
     same = np.sort(order[keys_sorted == duplicate_key])
-    user, item = frame["user"].iloc[same[0]], frame["item"].iloc[same[0]]
+    user = frame["user"].iloc[same[:1]].tolist()[0]
+    item = frame["item"].iloc[same[:1]].tolist()[0]
     raise ValueError(
         f"{name} has duplicate (user, item) pairs in columns 'user' and 'item': user {user!r}, "
-        f"item {item!r} at {_rows(frame, same)}; {len(first)} repeated row(s) in all, "
-        f"first at {_rows(frame, first)}"
+        f"item {item!r} at {_rows(frame, same)}; {repeated.size} row(s) in all repeat an earlier pair"
     )
 
 
@@ -177,7 +182,9 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
         lo = min(int(va.min(initial=2**62)), int(vb.min(initial=2**62)))
         hi = max(int(va.max(initial=-(2**62))), int(vb.max(initial=-(2**62))))
         if hi - lo < max(2 * (va.size + vb.size), 1 << 20):
-            return va - lo, vb - lo, pd.RangeIndex(lo, hi + 1)
+            if lo >= 0 and hi < max(2 * (va.size + vb.size), 1 << 20):
+                lo = 0  # non-negative ids are their own codes: no copy of the columns
+            return (va - lo if lo else va), (vb - lo if lo else vb), pd.RangeIndex(lo, hi + 1)
     codes_a, uniques_a = pd.factorize(a, sort=True)
     codes_b, uniques_b = pd.factorize(b, sort=True)
     try:
@@ -225,7 +232,7 @@ class RankedRows:
     truth_user: np.ndarray
     truth_grade: np.ndarray
     users: pd.Index
-    order: np.ndarray  # row of the recommendations table at each sorted position
+    order: np.ndarray | None  # row of the recommendations table at each sorted position; None: as given
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
@@ -308,13 +315,11 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
         negative = np.flatnonzero(grade < 0)
         if negative.size:
             raise ValueError(
-                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} hold "
+                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} {_hold(negative)} "
                 f"{_values(grade, negative)}"
             )
     else:
         grade = np.ones(len(truth))
-    if len(truth) == 0:
-        raise ValueError("ground_truth has no rows: there is no user to evaluate")
 
     rec_user, truth_user, users = _shared_codes(recs["user"], truth["user"])
     rec_item, truth_item, items = _shared_codes(recs["item"], truth["item"])
@@ -333,7 +338,7 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
 
     order = _rank_order(rec_user, primary, rec_item)
     if order is None:
-        return RankedRows(rec_user, rec_grade, truth_user, grade, users, np.arange(len(recs)))
+        return RankedRows(rec_user, rec_grade, truth_user, grade, users, None)
     return RankedRows(rec_user[order], rec_grade[order], truth_user, grade, users, order)
 
 
@@ -553,6 +558,31 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     }
     per_user.attrs["settings"] = {"k": ks, "gain": gain, "denominator": denominator}
     return per_user
+
+
+def combine(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Per-user results of disjoint chunks of users as one, user counts summed, as :func:`evaluate`
+    on the whole log would give (for jobs that evaluate one partition of users at a time).
+
+    Examples
+    --------
+    >>> truth = pd.DataFrame({"user": [1, 2], "item": [5, 5]})
+    >>> recs = pd.DataFrame({"user": [1, 2], "item": [5, 6], "rank": [1, 1]})
+    >>> parts = [evaluate(recs[recs.user == u], truth[truth.user == u], 1) for u in (2, 1)]
+    >>> whole = combine(parts)
+    >>> whole.equals(evaluate(recs, truth, 1)), whole.attrs["users"]["evaluated"]
+    (True, 2)
+    """
+    if not parts:
+        raise ValueError("parts is empty: there is no result to combine")
+    settings = [part.attrs.get("settings") for part in parts]
+    if any(s != settings[0] for s in settings):
+        raise ValueError("parts were evaluated with different settings (k, gain or denominator)")
+    whole = pd.concat(parts).sort_index()
+    whole.attrs["users"] = {reason: sum(part.attrs.get("users", {}).get(reason, 0) for part in parts)
+                            for reason in REASONS}
+    whole.attrs["settings"] = settings[0]
+    return whole
 
 
 @dataclass(frozen=True)

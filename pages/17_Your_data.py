@@ -34,6 +34,7 @@ def replace_log(log: yd.Log) -> None:
     st.session_state["yd_log"] = log
     st.session_state["yd_log_version"] = st.session_state.get("yd_log_version", 0) + 1
     st.session_state["yd_error"] = None
+    st.session_state["yd_opened"] = None
 
 
 if st.session_state.get("yd_log") is None:
@@ -111,6 +112,16 @@ if cache is None or cache["key"] != cache_key:
     st.session_state["yd_cache"] = cache
 progress.empty()
 per_user_all, curve_ks = cache["per_user"], cache["curve_ks"]
+
+
+def figure(name: str, build):
+    """A chart built once per evaluated log and settings: reruns (choosing a user) reuse it."""
+    figures = cache.setdefault("figures", {})
+    if name not in figures:
+        figures[name] = build()
+    return figures[name]
+
+
 summary = batch.summarize(per_user_all)
 columns = [batch.column_name(m, k) for m in metrics if m != "reciprocal_rank" for k in ks]
 columns += ["reciprocal_rank"] if "reciprocal_rank" in metrics else []
@@ -127,12 +138,12 @@ traps = cache["traps"]
 found = int((traps["users"] > 0).sum())
 st.markdown(f"**{found} of {len(traps)} traps found** before any number is computed: how many users each "
             "touches, what this page does about it, and how other libraries treat the same thing.")
-left, right = st.columns([3, 2])
+left, right = st.columns([7, 4])
 with left:
     show_table(yd.trap_table(traps),
-               column_config={"trap": st.column_config.TextColumn(width="large"),
-                              "users": st.column_config.NumberColumn(width="small"),
-                              "rows": st.column_config.NumberColumn(width="small")})
+               column_config={"trap": st.column_config.TextColumn(width=320),
+                              "users": st.column_config.NumberColumn(width=70),
+                              "rows": st.column_config.NumberColumn(width=70)})
 with right:
     st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
 
@@ -145,18 +156,20 @@ with overview_area:
         show_table(yd.users_table(summary.users))
     with right:
         main_column = batch.column_name(main_metric, main_k)
-        st.plotly_chart(batch_charts.histograms(per_user, [main_column], per_row=1,
-                                                title=f"Spread of {yd.column_label(main_column)} over users"),
+        st.plotly_chart(figure(f"spread {main_column}", lambda: batch_charts.histograms(
+            per_user, [main_column], per_row=1, title=f"Spread of {yd.column_label(main_column)} over users")),
                         key="yd_main_histogram")
 
 st.subheader("Spread over users")
 hist_k = st.selectbox("K for the histograms", ks, index=ks.index(main_k), key="yd_hist_k")
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
-st.plotly_chart(batch_charts.histograms(per_user_all, hist_columns), key="yd_histograms")
+st.plotly_chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
+                key="yd_histograms")
 
 st.subheader("Mean against K")
-st.plotly_chart(batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, [m for m in metrics if m != "reciprocal_rank"]
-                                                   or metrics), ks), key="yd_vs_k")
+at_k = [m for m in metrics if m != "reciprocal_rank"] or metrics
+st.plotly_chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
+                key="yd_vs_k")
 
 # ----------------------------------------------------------------------------- worst users
 st.subheader("Worst users")
@@ -174,7 +187,8 @@ with left:
         items, grades = yd.user_case(log, chosen)
         _put("recommended", recommended_table(items))
         _put("ground_truth", ground_truth_table(grades))
-        st.session_state["k"] = min(main_k, max(20, len(items)))
+        # The K of the ranking column; the teaching pages' K slider reaches max(20, list length).
+        st.session_state["k"] = min(int(worst_column.partition("@")[2] or main_k), max(20, len(items)))
         st.session_state["gain"], st.session_state["ap_denominator"] = gain, denominator
         st.session_state["loaded_example"] = None
         st.session_state["yd_opened"] = chosen

@@ -94,7 +94,7 @@ def test_upload_of_a_trec_pair():
     (b"user,item\nu1,a\n", "missing column 'rank' or 'score'"),
     (b"user item rank\nu1 a 1\n", "no , ; tab or | between names"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file"),
-    (b"user,item,rank\nu1,a,1\nu1,b,x\n", "column 'rank' must hold finite numbers; line 3 hold 'x'"),
+    (b"user,item,rank\nu1,a,1\nu1,b,x\n", "column 'rank' must hold finite numbers; line 3 holds 'x'"),
     (b"user,item,rank\nu1,a,1\nu1,a,2\n", "duplicate (user, item) pairs"),
 ], ids=["missing column", "wrong delimiter", "not a csv", "wrong type", "duplicates"])
 def test_malformed_upload_says_why_and_keeps_the_previous_results(opened, content, message):
@@ -127,6 +127,19 @@ def test_opening_a_worst_user_puts_them_in_the_shared_scenario():
     assert card(at, "AP@10") == f"{worst['AP@10'].iloc[0]:.4f}"
 
 
+def test_a_user_ranked_by_another_k_opens_at_that_k():
+    at = run_page(PAGE)
+    at.selectbox(key="yd_worst_column").set_value("precision@5").run()
+    worst = table_with(at, "Precision@5")
+    assert list(worst.columns[:2]) == ["user", "Precision@5"]
+    at.selectbox(key="yd_worst_user").set_value(worst["user"].iloc[0])
+    at.button(key="yd_open").click().run()
+    assert at.session_state["k"] == 5 and at.session_state["yd_opened"] == worst["user"].iloc[0]
+    at.switch_page(TOPIC_PAGES["topn"]).run()
+    assert not at.exception
+    assert card(at, "Precision@5") == f"{worst['Precision@5'].iloc[0]:.4f}"
+
+
 # --------------------------------------------------------------------------- helpers alone
 
 
@@ -141,8 +154,10 @@ def test_load_files_names_the_file_and_checks_like_the_engine():
     good = yd.Upload("r.csv", b"user,item,rank\nu,a,1\n")
     with pytest.raises(ValueError, match="Ground truth file “t.csv”: the ground truth file is missing column 'item'"):
         yd.load_files(good, yd.Upload("t.csv", b"user,thing\nu,a\n"))
-    with pytest.raises(ValueError, match="ground_truth column 'relevance' must be >= 0; line 2 hold -1"):
+    with pytest.raises(ValueError, match="ground_truth column 'relevance' must be >= 0; line 2 holds -1"):
         yd.load_files(good, yd.Upload("t.csv", b"user,item,relevance\nu,a,-1\n"))
+    with pytest.raises(ValueError, match="Ground truth file “t.parquet” has no rows"):
+        yd.load_files(good, yd.Upload("t.parquet", _parquet(pd.DataFrame({"user": [], "item": []}))))
     log = yd.load_files(good, yd.Upload("t.parquet", _parquet(pd.DataFrame({"user": ["u"], "item": ["a"]}))))
     assert len(log.ground_truth) == 1
 

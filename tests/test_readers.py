@@ -43,7 +43,7 @@ def test_csv_blank_lines_keep_line_numbers_for_errors(tmp_path):
     path = write(tmp_path, "r.csv", "user,item,rank\nu1,a,1\n\nu1,b,two\n")
     frame = read_csv(path)
     assert list(frame.index) == [2, 4]
-    with pytest.raises(ValueError, match="line 4 hold 'two'"):
+    with pytest.raises(ValueError, match="line 4 holds 'two'"):
         batch.evaluate(frame, TRUTH, 2)
 
 

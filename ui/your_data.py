@@ -48,6 +48,8 @@ def load_files(recommendations: Upload, ground_truth: Upload) -> Log:
             tables[kind] = read_table(upload.data, kind, upload.fmt, filename=upload.name, max_rows=MAX_ROWS)
         except ValueError as error:
             raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
+    if tables["ground_truth"].empty:
+        raise ValueError(f"Ground truth file “{ground_truth.name}” has no rows: there is no user to evaluate")
     batch.rank_rows(tables["recommendations"], tables["ground_truth"])  # the engine's own checks
     return Log(tables["recommendations"], tables["ground_truth"],
                f"files “{recommendations.name}” and “{ground_truth.name}”")
@@ -105,7 +107,8 @@ def user_case(log: Log, user) -> tuple[list, dict]:
     """One user's list in the engine's order and their grades, as the shared scenario takes them."""
     recs = log.recommendations[log.recommendations["user"] == user]
     truth = log.ground_truth[log.ground_truth["user"] == user]
-    ordered = recs.iloc[batch.rank_rows(recs, truth).order] if len(recs) else recs
+    order = batch.rank_rows(recs, truth).order if len(recs) else None
+    ordered = recs if order is None else recs.iloc[order]
     grades = truth["relevance"].astype(float) if "relevance" in truth.columns else pd.Series(1.0, index=truth.index)
     return ordered["item"].tolist(), dict(zip(truth["item"], grades, strict=True))
 
