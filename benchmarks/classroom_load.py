@@ -275,7 +275,7 @@ class Result:
     reconnect_reruns: int = 0
 
 
-async def student(index: int, base_url: str, seed: int, start_at: float, window: tuple[float, float],
+async def student(index: int, base_url: str, seed: int, start_at: float, window: list[float],
                   rerun_timeout: float, max_reruns: int, result: Result, connected: asyncio.Event,
                   all_connected: asyncio.Event, reconnect: bool) -> None:
     rng = random.Random(seed * 100_003 + index)
@@ -289,7 +289,6 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
         k = int(browser.widget("slider", "_k_widget")[1].value[0])
     except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
         result.errors.append(f"student {index} could not open the app: {type(exc).__name__}: {exc}")
-        connected.set()
         return
     finally:
         connected.set()
@@ -316,11 +315,10 @@ async def student(index: int, base_url: str, seed: int, start_at: float, window:
             try:
                 elapsed = await set_k(browser, k, rerun_timeout)
                 reruns += 1
-                if time.perf_counter() <= window[1] + rerun_timeout:
-                    result.latencies.append(elapsed)
-                    if elapsed > 5 and os.environ.get("CLASSROOM_DEBUG"):
-                        print(f"slow: student {index} {elapsed:.1f}s at {now - window[0]:.1f}s, reconnected={reconnected}, "
-                              f"first message after {browser.first_message_at - now:.1f}s, session {browser.session_id}, wall {time.time():.1f}", file=sys.stderr)
+                result.latencies.append(elapsed)
+                if elapsed > 5 and os.environ.get("CLASSROOM_DEBUG"):
+                    print(f"slow rerun: student {index}, {elapsed:.1f} s at {now - window[0]:.1f} s into the window, "
+                          f"first message after {browser.first_message_at - now:.1f} s", file=sys.stderr)
             except Exception as exc:  # noqa: BLE001
                 result.errors.append(f"student {index}, K={k}: {type(exc).__name__}: {exc}")
                 break
