@@ -128,10 +128,17 @@ def prepare_static(run_dir: Path = RUN) -> Path:
 
 
 def nginx_config(run_dir: Path, port: int, apps: list[AppProcess], static_root: Path) -> str:
-    """deploy/nginx.conf with the run directory, the port, the static copy and one line per app."""
-    servers = "\n".join(f"        server 127.0.0.1:{a.port} max_fails=0;" for a in apps)
+    """deploy/nginx.conf with the run directory, the port, the static copy and one upstream per app."""
+    share = 100 / len(apps)
+    split = [f"        {share:.2f}% {a.name};" for a in apps[:-1]] + [f"        * {apps[-1].name};"]
+    upstreams = "\n\n".join(
+        f"    upstream {a.name} {{\n        server 127.0.0.1:{a.port};\n        keepalive 8;\n    }}" for a in apps)
     text = (DEPLOY / "nginx.conf").read_text()
-    for name, value in (("@RUN@", run_dir), ("@PORT@", port), ("@STATIC_ROOT@", static_root), ("@SERVERS@", servers)):
+    for name, value in (("@RUN@", run_dir), ("@PORT@", port), ("@STATIC_ROOT@", static_root),
+                        ("@SPLIT@", "\n".join(split)),
+                        ("@KNOWN@", "\n".join(f"        {a.name} {a.name};" for a in apps)),
+                        ("@KNOWN_EMPTY@", "\n".join(f'        {a.name} "";' for a in apps)),
+                        ("@UPSTREAMS@", upstreams)):
         text = text.replace(name, str(value))
     return text
 
