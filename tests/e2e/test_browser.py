@@ -111,11 +111,15 @@ def test_your_data_reads_files_through_the_real_file_input(server, page, tmp_pat
     open_page(page, server.url + "/Your_data")
     page.get_by_text("Upload files").click()
     wait_until_idle(page)
-    inputs = page.locator("[data-testid='stFileUploader'] input[type=file]")
-    inputs.nth(0).set_input_files(str(recs))
-    inputs.nth(1).set_input_files(str(qrels))
-    wait_until_idle(page)
-    page.get_by_role("button", name="Read and evaluate the files").click()
+    # By label, not by position: the sidebar's "Open a scenario file" uploader comes first on every page.
+    for label, path in (("Recommendations file", recs), ("Ground-truth file", qrels)):
+        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
+        uploader.locator("input[type=file]").set_input_files(str(path))
+        expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()  # the upload has finished
+        wait_until_idle(page)
+    button = page.get_by_role("button", name="Read and evaluate the files")
+    expect(button).to_be_enabled()
+    button.click()
     wait_until_idle(page)
     expect(page.get_by_text("Showing files “my recs.csv” and “qrels.txt”: 5 recommendation rows")).to_be_visible()
     # AP@10: u1's only relevant item c at rank 3 -> 1/3; u2's a at rank 1 -> 1; u3 has no list -> 0.
