@@ -21,7 +21,8 @@ def demo(lesson: str, view: str):
 
 
 def frame_titles(spec) -> list[str]:
-    return [frame["layout"]["title"]["text"] for frame in spec["frames"]]
+    """Each frame's caption as one line: the chart wraps long titles with <br> to fit a phone."""
+    return [frame["layout"]["title"]["text"].replace("<br>", " ") for frame in spec["frames"]]
 
 
 def test_k_sweep_frames_draw_precision_and_recall_up_to_each_k():

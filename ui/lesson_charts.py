@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
+from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout, _wrap
 
 MOVING = "#c62828"
 SPEEDS = {"slow": 1400, "normal": 800, "fast": 350}
@@ -20,11 +20,13 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
              x_range=None, y_range=None, height: int = 380) -> go.Figure:
     """A figure that plays ``frames`` (name, traces, caption) with Play/Pause buttons and a slider.
 
-    The caption (the frame's numbers) is the title, so the numbers move with the picture.
+    The caption (the frame's numbers) is the title, so the numbers move with the picture. Every
+    frame's title is wrapped as ``_layout`` wraps the still one, so playing never changes its shape.
     """
     name, traces, caption = frames[0]
-    fig = go.Figure(data=traces, frames=[go.Frame(data=t, name=n, layout={"title": {"text": c}})
-                                         for n, t, c in frames])
+    titles = ["<br>".join(_wrap(c)) for _, _, c in frames]
+    fig = go.Figure(data=traces, frames=[go.Frame(data=t, name=n, layout={"title": {"text": title}})
+                                         for (n, t, _), title in zip(frames, titles, strict=True)])
     play = {"frame": {"duration": duration, "redraw": True}, "fromcurrent": True,
             "transition": {"duration": min(300, duration // 2)}}
     pause = {"frame": {"duration": 0, "redraw": False}, "mode": "immediate", "transition": {"duration": 0}}
@@ -45,8 +47,9 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
     if y_range is not None:
         fig.update_yaxes(range=y_range)
     _layout(fig, caption, x_title, y_title)
-    fig.update_layout(margin={"l": 50, "r": 20, "t": 60, "b": 130}, legend={"orientation": "h", "y": 1.02, "x": 1,
-                                                                            "xanchor": "right", "yanchor": "bottom"})
+    lines = max(title.count("<br>") + 1 for title in titles)  # room for the longest title, as _layout leaves
+    fig.update_layout(margin={"l": 50, "r": 20, "t": 40 + 21 * lines, "b": 130},
+                      legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"})
     return fig
 
 
