@@ -1,7 +1,7 @@
 """A pinned baseline for the metric cards: deltas since the last edit, or against a pinned scenario.
 
-``metric_cards`` makes one call, :func:`compared_with`, which shows the pin switch above the cards
-and returns the values the deltas compare with. Pins live in ``st.session_state["pinned"]``
+``metric_cards`` asks :func:`compared_with` for the values the deltas compare with and draws
+:func:`switch` under the cards. Pins live in ``st.session_state["pinned"]``
 (one per card group), so a pin survives switching pages.
 """
 
@@ -33,15 +33,17 @@ def _toggled(group: str, widget_key: str, values: dict) -> None:
 
 
 def compared_with(group: str, values: dict, previous: dict) -> dict:
-    """Show the pin switch for a card group; return what its deltas compare with.
+    """What a card group's deltas compare with: ``previous`` (the values shown before the last
+    edit), or the pinned values while a pin is set."""
+    return pinned(group) or previous
 
-    ``previous`` is the values shown before the last edit; while a pin is set, the pinned values
-    are returned instead.
-    """
+
+def switch(group: str, values: dict) -> None:
+    """The pin switch of a card group, drawn under its cards: above them it pushed the home page's
+    last row of cards off a 1280x720 projector."""
     widget_key = f"_pin_{group}"
     # The switch shows the stored pin, so it is right after a page switch or a pin made elsewhere.
     st.session_state[widget_key] = pinned(group) is not None
-    st.toggle("📌 Pin these numbers: deltas compare with them until you unpin", key=widget_key,
-              on_change=_toggled, args=(group, widget_key, dict(values)),
-              help="Off: each card's delta is the change since your last edit. On: the change since you pinned.")
-    return pinned(group) or previous
+    st.toggle("📌 Pin these numbers", key=widget_key, on_change=_toggled, args=(group, widget_key, dict(values)),
+              help="Off: each card's delta is the change since your last edit. On: deltas compare with the "
+                   "numbers pinned now, until you unpin.")

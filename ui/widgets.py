@@ -17,10 +17,13 @@ from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
-# Less empty space above the title, so the inputs and results of a page fit a 1280x720 projector;
-# KaTeX shrinks on a phone so that formulas (broken over lines by ui.formulas) fit 390 px.
+# Less empty space above the title and a tighter line under each card's number (same font size), so
+# the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
+# included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
+# lines by ui.formulas) fit 390 px.
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
+[data-testid="stMetricValue"] { line-height: 1.15; padding-bottom: 0; }
 .katex-display { padding: 0.45em 0.2em; margin: 0.2em 0; }
 .katex-display > .katex { font-size: 1.1em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
@@ -66,7 +69,7 @@ ROW_HEIGHT = 35  # pixels, Streamlit's default data-editor row
 
 
 def table_editor(name: str, column_config: dict, *, reorder: Callable | None = None,
-                 num_rows: str = "dynamic", max_rows: int = 15) -> pd.DataFrame:
+                 num_rows: str = "dynamic", max_rows: int = 17) -> pd.DataFrame:
     """An editor over the scenario table ``name``; returns the table as the user has it now.
 
     The editor keeps its key (and so the cursor) across its own edits: its state accumulates the
@@ -80,10 +83,12 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     base = st.session_state[f"{name}_base"]
-    # Tall enough to show every row (up to max_rows), the empty "add" row and one row added since, so the
-    # first row typed does not scroll the others away. It depends on the base only: a height that
-    # changed with each edit would give the grid a new identity and remount it, losing the cursor.
-    height = (min(len(base), max_rows) + 3) * ROW_HEIGHT + 3
+    # Tall enough to show every row, the empty "add" row and one row added since (so the first row typed
+    # does not scroll the others away), up to max_rows rows in all, the add row counted: a table just
+    # filling max_rows still shows its add row, where a person clicks to add one. It depends on the base
+    # only: a height that changed with each edit would give the grid a new identity and remount it,
+    # losing the cursor.
+    height = (min(len(base) + 2, max_rows) + 1) * ROW_HEIGHT + 3
     st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
                    width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
@@ -271,6 +276,7 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
                     delta_color="normal" if metric is None or metric.higher_is_better else "inverse",
                     help="\n\n".join(line for line in help_lines if line) or None,
                 )
+    baseline.switch(group, values)
 
 
 def _label(key: str, k: int | None) -> str:
