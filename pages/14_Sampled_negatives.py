@@ -61,7 +61,7 @@ with formula_area:
             rf"={sampled.expected_sampled_rank(example_rank, sim.n_items, n):.2f}")
     hr, nd = st.columns(2)
     hr.latex(r"\mathrm{HR@10}=\frac{1}{|U|}\sum_{u}\mathbb{1}[\mathrm{rank}_u\le 10]")
-    nd.latex(r"\mathrm{NDCG@10}=\frac{1}{|U|}\sum_{u}\frac{\mathbb{1}[\mathrm{rank}_u\le 10]}{\log_2(\mathrm{rank}_u+1)}")
+    nd.latex(r"\mathrm{NDCG@10}=\frac{1}{|U|}\sum_{u}\frac{\mathbb{1}[r_u\le 10]}{\log_2(r_u+1)},\quad r_u=\mathrm{rank}_u")
 cell = table.set_index(["model", "evaluation"])
 st.subheader(f"HR@{sim.k} and NDCG@{sim.k}: full catalogue of {sim.n_items:,} items vs {n} sampled negatives")
 for metric, label in (("hit_rate", f"HR@{sim.k}"), ("ndcg", f"NDCG@{sim.k}")):

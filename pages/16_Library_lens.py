@@ -67,8 +67,9 @@ metric = st.session_state["lens_metric"]
 theirs = conv.breakdown(convention, metric, case.recommended, case.ground_truth, case.k)
 app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_truth, case.k)
 with formula_area:
-    st.latex(lens.breakdown_latex(library, metric, case.k, theirs) + r"\qquad\text{vs}\qquad"
-             + lens.breakdown_latex("this app", metric, case.k, app_breakdown))
+    # One line each, so the pair fits a phone as well as a projector.
+    st.latex(r"\begin{aligned}&" + lens.breakdown_latex(library, metric, case.k, theirs) + r"\\ \text{vs}\ &"
+             + lens.breakdown_latex("this app", metric, case.k, app_breakdown) + r"\end{aligned}")
     st.caption(f"{conv.possessive(library)} {conv.METRIC_LABELS[metric]} next to this app's, for the scenario below "
                "(choose the library and metric under *One library up close*).")
 
