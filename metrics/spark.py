@@ -33,8 +33,11 @@ from metrics.ranked_metrics import AP_DENOMINATORS
 _KIND = "__receval_kind"  # 0 = recommendation row, 1 = ground-truth row
 
 
-def session(master: str = "local[*]", app_name: str = "receval"):
+def session(master: str = "local[*]", app_name: str = "receval", *, driver_memory: str = "2g"):
     """A SparkSession for local runs: no web UI, Arrow on, few shuffle partitions for small data.
+
+    In local mode the executors run inside the driver's JVM, so ``driver_memory`` is the memory of
+    the whole job; it takes effect only when this call starts the JVM.
 
     On a cluster, build the session as the cluster wants and pass its DataFrames to
     :func:`evaluate`; this helper is for the command line and the tests.
@@ -42,6 +45,7 @@ def session(master: str = "local[*]", app_name: str = "receval"):
     from pyspark.sql import SparkSession
 
     return (SparkSession.builder.master(master).appName(app_name)
+            .config("spark.driver.memory", driver_memory)
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
