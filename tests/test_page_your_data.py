@@ -42,7 +42,7 @@ def test_opens_with_a_synthetic_log_evaluated(opened):
     assert summary_value(opened, "NDCG@K", 20) == pytest.approx(expected["ndcg@20"])
     assert r"\mathrm{MAP@10}=\frac{1}{|U|}\sum_{u\in U}\mathrm{AP@10}_u" in latex(opened)
     assert f"={expected['average_precision@10']:.4f}" in latex(opened)
-    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(opened)]
+    titles = [spec["layout"]["title"]["text"].replace("<br>", " ") for spec in chart_specs(opened)]  # wrapped for phones
     assert "How the per-user values spread (dashed line = mean)" in titles
     assert "Spread of AP@10 over users" in titles
     assert "Each mean as K grows" in titles

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ui.your_data import column_label
-from ui.charts import MARKER, MISS, PALETTE
+from ui.charts import MARKER, MISS, PALETTE, _layout
 
 BINS = 20
 
@@ -19,8 +19,10 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
                title: str = "How the per-user values spread (dashed line = mean)") -> go.Figure:
     """One histogram of the per-user values per column, 20 bins over [0, 1], mean marked."""
     rows = math.ceil(len(columns) / per_row)
-    titles = [f"{column_label(c)}: mean {per_user[c].mean():.4f}" for c in columns]
-    fig = make_subplots(rows=rows, cols=per_row, subplot_titles=titles, vertical_spacing=0.5 / max(rows, 1) * 0.6)
+    # Two short lines: three side by side still fit a phone.
+    titles = [f"{column_label(c)}<br>mean {per_user[c].mean():.4f}" for c in columns]
+    fig = make_subplots(rows=rows, cols=per_row, subplot_titles=titles, vertical_spacing=0.5 / max(rows, 1) * 0.6,
+                        horizontal_spacing=0.1)  # room for the next panel's counts on a phone
     for index, column in enumerate(columns):
         row, col = index // per_row + 1, index % per_row + 1
         fig.add_trace(go.Histogram(x=per_user[column], xbins={"start": 0, "end": 1.0001, "size": 1 / BINS},
@@ -29,10 +31,8 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
         fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color=MARKER, row=row, col=col)
         fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
     fig.update_yaxes(title_text="users", col=1)
-    fig.update_layout(title=title, showlegend=False,
-                      height=260 * rows + 80, margin={"l": 50, "r": 20, "t": 90, "b": 40}, font={"size": 14},
-                      bargap=0.05)
-    return fig
+    fig.update_layout(showlegend=False, bargap=0.05)
+    return _layout(fig, title, height=260 * rows + 80)
 
 
 def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
@@ -45,7 +45,4 @@ def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
         fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=f"K = {k}")
     fig.update_xaxes(tickvals=sorted(curves["k"].unique()))
     fig.update_yaxes(range=[-0.02, 1.05])
-    fig.update_layout(title="Each mean as K grows", xaxis_title="K", yaxis_title="mean over users",
-                      margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.25},
-                      font={"size": 14})
-    return fig
+    return _layout(fig, "Each mean as K grows", "K", "mean over users")

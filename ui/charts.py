@@ -35,27 +35,59 @@ def _wrap(title: str, width: int = TITLE_WIDTH) -> list[str]:
     return lines
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+def _layout(fig: go.Figure, title: str, x: str | None = None, y: str | None = None, *, height: int | None = None,
+            legend_on_top: bool = False, bottom: int = 40) -> go.Figure:
+    """Finish every chart of the app the same way: a wrapped title, 14 px text everywhere, the toolbar apart.
+
+    Works for subplots (every axis, colour bar and subplot title), animations (each frame's title
+    is wrapped too, and the top margin fits the longest) and sliders or buttons. ``x``/``y`` name
+    the first axes (None leaves them as they are); ``bottom`` is the bottom margin (more for a
+    slider); ``legend_on_top`` puts the legend above the plot, right-aligned, under the title.
+    """
     # No template: st.plotly_chart applies the Streamlit theme, and a template costs ~13 ms a figure.
     # The title is wrapped to fit a phone and starts at the chart's left edge; the toolbar stands
     # upright at the right edge (in its own margin), so the two never meet.
     lines = _wrap(title)
-    # Streamlit's theme draws ticks, legends and annotations at 12 px unless told otherwise.
+    title_style = {"x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
+                   "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}}
+    for frame in fig.frames or ():
+        if frame.layout.title.text is not None:
+            frame_lines = _wrap(frame.layout.title.text.replace("<br>", " "))  # wrapped once, even if the caller did
+            frame.layout.title = {"text": "<br>".join(frame_lines), **title_style}
+            lines = max(lines, frame_lines, key=len)
+    # Streamlit's theme draws ticks, legends, annotations and colour bars at 12 px unless told otherwise.
     text_font = {"size": FONT_SIZE}
-    fig.update_layout({
-        "title": {"text": "<br>".join(lines), "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8, "t": 22},
-                  "y": 1, "yref": "container", "yanchor": "top", "font": {"size": FONT_SIZE + 2}},
-        "xaxis": {"title": {"text": x, "font": text_font}, "tickfont": text_font},
-        "yaxis": {"title": {"text": y, "font": text_font}, "tickfont": text_font},
-        "margin": {"l": 50, "r": 40, "t": 40 + 21 * len(lines), "b": 40},
-        "legend": {"orientation": "h", "y": -0.25, "font": text_font},
+    legend = ({"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom", "font": text_font}
+              if legend_on_top else {"orientation": "h", "y": -0.25, "font": text_font})
+    top = 40 + 21 * len(lines) + (30 if legend_on_top else 0)
+    layout = {
+        "title": {"text": "<br>".join(_wrap(title)), **title_style},
+        "margin": {"l": 50, "r": 40, "t": top, "b": bottom},
+        "legend": legend,
         "font": text_font,
         "hoverlabel": {"font": text_font},
         "modebar": {"orientation": "v"},
         "uniformtext": {"minsize": FONT_SIZE, "mode": "hide"},  # bar text under 14 px is hidden, not shrunk
-    })
-    for annotation in fig.layout.annotations:
+    }
+    if height is not None:
+        layout["height"] = height
+    for axis, text in (("xaxis", x), ("yaxis", y)):
+        if text is not None:
+            layout[axis] = {"title": {"text": text}}
+    fig.update_layout(layout)
+    fig.update_xaxes(tickfont=text_font, title_font=text_font)  # every axis of every subplot
+    fig.update_yaxes(tickfont=text_font, title_font=text_font)
+    for annotation in fig.layout.annotations:  # shape labels and subplot titles
         annotation.font.size = FONT_SIZE
+    for trace in fig.data:
+        if "colorbar" in trace and trace.showscale is not False:
+            trace.colorbar.update(tickfont=text_font, title_font=text_font)
+        if trace.type == "heatmap" and trace.textfont.size is None:  # Plotly shrinks cell text to fit otherwise
+            trace.textfont.size = FONT_SIZE
+    for control in (*fig.layout.sliders, *fig.layout.updatemenus):
+        control.font.size = FONT_SIZE
+    for slider in fig.layout.sliders:
+        slider.currentvalue.font.size = FONT_SIZE
     return fig
 
 

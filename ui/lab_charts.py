@@ -11,16 +11,7 @@ from plotly.subplots import make_subplots
 from metrics.registry import BY_KEY
 from ui.text import plotly as plotly_text
 from ui.charts import ALERT as ACCENT
-from ui.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE
-
-
-
-def _layout(fig: go.Figure, title: str, x: str, y: str, height: int | None = None) -> go.Figure:
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, font={"size": 14},
-                      margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.18})
-    if height:
-        fig.update_layout(height=height)
-    return fig
+from ui.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout
 
 
 def rank_arrows(changes: pd.DataFrame) -> go.Figure:
@@ -46,10 +37,8 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
     fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
     moved = int(changes["moved"].sum())
-    _layout(fig, f"A → B: {moved} item(s) moved (green = relevant)", "", "rank",
-            height=max(320, 36 * n + 90))
-    fig.update_layout(margin={"t": 40, "b": 30})
-    return fig
+    return _layout(fig, f"A → B: {moved} item(s) moved (green = relevant)", "", "rank",
+                   height=max(320, 36 * n + 90))
 
 
 def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None = None,
@@ -72,15 +61,16 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     fig.frames = [go.Frame(name=str(s), traces=[marker_trace],
                            data=[go.Scatter(x=[s] * len(keys), y=at.loc[s, list(keys)].tolist())]) for s in steps]
     fig.update_layout(
-        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-        updatemenus=[{"type": "buttons", "x": 0.09, "y": -0.2, "xanchor": "right", "yanchor": "top",
-                      "direction": "left", "pad": {"t": 30}, "buttons": [
+        # Below the axis title (offsets in px, so they hold at any width): the buttons, then the
+        # slider across the whole width, so 14 px labels never run into each other on a phone.
+        updatemenus=[{"type": "buttons", "x": 0, "y": 0, "xanchor": "left", "yanchor": "top",
+                      "direction": "left", "pad": {"t": 48}, "buttons": [
             {"label": "▶ Play", "method": "animate",
              "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
             {"label": "⏸", "method": "animate",
              "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]},
         ]}],
-        sliders=[{"active": steps.index(current), "x": 0.1, "len": 0.9, "y": -0.2, "yanchor": "top",
+        sliders=[{"active": steps.index(current), "x": 0, "len": 1, "y": 0, "yanchor": "top", "pad": {"t": 84},
                   "currentvalue": {"prefix": f"{x} = "},
                   "steps": [{"label": str(s), "method": "animate",
                              "args": [[str(s)], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
@@ -90,10 +80,7 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
         fig.add_vline(x=k + 0.5, line_dash="dot", line_color=MARKER, annotation_text=f"K = {k}")
     fig.update_yaxes(range=[-0.03, 1.08])
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
-    _layout(fig, title, x, "value", height=500)
-    fig.update_layout(legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-                      margin={"t": 90, "b": 150})
-    return fig
+    return _layout(fig, title, x, "value", height=520, legend_on_top=True, bottom=170)
 
 
 def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:

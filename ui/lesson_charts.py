@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout, _wrap
+from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
 
 MOVING = "#c62828"
 SPEEDS = {"slow": 1400, "normal": 800, "fast": 350}
@@ -24,19 +24,19 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
     frame's title is wrapped as ``_layout`` wraps the still one, so playing never changes its shape.
     """
     name, traces, caption = frames[0]
-    titles = ["<br>".join(_wrap(c)) for _, _, c in frames]
-    fig = go.Figure(data=traces, frames=[go.Frame(data=t, name=n, layout={"title": {"text": title}})
-                                         for (n, t, _), title in zip(frames, titles, strict=True)])
+    fig = go.Figure(data=traces, frames=[go.Frame(data=t, name=n, layout={"title": {"text": c}}) for n, t, c in frames])
     play = {"frame": {"duration": duration, "redraw": True}, "fromcurrent": True,
             "transition": {"duration": min(300, duration // 2)}}
     pause = {"frame": {"duration": 0, "redraw": False}, "mode": "immediate", "transition": {"duration": 0}}
     fig.update_layout(
         height=height,
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": -0.18, "xanchor": "left",
-                      "yanchor": "top", "showactive": False, "pad": {"t": 10, "r": 10},
+        # Below the axis title (offsets in px, so they hold at any width): the buttons, then the
+        # slider across the whole width, so 14 px button labels never run into the slider.
+        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 0, "xanchor": "left",
+                      "yanchor": "top", "showactive": False, "pad": {"t": 48, "r": 10},
                       "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
                                   {"label": "⏸ Pause", "method": "animate", "args": [[None], pause]}]}],
-        sliders=[{"active": 0, "x": 0.22, "y": -0.12, "len": 0.78, "pad": {"t": 30},
+        sliders=[{"active": 0, "x": 0, "y": 0, "len": 1, "yanchor": "top", "pad": {"t": 84},
                   "currentvalue": {"visible": False},
                   "steps": [{"label": n, "method": "animate",
                              "args": [[n], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
@@ -46,11 +46,8 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
         fig.update_xaxes(range=x_range)
     if y_range is not None:
         fig.update_yaxes(range=y_range)
-    _layout(fig, caption, x_title, y_title)
-    lines = max(title.count("<br>") + 1 for title in titles)  # room for the longest title, as _layout leaves
-    fig.update_layout(margin={"l": 50, "r": 20, "t": 40 + 21 * lines, "b": 130},
-                      legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"})
-    return fig
+    # _layout wraps every frame's title as the still one, and leaves room for the longest.
+    return _layout(fig, caption, x_title, y_title, legend_on_top=True, bottom=140)
 
 
 def growing_lines(table: pd.DataFrame, x: str, lines: dict[str, str], captions: list[str], *, x_title: str,
@@ -131,14 +128,15 @@ def loss_marker(frames_table: pd.DataFrame, captions: list[str], *, duration: in
 def base_rate_comparison(parts: dict) -> go.Figure:
     """LogLoss next to the base rate's LogLoss, and predicted next to actual clicks."""
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=["LogLoss", "LogLoss of the base rate"], y=[parts["log_loss"], parts["base_rate_entropy"]],
+    # Category names on short lines: four bars in two panels still read on a phone without tilting.
+    fig.add_trace(go.Bar(x=["LogLoss", "LogLoss<br>of the<br>base rate"], y=[parts["log_loss"], parts["base_rate_entropy"]],
                          marker_color=[NEUTRAL, IDEAL], name="loss (nats)",
                          text=[f"{parts['log_loss']:.4f}", f"{parts['base_rate_entropy']:.4f}"], textposition="outside"))
-    fig.add_trace(go.Bar(x=["predicted clicks", "actual clicks"], y=[parts["predicted_clicks"], parts["clicks"]],
+    fig.add_trace(go.Bar(x=["predicted<br>clicks", "actual<br>clicks"], y=[parts["predicted_clicks"], parts["clicks"]],
                          marker_color=[NEUTRAL, HIT], name="clicks", yaxis="y2",
                          text=[f"{parts['predicted_clicks']:.2f}", f"{parts['clicks']}"], textposition="outside"))
     fig.update_layout(height=360, showlegend=False,
-                      xaxis={"domain": [0, 0.45]}, xaxis2={"domain": [0.55, 1], "anchor": "y2"},
+                      xaxis={"domain": [0, 0.4]}, xaxis2={"domain": [0.62, 1], "anchor": "y2"},
                       yaxis2={"anchor": "x2", "title": "clicks"})
     fig.data[1].update(xaxis="x2")
     fig.update_yaxes(rangemode="tozero")
@@ -189,7 +187,7 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     from plotly.subplots import make_subplots
 
     fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
-                        subplot_titles=(f"scores; at or above {threshold:g} = predicted click", "confusion matrix"))
+                        subplot_titles=("scores", "confusion matrix"))
     names = [f"#{i + 1}" for i in range(len(y_score))]
     fig.add_trace(go.Bar(x=names, y=list(y_score), marker_color=label_colours(y_true), name="score",
                          marker_line={"color": [MOVING if s >= threshold else "rgba(0,0,0,0)" for s in y_score],
@@ -204,4 +202,5 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     fig.update_yaxes(range=[0, 1.05], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_layout(height=360, showlegend=False)
-    return _layout(fig, "", "", "")
+    return _layout(fig, f"Scores at or above {threshold:g} are predicted clicks (red outline), making this confusion matrix",
+                   "", "")

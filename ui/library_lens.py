@@ -105,13 +105,12 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     limit = max(float(np.nanmax(np.abs(delta.to_numpy(dtype=float)), initial=0.0)), 0.05)
     fig = go.Figure(go.Heatmap(
         z=delta.to_numpy(dtype=float), x=[labels[m] for m in METRICS], y=[plotly_text(n) for n in values.index],
-        text=text, texttemplate="%{text}", textfont={"size": 13}, zmid=0, zmin=-limit, zmax=limit,
+        text=text, texttemplate="%{text}", textfont={"size": charts.FONT_SIZE}, zmid=0, zmin=-limit, zmax=limit,
         colorscale=[[0.0, charts.NEUTRAL], [0.5, charts.MISS], [1.0, charts.ALERT]], xgap=2, ygap=2, colorbar={"title": {"text": "library − app"}},
         hovertemplate="%{y}, %{x}: %{text}<br>library − app: %{z:+.4f}<extra></extra>",
     ))
-    fig.update_layout(title="Each library's value, coloured by its difference from the app's",
-                      yaxis={"autorange": "reversed"}, margin={"t": 50, "b": 30}, height=430)
-    return fig
+    fig.update_yaxes(autorange="reversed", automargin=True)  # library names need more than the usual margin
+    return charts._layout(fig, "Each library's value, coloured by its difference from the app's", height=430)
 
 
 def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
