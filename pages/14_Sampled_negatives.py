@@ -56,7 +56,8 @@ def _results(sim: sampled.Simulation, n: int):
 table, sweep = _results(sim, n)
 example_rank = max(2, sim.n_items // 50)
 with formula_area:
-    formula(r"\mathbb{E}[\mathrm{rank}_{\text{sampled}}]=1+(r-1)\,\frac{n}{N-1}",
+    # The invisible rule keeps the fraction's numerator inside the formula's box (KaTeX clips it by 1 px).
+    formula(r"\mathbb{E}[\mathrm{rank}_{\text{sampled}}]=1+(r-1)\,\frac{n}{N-1}\rule{0pt}{1.9em}",
             rf"r={example_rank}:\ 1+{example_rank - 1}\cdot\frac{{{n}}}{{{sim.n_items - 1}}}"
             rf"={sampled.expected_sampled_rank(example_rank, sim.n_items, n):.2f}")
     hr, nd = st.columns(2)
