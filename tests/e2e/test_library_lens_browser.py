@@ -12,7 +12,8 @@ from tests.e2e.streamlit_page import editor, open_page, screenshot, wait_until_i
 def test_graded_preset_fills_the_editors_and_the_heatmap(server, page):
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, server.url + "/Library_lens")
-    heatmap = page.locator(".js-plotly-plot").filter(has_text="coloured by its difference")
+    # The first line of the title: it wraps (<br>) to fit a phone, and Plotly draws each line as its own tspan.
+    heatmap = page.locator(".js-plotly-plot").filter(has_text="Each library's value, coloured by")
     heatmap.scroll_into_view_if_needed()
     expect(heatmap.get_by_text("0.3882")).to_be_visible(timeout=20_000)  # RecTools' K-slot ideal on the seed
 
