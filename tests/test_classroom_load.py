@@ -9,6 +9,7 @@ WebSocket reconnect.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import shutil
 import sys
 import urllib.request
@@ -27,6 +28,13 @@ from deploy.serve import RUN, AppProcess, Layout  # noqa: E402
 pytestmark = pytest.mark.timeout(180)
 
 
+def run(coroutine):
+    """``asyncio.run`` in a thread of its own: in the full suite the browser tests' Playwright
+    keeps an event loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 @pytest.fixture(scope="module")
 def app_process(tmp_path_factory):
     app = AppProcess(name="classroom-test", log_dir=tmp_path_factory.mktemp("classroom"))
@@ -39,7 +47,7 @@ def app_process(tmp_path_factory):
 
 
 def test_small_class_gets_every_rerun_served_with_the_k_it_sent(app_process):
-    row = asyncio.run(classroom(app_process.url, [app_process.pid], SMALL["students"], SMALL["duration"],
+    row = run(classroom(app_process.url, [app_process.pid], SMALL["students"], SMALL["duration"],
                                 seed=1, ramp=0.5, rerun_timeout=30, max_reruns=5))
     assert row["errors"] == 0, row["error_samples"]
     assert row["reruns"] >= SMALL["students"], row  # each student moved K at least once in 5 s
@@ -64,7 +72,7 @@ def test_a_rerun_that_does_not_follow_k_is_caught(app_process):
         finally:
             await browser.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 @pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed (apt-get install nginx-light); .ci/run installs it")
@@ -87,10 +95,10 @@ def test_two_processes_behind_nginx_keep_each_student_on_one(tmp_path):
             assert response.headers["Content-Encoding"] == "gzip" and len(response.read()) < script.stat().st_size / 2
         assert page
         # ... a class of simulated students each stays on one process (page load and WebSocket) ...
-        row = asyncio.run(classroom(layout.url, layout.app_pids, 6, SMALL["duration"],
+        row = run(classroom(layout.url, layout.app_pids, 6, SMALL["duration"],
                                     seed=2, ramp=0.5, rerun_timeout=30, max_reruns=5))
         # ... and a student whose WebSocket drops comes back to its own session, K and all.
-        asyncio.run(reconnect_keeps_k(layout.url))
+        run(reconnect_keeps_k(layout.url))
     assert row["errors"] == 0, row["error_samples"]
     assert row["reruns"] >= 6
     assert row["sticky_failures"] == [], row["sticky_failures"]
