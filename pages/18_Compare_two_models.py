@@ -29,6 +29,24 @@ def population(true_delta: float, seed: int):
 MAX_ROWS = 2_000_000
 
 
+def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str) -> dict:
+    """Everything the page shows about two logs: both per-user tables, the test table and the
+    beyond-accuracy table. Raises ValueError for logs that cannot be compared."""
+    per_user_a, per_user_b = batch.evaluate(recs_a, truth, k), batch.evaluate(recs_b, truth, k)
+    return {"a": per_user_a, "b": per_user_b,
+            "table": significance.compare(per_user_a, per_user_b, test=test, confidence=confidence,
+                                          correction=correction),
+            "beyond": beyond_accuracy.side_by_side(recs_a, recs_b, truth, k)}
+
+
+@st.cache_data(max_entries=32, show_spinner="Comparing the two models ...")
+def synthetic_comparison(true_delta: float, seed: int, users: int, k: int, test: str, confidence: float,
+                         correction: str) -> dict:
+    """A synthetic pair's comparison depends only on these settings: computed once for everyone, so
+    looking closer at another metric or asking how many users are needed costs no new bootstrap."""
+    return comparison(*population(true_delta, seed).sample(users), k, test, confidence, correction)
+
+
 def read_upload(upload, kind: str):
     return readers.read_table(upload.getvalue(), kind, filename=upload.name, max_rows=MAX_ROWS)
 
@@ -86,17 +104,17 @@ confidence = settings[3].select_slider("Interval", [0.8, 0.9, 0.95, 0.99], value
                                        key="compare_confidence")
 
 try:
-    per_user_a = batch.evaluate(recs_a, truth, k)
-    per_user_b = batch.evaluate(recs_b, truth, k)
-    table = significance.compare(per_user_a, per_user_b, test=test, confidence=confidence, correction=correction)
+    result = (synthetic_comparison(true_delta, int(seed), users, k, test, confidence, correction)
+              if source.startswith("A synthetic") else comparison(recs_a, recs_b, truth, k, test, confidence, correction))
 except ValueError as error:
     st.error(f"The two logs cannot be compared: {text.markdown(str(error))}")
     st.stop()
+per_user_a, per_user_b, table = result["a"], result["b"], result["table"]
 
 focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(f"ndcg@{k}"),
                      key="compare_focus")
 row = table.loc[focus]
-differences = (per_user_b[focus] - per_user_a[focus]).rename(focus)
+differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]
 n = len(differences)
 formula(
     r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}",
@@ -144,7 +162,7 @@ st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference 
 
 st.subheader("Beyond accuracy")
 st.caption("Popularity (ARP, novelty) is counted from the ground truth: how many users find each item relevant.")
-show_table(beyond_accuracy.side_by_side(recs_a, recs_b, truth, k).style
+show_table(result["beyond"].style
            .format("{:+.4f}", subset=["B - A"], na_rep=MISSING).format("{:.4f}", subset=["A", "B"], na_rep=MISSING),
            hide_index=False)
 

@@ -13,16 +13,19 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_page(path: str = "app.py", **state) -> AppTest:
+def run_page(path: str = "app.py", *, query_params: dict | None = None, **state) -> AppTest:
     """Run one page first, as a deep link on a fresh server does, and fail on any exception it shows.
 
-    Each ``state`` entry is put in the session before that first run, as loading a seed example leaves it.
+    Each ``state`` entry is put in the session before that first run, as loading a seed example leaves it;
+    ``query_params`` are in the address the page is opened with (a lesson link).
     """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     if path != "app.py":
         at.switch_page(path)
     for name, value in state.items():
         at.session_state[name] = value
+    for key, value in (query_params or {}).items():
+        at.query_params[key] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -154,18 +154,7 @@ def test_a_lesson_link_opens_its_scenario_and_the_address_bar_follows_edits():
 
 
 def run_page_with_link(params: dict, path: str = "app.py"):
-    from streamlit.testing.v1 import AppTest
-
-    from tests.conftest import ROOT
-
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    if path != "app.py":
-        at.switch_page(path)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_page(path, query_params=params)
 
 
 def test_a_tampered_link_opens_the_defaults_with_a_message():
