@@ -199,7 +199,7 @@ with right:
         for path, label, icon in TEACHING_PAGES:
             st.page_link(path, label=label, icon=icon)
 
-st.download_button("Download the per-user results (CSV)", per_user.to_csv().encode("utf-8"),
-                   file_name="per_user_metrics.csv", mime="text/csv", key="yd_download")
+st.download_button("Download the per-user results (CSV)", lambda: per_user.to_csv().encode("utf-8"),
+                   file_name="per_user_metrics.csv", mime="text/csv", on_click="ignore", key="yd_download")
 
 pitfalls(*PITFALLS)

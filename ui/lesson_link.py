@@ -9,6 +9,7 @@ page's lesson and step): they are not part of the scenario, and the sync keeps t
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -148,7 +149,10 @@ def _share(scenario: dict, params: dict) -> None:
         else:
             st.warning("This scenario is too long for a link, even compressed (browsers accept about 8,000 "
                        "characters). Download the file below and share that instead.", icon="📄")
-        st.download_button("Download the scenario (JSON)", to_json_bytes(scenario), file_name="receval-scenario.json",
+        # Deferred (a callable): an eager file would be fetched by the browser on every rerun, and a quick second
+        # rerun (dragging K) deletes it before that fetch arrives, a 404 in the console.
+        st.download_button("Download the scenario (JSON)", partial(to_json_bytes, scenario),
+                           file_name="receval-scenario.json",
                            mime="application/json", on_click="ignore", key="_scenario_download")
         upload = st.file_uploader("Open a scenario file", type=["json"], key="_scenario_upload",
                                   max_upload_size=max(1, MAX_BYTES // 1_000_000))

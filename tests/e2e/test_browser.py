@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -126,3 +127,10 @@ def test_your_data_reads_files_through_the_real_file_input(server, page, tmp_pat
     expect(page.locator(".katex").filter(has_text=r"\frac{1.3333}{3}=0.4444")).to_have_count(1)
     no_exception_box(page)
     screenshot(page, SCREENSHOTS, "your_data_uploaded")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the per-user results (CSV)").click()
+    saved = tmp_path / "per_user.csv"
+    download.value.save_as(saved)
+    per_user = pd.read_csv(saved, index_col=0)
+    assert sorted(per_user.index) == ["u1", "u2", "u3"]
+    assert per_user["average_precision@10"].round(4).to_dict() == {"u1": 0.3333, "u2": 1.0, "u3": 0.0}

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PROBE_SUFFIXES, SCREENSHOTS, _is_probe_404
-from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
 
 
 SLOW = 20_000  # ms: the first run after opening a page can be slow on a shared machine
@@ -79,3 +80,25 @@ def test_hide_the_answers_hides_cards_and_charts_until_a_check(server, page):
     expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6747", timeout=SLOW)
     expect(page.get_by_text("Right: 0.3000 (= 3/10).")).to_be_visible()
     expect(page.locator(".js-plotly-plot").first).to_be_visible()
+
+
+def test_the_scenario_file_downloads_what_is_on_screen_after_k_moves(server, page, tmp_path):
+    """Drag K, then save the scenario with a click: the file holds the K on screen, and no rerun left a stale file
+    behind for the browser to fetch (an eager download button used to 404 after a quick second rerun)."""
+    media: list[str] = []
+    page.on("request", lambda r: "/static/" not in r.url and "/media/" in r.url and media.append(r.url))
+    open_page(page, server.url)
+    set_slider(page, "K (cut-off)", 4)
+    set_slider(page, "K (cut-off)", 6)
+    expect(card(page, "Precision@6")).to_have_text("0.3333")  # hits at ranks 1 and 4
+    assert media == [], "a download button's file was fetched before anyone clicked it"
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Lesson link and file").click()
+    with page.expect_download() as download:
+        sidebar.get_by_role("button", name="Download the scenario (JSON)").click()
+    saved = tmp_path / "scenario.json"
+    download.value.save_as(saved)
+    assert download.value.suggested_filename == "receval-scenario.json"
+    document = json.loads(saved.read_text())
+    assert document["k"] == 6
+    assert [row[0] for row in document["tables"]["ground_truth"]["rows"]] == ["101", "104", "107"]
