@@ -1,11 +1,13 @@
 """Lessons page: every lesson walked first to last and back, each predict step answered right and
 wrong, each explore goal reached, and the step in the URL."""
 
+from urllib.parse import parse_qs
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from lessons import BY_KEY, LESSONS
-from tests.conftest import ROOT, chart_specs, texts
+from tests.conftest import ROOT, chart_specs, run_page, texts
 from tests.test_lessons_content import EXPLORES, PREDICTS, SOLUTIONS
 from ui import lessons as engine
 from ui.navigation import TOPIC_PAGES
@@ -143,6 +145,17 @@ def test_last_step_offers_the_next_lesson_and_the_full_page():
     assert any(link.proto.page.endswith("2_Precision_Recall_HR_F1.py") or "Precision" in link.proto.label
                for link in at.get("page_link") if "Everything about" in link.proto.label)
     check_step(click(at, "lessons_next"), BY_KEY["ap"], 0)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.key for lesson in LESSONS])
+def test_every_topic_page_links_to_its_lesson_at_step_1(lesson):
+    """The lessons link back to their topic page; each topic page offers its lesson, beside the title."""
+    at = run_page(TOPIC_PAGES[lesson.topic])
+    links = [link.proto for link in at.get("page_link") if link.proto.label == "Lesson"]
+    assert [(link.label, link.query_string) for link in links] == [
+        ("Lesson", f"lesson={lesson.key}&step=1")]
+    params = parse_qs(links[0].query_string)
+    check_step(open_lesson(params["lesson"][0], params["step"][0]), lesson, 0)
 
 
 def test_choosing_a_lesson_starts_it_at_step_1():

@@ -9,7 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
-from ui import tables
+from ui import tables, text
 from ui.widgets import bound, show_problems, table_editor, usable
 
 RECOMMENDED_COLUMNS = {
@@ -56,6 +56,7 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
             truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS, max_rows=COMPACT_ROWS))
         items = recommended.columns["recommended"]
         problems = recommended.problems + truth.problems
+        show_problems(problems)  # right under the editors, where the eye is while typing: above the fold at 720 px
         k_note = k_control(max(20, len(items)))
         if k_note:  # already escaped where it quotes a value
             st.info(k_note, icon="↕️")
@@ -74,7 +75,8 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
                 f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
                 f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
             )
-        show_problems(problems, notes)
+        for note in notes:
+            st.info(text.markdown(note), icon="ℹ️")
     case = RankingCase(items, truth.columns["ground_truth"], k, st.session_state["gain"], st.session_state["ap_denominator"])
     return RankingScenario(case, problems + notes, results)
 

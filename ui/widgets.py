@@ -9,25 +9,32 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
+from lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, formulas, lesson_link, practice_mode, tables, text
-from ui.navigation import grouped
+from ui.navigation import PAGES, grouped
 from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
-# Less empty space above the title and a tighter line under each card's number (same font size), so
+# Less empty space above the title, a title small enough to share its line with the lesson link, a tighter line under each card's number (same font size), so
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
 # lines by ui.formulas) fit 390 px.
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
+[data-testid="stMain"] h1 { font-size: 2.25rem; }
 [data-testid="stMetricValue"] { line-height: 1.15; padding-bottom: 0; }
 .katex-display { padding: 0.45em 0.2em; margin: 0.2em 0; }
 .katex-display > .katex { font-size: 1.1em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 """
+
+
+LESSONS_PAGE = next(entry.path for entry in PAGES if entry.topic == "lessons")
+LESSON_BY_TITLE = {entry.label: lesson for lesson in LESSONS for entry in PAGES if entry.topic == lesson.topic}
+"""The guided lesson of each topic page, found by the page's title (a page's title is its sidebar label)."""
 
 
 SCROLL_TO_TOP = """<script>
@@ -61,7 +68,14 @@ def page(title: str, icon: str, idea: str) -> None:
             for entry in pages:
                 st.page_link(entry.path, label=entry.label, icon=entry.icon)
     lesson_link.sync()
-    st.title(f"{icon} {title}")
+    lesson = LESSON_BY_TITLE.get(title)
+    if lesson is None:
+        st.title(f"{icon} {title}")
+    else:  # beside the title, so the inputs and cards below stay where a projector shows them
+        head, link = st.columns([5, 1], vertical_alignment="center")
+        head.title(f"{icon} {title}")
+        link.page_link(LESSONS_PAGE, label="Lesson", icon="🎓", query_params={"lesson": lesson.key, "step": "1"},
+                       help=f"This topic as a guided lesson in {len(lesson.steps)} steps: watch, predict, then explore.")
     st.markdown(idea)
 
 
@@ -193,16 +207,14 @@ def _copy(source: str, target: str) -> None:
     st.session_state[target] = st.session_state[source]
 
 
-def show_problems(problems: list[str], notes: list[str] = ()) -> None:
-    """One warning listing every row that was left out, and why; then notes that are not about rows.
+def show_problems(problems: list[str]) -> None:
+    """One warning listing every row that was left out, and why.
 
     The messages quote what the user typed, so each is escaped whole: it shows exactly as written.
     """
     if problems:
         st.warning("**Some rows are left out of the numbers below:**\n\n"
                    + "\n".join(f"- {text.markdown(p)}" for p in problems), icon="⚠️")
-    for note in notes:
-        st.info(text.markdown(note), icon="ℹ️")
 
 
 # Readable headers for the column names the metrics package returns; any other name is shown

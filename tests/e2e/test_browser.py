@@ -77,10 +77,11 @@ def test_k_slider_changes_precision_and_the_highlighted_k(server, page):
 
 
 def test_duplicate_item_shows_the_message_and_keeps_the_metrics(server, page):
+    page.set_viewport_size({"width": 1280, "height": 720})  # a projector: the message must show without scrolling
     open_page(page, server.url)
     add_row(page, editor(page, 0))
     edit_cell(page, editor(page, 0), column=2, row=10, text="103")
-    expect(page.get_by_text("item '103' appears twice, at ranks 3 and 11")).to_be_visible()
+    expect(page.get_by_text("item '103' appears twice, at ranks 3 and 11")).to_be_in_viewport()
     expect(card(page, "Precision@10")).to_have_text("0.3000")
     expect(card(page, "NDCG@10 (binary)")).to_have_text("0.8278")
     no_exception_box(page)

@@ -46,3 +46,16 @@ def test_ndcg_lesson_step_by_step_at_1280x720(server, page):
         if index + 1 < len(LESSON.steps):
             page.get_by_role("button", name="Next ▶").click()
             wait_until_idle(page)
+
+
+def test_a_topic_page_opens_its_lesson_at_step_1_with_one_click(server, page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, f"{server.url}/AP_and_MAP")
+    link = page.get_by_test_id("stMain").get_by_role("link", name="Lesson", exact=True)
+    expect(link).to_be_in_viewport()
+    screenshot(page, SCREENSHOTS, "ap_page_lesson_link_1280x720")
+    link.click()
+    wait_until_idle(page)
+    expect(page.get_by_role("heading", name=BY_KEY["ap"].steps[0].title)).to_be_visible()
+    assert "lesson=ap" in page.url and "step=1" in page.url
+    expect(page.get_by_test_id("stException")).to_have_count(0)
