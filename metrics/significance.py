@@ -191,7 +191,9 @@ def bootstrap_means(d: np.ndarray, n_resamples: int, seed: np.random.SeedSequenc
 
     Each resample draws n users with replacement; the same draw serves every metric, so the
     intervals of different metrics come from the same resampled populations. The draws are
-    counted per user (``bincount``) and the means taken as one matrix product per chunk.
+    counted per user, one resample at a time (a ``bincount`` over n counters stays in the CPU's
+    cache; one over a whole chunk's did not, and took twice as long), and the means taken as one
+    matrix product per chunk.
     Chunks are spread over two threads, each chunk with its own generator spawned from ``seed``,
     so the result depends only on the seed.
     """
@@ -203,9 +205,10 @@ def bootstrap_means(d: np.ndarray, n_resamples: int, seed: np.random.SeedSequenc
 
     def resample(job: int) -> None:
         start, size = chunks[job]
-        draws = generators[job].integers(0, n, size=(size, n), dtype=np.uint32).astype(np.int64)
-        draws += np.arange(size, dtype=np.int64)[:, None] * n
-        counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
+        draws = generators[job].integers(0, n, size=(size, n), dtype=np.uint32)
+        counts = np.empty((size, n))
+        for row, drawn in enumerate(draws):
+            counts[row] = np.bincount(drawn, minlength=n)
         out[start:start + size] = (counts @ d) / n
 
     with ThreadPoolExecutor(max_workers=2) as pool:
