@@ -193,7 +193,12 @@ def intra_list_diversity(recommendations: pd.DataFrame, k: int, *, categories: M
         raise ValueError("give exactly one of categories or features")
     top = top_k_rows(recommendations, k)
     if categories is not None:
-        top = top.assign(category=top["item"].map(categories)).dropna(subset=["category"])
+        categories = categories if isinstance(categories, pd.Series) else pd.Series(categories, dtype=object)
+        items = top["item"]
+        if pd.api.types.is_numeric_dtype(items.dtype) != pd.api.types.is_numeric_dtype(categories.index.dtype):
+            # One file read 7 as a number, the other as text "7" (as metrics.batch matches them).
+            items, categories = items.astype(str), categories.set_axis(categories.index.astype(str))
+        top = top.assign(category=items.map(categories)).dropna(subset=["category"])
         n = top.groupby("user", sort=False).size()
         same = top.groupby(["user", "category"], sort=False).size()
         same_pairs = (same * (same - 1) / 2).groupby(level="user", sort=False).sum()
@@ -216,12 +221,34 @@ def intra_list_diversity(recommendations: pd.DataFrame, k: int, *, categories: M
     return float(dissimilar.mean()) if len(dissimilar) else float("nan")
 
 
+def item_categories(table: pd.DataFrame) -> pd.Series:
+    """``{item: category}`` from a table with columns item and category, as :func:`intra_list_diversity` takes it.
+
+    Rows with a blank item or category are left out; an item given two different categories is an
+    error that names it and the rows (the table's index, e.g. a file's lines).
+
+    >>> item_categories(pd.DataFrame({"item": ["a", "b", "a"], "category": ["news", "sport", "news"]})).to_dict()
+    {'a': 'news', 'b': 'sport'}
+    """
+    rows = table.dropna(subset=["item", "category"])
+    rows = rows[rows["category"].astype(str).str.strip() != ""]
+    kinds = rows.groupby("item", sort=False)["category"].nunique()
+    if (kinds > 1).any():
+        item = kinds.index[kinds > 1][0]
+        clash = rows[rows["item"] == item].drop_duplicates("category").head(2)
+        (first, second), (where, other) = clash["category"].tolist(), clash.index.tolist()
+        raise ValueError(f"item {item!r} has two categories, {first!r} ({rows.index.name or 'row'} {where}) and "
+                         f"{second!r} ({rows.index.name or 'row'} {other}): give each item one category")
+    return rows.drop_duplicates("item").set_index("item")["category"]
+
+
 def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFrame, interactions: pd.DataFrame,
-                 k: int, catalog: Iterable | None = None) -> pd.DataFrame:
-    """Every beyond-accuracy metric that needs no item metadata, for two models, with B - A.
+                 k: int, catalog: Iterable | None = None, categories: Mapping | pd.Series | None = None) -> pd.DataFrame:
+    """Every beyond-accuracy metric for two models, with B - A.
 
     ``interactions`` gives item popularity (ARP, novelty); ``catalog`` defaults to every item
-    seen in either log or in ``interactions``.
+    seen in either log or in ``interactions``; with ``categories`` ({item: category}) the table
+    adds intra-list diversity.
     """
     if catalog is None:
         catalog = pd.unique(pd.concat([recommendations_a["item"], recommendations_b["item"], interactions["item"]]))
@@ -234,6 +261,8 @@ def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFram
             f"novelty@{k} (bits)": novelty(recs, interactions, k),
             f"personalisation@{k}": personalization(recs, k),
         }
+        if categories is not None:
+            rows[name][f"intra-list diversity@{k} (categories)"] = intra_list_diversity(recs, k, categories=categories)
     table = pd.DataFrame(rows)
     table["B - A"] = table["B"] - table["A"]
     return table.rename_axis("metric")

@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 FORMATS = ("csv", "parquet", "trec")
-KINDS = ("recommendations", "ground_truth")
+KINDS = ("recommendations", "ground_truth", "item_categories")
+TEXT_COLUMNS = ("user", "item", "category")  # ids and labels stay text: "007" is not 7
 DELIMITERS = (",", ";", "\t", "|")
 TREC_RUN = ["user", "q0", "item", "rank", "score", "tag"]
 TREC_QRELS = ["user", "iteration", "item", "relevance"]
@@ -84,6 +85,8 @@ def _required(kind: str) -> tuple[list[str], list[str]]:
     """The columns a table must have, and the columns of which it needs at least one."""
     if kind == "recommendations":
         return ["user", "item"], ["rank", "score"]
+    if kind == "item_categories":
+        return ["item", "category"], []
     return ["user", "item"], []
 
 
@@ -129,7 +132,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         delimiter = ","
     try:
         frame = pd.read_csv(
-            io.BytesIO(data), sep=delimiter, dtype={"user": str, "item": str}, skip_blank_lines=False,
+            io.BytesIO(data), sep=delimiter, dtype=dict.fromkeys(TEXT_COLUMNS, str), skip_blank_lines=False,
             nrows=None if max_rows is None else max_rows + 1, encoding="utf-8-sig", quoting=csv.QUOTE_MINIMAL,
         )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
@@ -141,8 +144,9 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         hint = ("; the header has no , ; tab or | between names: is this a TREC file "
                 "(choose TREC) or separated by spaces?")
     _check_columns(frame, kind, hint)
-    for column in ("user", "item"):
-        frame[column] = frame[column].str.strip()
+    for column in TEXT_COLUMNS:
+        if column in frame.columns:
+            frame[column] = frame[column].str.strip()
     return _label_lines(frame, 2)
 
 
@@ -228,10 +232,11 @@ def read_trec_qrels(source, *, max_rows: int | None = None) -> pd.DataFrame:
 
 
 def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_rows: int | None = None) -> pd.DataFrame:
-    """Read ``kind`` (``"recommendations"`` or ``"ground_truth"``) from a path, bytes or file.
+    """Read ``kind`` (one of :data:`KINDS`) from a path, bytes or file.
 
     ``fmt`` is one of :data:`FORMATS` or ``"auto"`` (:func:`sniff_format`). A TREC file is a run
-    for recommendations and qrels for ground truth.
+    for recommendations and qrels for ground truth; item categories (columns item, category) come
+    as CSV or Parquet only.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -244,6 +249,9 @@ def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_
         return read_csv(data, kind, max_rows=max_rows)
     if fmt == "parquet":
         return read_parquet(data, kind, max_rows=max_rows)
+    if fmt == "trec" and kind == "item_categories":
+        raise ValueError("TREC files hold runs and qrels; item categories need a CSV or Parquet file "
+                         "with columns item, category")
     if fmt == "trec":
         reader = read_trec_run if kind == "recommendations" else read_trec_qrels
         return reader(data, max_rows=max_rows)

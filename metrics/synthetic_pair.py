@@ -15,6 +15,8 @@ import pandas as pd
 from metrics import batch
 from metrics._validation import check_k
 
+GENRES = 8  # each catalogue item gets one, at random, so intra-list diversity has something to measure
+
 
 @dataclass(frozen=True)
 class ModelPair:
@@ -26,6 +28,7 @@ class ModelPair:
     quality_a: float
     quality_b: float
     true_delta: float  # mean NDCG@K of B minus A over the whole population
+    categories: pd.Series  # item -> genre, for intra-list diversity
 
     def sample(self, users: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         """The logs and ground truth of the first ``users`` users (users are in random order)."""
@@ -34,10 +37,14 @@ class ModelPair:
                      for table in (self.recommendations_a, self.recommendations_b, self.ground_truth))
 
 
+def _catalogue(list_length: int, relevant: int) -> int:
+    return 20 * (list_length + relevant)
+
+
 def _population(users: int, list_length: int, relevant: int, seed: int):
     """Candidate items, their grades (0 for non-relevant) and two correlated noise draws per user."""
     rng = np.random.default_rng(seed)
-    catalogue = 20 * (list_length + relevant)
+    catalogue = _catalogue(list_length, relevant)
     candidates = list_length + relevant
     # Candidates are drawn with a popularity skew (a few items are everybody's candidates), so
     # the beyond-accuracy metrics have something to show.
@@ -112,4 +119,8 @@ def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length
         if abs(value - mean_a - true_delta) < 1e-4:
             break
         low, high = (middle, high) if value - mean_a < true_delta else (low, middle)
-    return ModelPair(recs_a, recs_b, truth, quality_a, middle, float(value - mean_a))
+    catalogue = _catalogue(list_length, relevant)
+    genres = np.random.default_rng([seed, 1]).integers(1, GENRES + 1, catalogue)
+    categories = pd.Series([f"genre {g}" for g in genres], index=pd.RangeIndex(1, catalogue + 1, name="item"),
+                           name="category")
+    return ModelPair(recs_a, recs_b, truth, quality_a, middle, float(value - mean_a), categories)

@@ -29,14 +29,15 @@ def population(true_delta: float, seed: int):
 MAX_ROWS = 2_000_000
 
 
-def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str) -> dict:
+def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str, categories=None) -> dict:
     """Everything the page shows about two logs: both per-user tables, the test table and the
-    beyond-accuracy table. Raises ValueError for logs that cannot be compared."""
+    beyond-accuracy table (with intra-list diversity when item categories are known). Raises
+    ValueError for logs that cannot be compared."""
     per_user_a, per_user_b = batch.evaluate(recs_a, truth, k), batch.evaluate(recs_b, truth, k)
     return {"a": per_user_a, "b": per_user_b,
             "table": significance.compare(per_user_a, per_user_b, test=test, confidence=confidence,
                                           correction=correction),
-            "beyond": beyond_accuracy.side_by_side(recs_a, recs_b, truth, k)}
+            "beyond": beyond_accuracy.side_by_side(recs_a, recs_b, truth, k, categories=categories)}
 
 
 @st.cache_data(max_entries=32, show_spinner="Comparing the two models ...")
@@ -44,7 +45,8 @@ def synthetic_comparison(true_delta: float, seed: int, users: int, k: int, test:
                          correction: str) -> dict:
     """A synthetic pair's comparison depends only on these settings: computed once for everyone, so
     looking closer at another metric or asking how many users are needed costs no new bootstrap."""
-    return comparison(*population(true_delta, seed).sample(users), k, test, confidence, correction)
+    pair = population(true_delta, seed)
+    return comparison(*pair.sample(users), k, test, confidence, correction, pair.categories)
 
 
 def read_upload(upload, kind: str):
@@ -62,23 +64,28 @@ if source.startswith("A synthetic"):
                               key="compare_seed")
     pair = population(true_delta, int(seed))
     recs_a, recs_b, truth = pair.sample(users)
+    categories = pair.categories
     st.caption(f"Both models rank candidates for a population of 20,000 users; over all of them B's mean NDCG@10 "
                f"is higher by exactly {pair.true_delta:+.4f}. Your experiment sees {users:,} of them. With few users, "
                "watch a real difference hide in the noise; with many, watch a tiny one become 'significant'.")
 else:
     st.caption(f"CSV or Parquet with columns user, item, rank (or score) for each model, and user, item, "
-               f"relevance for the ground truth; TREC run and qrels files work too. Up to {MAX_ROWS:,} rows a file.")
-    cells = st.columns(3)
+               f"relevance for the ground truth; TREC run and qrels files work too. Optionally, item, category "
+               f"for intra-list diversity. Up to {MAX_ROWS:,} rows a file.")
+    cells = st.columns(4)
     uploads = {
         "a": cells[0].file_uploader("Model A's recommendations", key="compare_upload_a"),
         "b": cells[1].file_uploader("Model B's recommendations", key="compare_upload_b"),
         "truth": cells[2].file_uploader("Ground truth", key="compare_upload_truth"),
     }
+    category_file = cells[3].file_uploader("Item categories (optional)", key="compare_upload_categories")
     if all(uploads.values()):
         try:
             st.session_state["compare_files"] = (
                 read_upload(uploads["a"], "recommendations"), read_upload(uploads["b"], "recommendations"),
-                read_upload(uploads["truth"], "ground_truth"))
+                read_upload(uploads["truth"], "ground_truth"),
+                None if category_file is None else beyond_accuracy.item_categories(
+                    read_upload(category_file, "item_categories")))
             st.session_state["compare_files_error"] = None
         except ValueError as error:
             st.session_state["compare_files_error"] = str(error)
@@ -88,7 +95,7 @@ else:
     if "compare_files" not in st.session_state:
         st.info("Upload the three files to compare the models; until then, switch to the synthetic pair to see the page at work.")
         st.stop()
-    recs_a, recs_b, truth = st.session_state["compare_files"]
+    recs_a, recs_b, truth, categories = st.session_state["compare_files"]
 
 for model, missing in significance.users_without_recommendations(recs_a, recs_b, truth).items():
     if missing:
@@ -105,7 +112,8 @@ confidence = settings[3].select_slider("Interval", [0.8, 0.9, 0.95, 0.99], value
 
 try:
     result = (synthetic_comparison(true_delta, int(seed), users, k, test, confidence, correction)
-              if source.startswith("A synthetic") else comparison(recs_a, recs_b, truth, k, test, confidence, correction))
+              if source.startswith("A synthetic") else comparison(recs_a, recs_b, truth, k, test, confidence, correction,
+                                                                   categories))
 except ValueError as error:
     st.error(f"The two logs cannot be compared: {text.markdown(str(error))}")
     st.stop()
@@ -161,7 +169,13 @@ st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference 
             f"(standard deviation {differences.std(ddof=1):.4f}). This experiment has {n:,}.")
 
 st.subheader("Beyond accuracy")
-st.caption("Popularity (ARP, novelty) is counted from the ground truth: how many users find each item relevant.")
+st.caption("Popularity (ARP, novelty) is counted from the ground truth: how many users find each item relevant. "
+           + ("Intra-list diversity: the share of pairs of items in a user's top K from different categories "
+              "(the synthetic catalogue's items each have one of 8 genres, at random)."
+              if source.startswith("A synthetic") else
+              "Intra-list diversity: the share of pairs of items in a user's top K from different categories."
+              if categories is not None else
+              "Upload item categories (columns item, category) to add intra-list diversity."))
 show_table(result["beyond"].style
            .format("{:+.4f}", subset=["B - A"], na_rep=MISSING).format("{:.4f}", subset=["A", "B"], na_rep=MISSING),
            hide_index=False)

@@ -125,3 +125,39 @@ def test_personalization_scales_without_a_users_by_users_matrix():
                         "rank": np.tile(np.arange(1, 11), users)})
     value = ba.personalization(log.drop_duplicates(["user", "item"]), 10)
     assert 0.99 < value < 1.0  # random lists over 5,000 items barely overlap
+
+
+def test_categories_read_from_a_file_score_a_log_whose_items_are_numbers():
+    """A Parquet log holds item 7 as a number, a CSV of categories holds "7" as text: they still match."""
+    from metrics.readers import read_table
+
+    log = pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [7, 8, 9, 7, 8], "rank": [1, 2, 3, 1, 2]})
+    table = read_table(b"item,category\n7,news\n8,news\n9,sport\n\n", "item_categories", filename="genres.csv")
+    categories = ba.item_categories(table)
+    assert categories.to_dict() == {"7": "news", "8": "news", "9": "sport"}
+    expected = (2 / 3 + 0) / 2  # user 1: two of three pairs differ; user 2: both news
+    assert ba.intra_list_diversity(log, 3, categories=categories) == pytest.approx(expected)
+    assert ba.intra_list_diversity(log.astype({"item": str}), 3, categories=categories) == pytest.approx(expected)
+
+
+def test_an_item_with_two_categories_is_named_with_its_lines():
+    from metrics.readers import read_table
+
+    table = read_table(b"item,category\na,news\nb,film\na,sport\n", "item_categories", filename="genres.csv")
+    with pytest.raises(ValueError, match=r"item 'a' has two categories, 'news' \(line 2\) and 'sport' \(line 4\)"):
+        ba.item_categories(table)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_side_by_side_adds_intra_list_diversity_when_categories_are_given(seed):
+    a, b = random_log(seed), random_log(seed + 100)
+    rng = np.random.default_rng(seed)
+    categories = {i: rng.choice(["news", "sport", "film"]) for i in CATALOG}
+    without = ba.side_by_side(a, b, a, 5)
+    table = ba.side_by_side(a, b, a, 5, categories=categories)
+    assert "intra-list diversity@5 (categories)" not in without.index
+    assert table.drop(index="intra-list diversity@5 (categories)").equals(without)
+    row = table.loc["intra-list diversity@5 (categories)"]
+    assert row["A"] == ba.intra_list_diversity(a, 5, categories=categories)
+    assert row["B"] == ba.intra_list_diversity(b, 5, categories=categories)
+    assert row["B - A"] == pytest.approx(row["B"] - row["A"])

@@ -7,9 +7,10 @@ import io
 import pandas as pd
 import pytest
 
-from metrics import batch, significance
+from metrics import batch, beyond_accuracy, significance
 from metrics.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
+from ui import text
 from ui.navigation import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["compare"]
@@ -73,7 +74,7 @@ def test_uploaded_files_are_compared_and_a_bad_file_keeps_the_last_results():
 def test_a_model_that_skips_users_is_named():
     pair = synthetic_pair(0.0, users=300, seed=2)
     recs_b = pair.recommendations_b[pair.recommendations_b["user"] > 40]
-    at = run_page(PAGE, compare_source="My own files", compare_files=(pair.recommendations_a, recs_b, pair.ground_truth))
+    at = run_page(PAGE, compare_source="My own files", compare_files=(pair.recommendations_a, recs_b, pair.ground_truth, None))
     warnings = [w.value for w in at.warning]
     assert any("Model B recommends nothing to 40 of the 300 users" in w for w in warnings), warnings
 
@@ -85,3 +86,44 @@ def test_settings_change_the_test_and_k():
     assert not at.exception
     assert "ndcg@5" in at.dataframe[0].value.index
     assert any("Wilcoxon signed-rank" in c.value for c in at.caption)
+
+
+def beyond_table(at) -> pd.DataFrame:
+    return next(frame.value for frame in at.dataframe if "B - A" in frame.value.columns)
+
+
+def test_the_synthetic_pair_shows_intra_list_diversity_over_its_genres():
+    at = run_page(PAGE)
+    pair = synthetic_pair(0.01, users=20_000, seed=0)
+    a, b, truth = pair.sample(1000)
+    expected = beyond_accuracy.side_by_side(a, b, truth, 10, categories=pair.categories)
+    shown = beyond_table(at)
+    assert list(shown.index) == list(expected.index)
+    assert shown.loc["intra-list diversity@10 (categories)", "A"] == pytest.approx(
+        beyond_accuracy.intra_list_diversity(a, 10, categories=pair.categories))
+    assert any("8 genres" in c.value for c in at.caption)
+
+
+def test_an_uploaded_categories_file_adds_intra_list_diversity_and_a_clash_is_named():
+    pair = synthetic_pair(0.02, users=300, seed=3)
+    at = run_page(PAGE)
+    at.radio(key="compare_source").set_value("My own files").run()
+    for key, frame in (("a", pair.recommendations_a), ("b", pair.recommendations_b), ("truth", pair.ground_truth)):
+        at.file_uploader(key=f"compare_upload_{key}").upload(f"{key}.csv", csv_bytes(frame), "text/csv")
+    at.run()
+    assert "intra-list diversity@10 (categories)" not in beyond_table(at).index
+    assert any("Upload item categories" in c.value for c in at.caption)
+
+    genres = pair.categories.rename_axis("item").reset_index()
+    at.file_uploader(key="compare_upload_categories").upload("genres.csv", csv_bytes(genres), "text/csv").run()
+    assert not at.exception
+    as_text = {"user": str, "item": str}
+    expected = beyond_accuracy.intra_list_diversity(pair.recommendations_b.astype(as_text), 10,
+                                                    categories=pair.categories)
+    assert beyond_table(at).loc["intra-list diversity@10 (categories)", "B"] == pytest.approx(expected)
+
+    at.file_uploader(key="compare_upload_categories").upload(
+        "genres.csv", b"item,category\n1,news\n2,film\n1,sport\n", "text/csv").run()
+    assert not at.exception
+    assert text.markdown("item '1' has two categories, 'news' (line 2) and 'sport' (line 4)") in at.error[0].value
+    assert beyond_table(at).loc["intra-list diversity@10 (categories)", "B"] == pytest.approx(expected)

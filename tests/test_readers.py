@@ -91,6 +91,9 @@ MALFORMED = [
     ("qrels text grade", "trec", "q1 0 d1 1\nq1 0 d2 yes\n", "ground_truth", r"relevance field of a TREC qrels must be a number; line\(s\) 2"),
     ("qrels as run", "trec", "q1 0 d1 1\n", "recommendations", r"has 4 field\(s\) but a TREC run line has 6"),
     ("too many rows", "csv", "user,item,rank\n" + "u,a,1\n" * 4, "recommendations", r"more than 3 rows"),
+    ("categories without category", "csv", "item,genre\na,news\n", "item_categories",
+     r"item categories file is missing column 'category' \(found columns: 'item', 'genre'\)"),
+    ("categories as trec", "trec", "a news\n", "item_categories", r"item categories need a CSV or Parquet file"),
 ]
 
 
