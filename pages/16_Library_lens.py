@@ -141,7 +141,7 @@ for column, (who, b) in zip(columns, ((library, theirs), ("this app", app_breakd
 st.markdown(f"**Check it yourself** with {conv.possessive(library)} own code (this scenario filled in)")
 code = snippet(library, case.recommended, case.ground_truth, case.k)
 st.code(code.code, language=code.language)
-why = WHY_NOT_RUN.get(library, f"{library} is not installed here")
+why = WHY_NOT_RUN.get(library)
 st.caption("Tested: the test suite runs this code and checks it prints the table's values." if code.tested else
            f"Not run by the tests ({why}): written from the library's documentation and source. The table's "
            f"values for {library} match the values measured in library-conventions.md.")

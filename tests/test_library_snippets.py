@@ -1,4 +1,4 @@
-"""The "check it yourself" snippets: the trec_eval, ranx and scikit-learn ones run in a subprocess and
+"""The "check it yourself" snippets: the trec_eval, ranx, scikit-learn and cornac ones run in a subprocess and
 print the values of their cells; no typed item id can break out of a string literal."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _printed(output: str) -> dict[str, float]:
     return values
 
 
-@pytest.mark.parametrize("library", ["trec_eval", "ranx", "scikit-learn"])
+@pytest.mark.parametrize("library", ["trec_eval", "ranx", "scikit-learn", "cornac"])
 def test_tested_snippets_run_and_print_their_cells(library):
     snippets = [library_snippets.snippet(library, *case) for case in CASES]
     assert all(s.tested for s in snippets)
@@ -96,3 +96,9 @@ def test_typed_ids_stay_inside_scala_string_literals():
     literal = list_line.strip()[len("Array("):list_line.strip().rindex(")")]
     assert json.loads(f"[{literal}]") == recommended
     assert all(ord(c) < 128 and c not in "\r\n" for c in literal)
+
+
+def test_every_snippet_the_tests_do_not_run_says_why():
+    seed = (SEED, {"101": 1, "104": 1, "107": 1}, 10)
+    untested = {name for name in library_snippets.BUILDERS if not library_snippets.snippet(name, *seed).tested}
+    assert untested == set(library_snippets.WHY_NOT_RUN)

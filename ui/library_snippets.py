@@ -2,7 +2,7 @@
 
 No Streamlit here. Every item id a user typed enters Python code only as ``repr(str(id))`` and
 Scala code only as a JSON string literal, so no id can end a literal and become code. The
-trec_eval, ranx and scikit-learn snippets are run by the tests and print ``name value`` lines;
+trec_eval, ranx, scikit-learn and cornac snippets are run by the tests and print ``name value`` lines;
 ``Snippet.prints`` maps each printed name to the metric of the table it reproduces.
 """
 
@@ -209,19 +209,28 @@ print(calc_metrics(metrics, reco=reco, interactions=interactions))
 
 def cornac(recommended, ground_truth, k) -> Snippet:
     view = library_view(CONVENTIONS["cornac"], recommended, ground_truth)
+    names = {f"Precision@{k}": "precision", f"Recall@{k}": "recall", "MAP": "average_precision",
+             f"NDCG@{k}": "ndcg", "MRR": "reciprocal_rank"}
     code = f"""import numpy as np
 from cornac.metrics import MAP, MRR, NDCG, Precision, Recall
 
-# cornac ranks every candidate: the list, then the ground-truth items it does not show.
+# cornac ranks every candidate by index: the list, then the ground-truth items it does not show.
 candidates = {_py_list(_py(i) for i in view.ranking)}
-gt_pos = np.array({_py_list(str(int(i in view.relevant)) for i in view.ranking)})
-pd_rank = np.arange(len(candidates))
-pd_scores = np.arange(len(candidates), 0, -1, dtype=float)
-for metric in (Precision(k={k}), Recall(k={k}), NDCG(k={k}), MRR()):
-    print(metric.name, metric.compute(gt_pos=gt_pos, pd_rank=pd_rank))
-print(MAP().name, MAP().compute(gt_pos=gt_pos, pd_scores=pd_scores))
+relevant = {{{", ".join(_py(i) for i in view.relevant)}}}
+gt_pos = np.array([index for index, item in enumerate(candidates) if item in relevant], dtype=int)
+pd_rank = np.arange(len(candidates))  # best first
+pd_scores = np.arange(len(candidates), 0, -1, dtype=float)  # scores that fall with rank
+for name, compute in [
+    *((metric.name, lambda metric=metric: metric.compute(gt_pos=gt_pos, pd_rank=pd_rank))
+      for metric in (Precision(k={k}), Recall(k={k}), NDCG(k={k}), MRR())),
+    ("MAP", lambda: MAP().compute(item_indices=pd_rank, pd_scores=pd_scores, gt_pos=gt_pos)),
+]:
+    if len(gt_pos) == 0:  # cornac's ranking_eval skips such a user before any metric sees it
+        print(name, "left out: a user with no relevant item")
+    else:
+        print(name, compute())
 """
-    return Snippet(code)
+    return Snippet(code, tested=True, prints=names)
 
 
 def _scala(item) -> str:
@@ -256,11 +265,14 @@ BUILDERS = {
 
 
 WHY_NOT_RUN = {
+    "torchmetrics": "torchmetrics needs PyTorch, whose Linux build on PyPI brings several GB of CUDA packages",
+    "Recommenders": "Recommenders 1.2.1 requires pandas < 3 (and Jupyter, LightGBM and transformers)",
     "RecBole": "RecBole 1.2.1 breaks on numpy 2",
-    "Evidently": "Evidently 0.7 breaks on pandas 3",
+    "Evidently": "Evidently 0.7 breaks on pandas 3 and requires Plotly 5",
+    "RecTools": "RecTools 0.19 requires pandas < 3 and numpy < 2",
     "Spark MLlib": "it needs a JVM and the Scala API (PySpark drops the grades)",
 }
-"""Why a snippet is not run by the tests; libraries not listed are simply not installed here."""
+"""Why a snippet is not run by the tests (each reason checked with pip against this app's requirements)."""
 
 
 def snippet(library: str, recommended, ground_truth, k) -> Snippet:
