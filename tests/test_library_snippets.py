@@ -6,8 +6,11 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +105,33 @@ def test_every_snippet_the_tests_do_not_run_says_why():
     seed = (SEED, {"101": 1, "104": 1, "107": 1}, 10)
     untested = {name for name in library_snippets.BUILDERS if not library_snippets.snippet(name, *seed).tested}
     assert untested == set(library_snippets.WHY_NOT_RUN)
+
+
+def test_the_spark_snippet_runs_in_spark_shell_and_prints_its_cells():
+    """Every case in one spark-shell (the Scala REPL that pyspark ships; the JVM comes from .ci/run)."""
+    pyspark = pytest.importorskip("pyspark", reason="pyspark is in requirements-dev.txt")
+    home = Path(pyspark.__file__).parent
+    snippets = [library_snippets.snippet("Spark MLlib", *case) for case in CASES]
+    assert all(s.tested and s.language == "scala" for s in snippets)
+    script = ["import org.apache.spark.mllib.evaluation.RankingMetrics", 'sc.setLogLevel("OFF")']
+    for number, snip in enumerate(snippets):
+        body = snip.code.replace("import org.apache.spark.mllib.evaluation.RankingMetrics\n", "")
+        # The semicolons keep the REPL from reading "println(...) { ... }" as one call.
+        script += [f'println("=== case {number}");', "{", body, "};"]
+    script += ['println("=== end")', "System.exit(0)"]
+    path = Path(tempfile.mkdtemp()) / "snippets.scala"
+    path.write_text("\n".join(script))
+    done = subprocess.run([str(home / "bin" / "spark-shell"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                           "-i", str(path)], capture_output=True, text=True, timeout=600, check=False,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "SPARK_HOME": str(home)})
+    assert "=== end" in done.stdout, (done.stdout[-3000:], done.stderr[-3000:])
+    outputs = done.stdout.split("=== case ")[1:]
+    assert len(outputs) == len(CASES)
+    for case, snip, output in zip(CASES, snippets, outputs, strict=True):
+        printed = _printed("\n".join(output.splitlines()[1:]).split("=== end")[0])
+        assert set(printed) == set(snip.prints), (case, output)
+        row = library_values(*case).loc["Spark MLlib"]
+        for name, metric in snip.prints.items():
+            expected = row[metric]
+            assert (math.isnan(printed[name]) and math.isnan(expected)) or abs(printed[name] - expected) <= 1e-9, (
+                case, name, printed[name], expected)

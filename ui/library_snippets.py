@@ -2,7 +2,8 @@
 
 No Streamlit here. Every item id a user typed enters Python code only as ``repr(str(id))`` and
 Scala code only as a JSON string literal, so no id can end a literal and become code. The
-trec_eval, ranx, scikit-learn and cornac snippets are run by the tests and print ``name value`` lines;
+trec_eval, ranx, scikit-learn and cornac snippets (Python) and the Spark MLlib one (Scala, in the
+spark-shell that pyspark ships) are run by the tests and print ``name value`` lines;
 ``Snippet.prints`` maps each printed name to the metric of the table it reproduces.
 """
 
@@ -240,13 +241,15 @@ def _scala(item) -> str:
 def spark(recommended, ground_truth, k) -> Snippet:
     items, grades = check_ranking(recommended), check_grades(ground_truth)
     relevant = [(i, g) for i, g in grades.items() if g > 0]
+    names = {f"precisionAt({k})": "precision", f"recallAt({k})": "recall",
+             f"meanAveragePrecisionAt({k})": "average_precision", f"ndcgAt({k})": "ndcg"}
     code = f"""import org.apache.spark.mllib.evaluation.RankingMetrics
 
 // Graded NDCG needs the Scala API: PySpark drops the third column (the grades).
 val data = sc.parallelize(Seq((
-  Array({", ".join(_scala(i) for i in items)}),  // the list, best first
-  Array({", ".join(_scala(i) for i, _ in relevant)}),  // relevant items, in the order given
-  Array({", ".join(repr(float(g)) for _, g in relevant)})  // their grades, same order
+  Array[String]({", ".join(_scala(i) for i in items)}),  // the list, best first
+  Array[String]({", ".join(_scala(i) for i, _ in relevant)}),  // relevant items, in the order given
+  Array[Double]({", ".join(repr(float(g)) for _, g in relevant)})  // their grades, same order
 )))
 val metrics = new RankingMetrics(data)
 println(s"precisionAt({k}) ${{metrics.precisionAt({k})}}")
@@ -254,7 +257,7 @@ println(s"recallAt({k}) ${{metrics.recallAt({k})}}")
 println(s"meanAveragePrecisionAt({k}) ${{metrics.meanAveragePrecisionAt({k})}}")
 println(s"ndcgAt({k}) ${{metrics.ndcgAt({k})}}")
 """
-    return Snippet(code, language="scala")
+    return Snippet(code, language="scala", tested=True, prints=names)
 
 
 BUILDERS = {
@@ -270,7 +273,6 @@ WHY_NOT_RUN = {
     "RecBole": "RecBole 1.2.1 breaks on numpy 2",
     "Evidently": "Evidently 0.7 breaks on pandas 3 and requires Plotly 5",
     "RecTools": "RecTools 0.19 requires pandas < 3 and numpy < 2",
-    "Spark MLlib": "it needs a JVM and the Scala API (PySpark drops the grades)",
 }
 """Why a snippet is not run by the tests (each reason checked with pip against this app's requirements)."""
 
