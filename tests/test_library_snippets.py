@@ -95,8 +95,8 @@ def test_typed_ids_stay_inside_python_string_literals(library):
 def test_typed_ids_stay_inside_scala_string_literals():
     recommended = NASTY_IDS
     code = library_snippets.snippet("Spark MLlib", recommended, {i: 2 for i in NASTY_IDS[1::2]}, 5).code
-    list_line = next(line for line in code.splitlines() if line.strip().startswith("Array(") and "best first" in line)
-    literal = list_line.strip()[len("Array("):list_line.strip().rindex(")")]
+    list_line = next(line for line in code.splitlines() if line.strip().startswith("Array[String](") and "best first" in line)
+    literal = list_line.strip()[len("Array[String]("):list_line.strip().rindex(")")]
     assert json.loads(f"[{literal}]") == recommended
     assert all(ord(c) < 128 and c not in "\r\n" for c in literal)
 
