@@ -112,7 +112,8 @@ class Convention:
     """How one library computes the five ranking metrics, as data.
 
     ``functions`` maps each metric it has to the call its users make (a metric it lacks is
-    absent); ``refuses`` maps a metric to the shortest list the library accepts for it.
+    absent); ``refuses`` maps a metric to the shortest list the library accepts for it: a
+    number, or ``"K"`` for the cut-off itself.
     """
 
     name: str
@@ -127,7 +128,7 @@ class Convention:
     ties: str = "not_applicable"
     empty_users: str = "zero"
     rr_cutoff: str = "none"
-    refuses: dict[str, int] = field(default_factory=dict)
+    refuses: dict[str, int | str] = field(default_factory=dict)
     notes: str = ""
 
     def __post_init__(self):
@@ -138,11 +139,18 @@ class Convention:
     def has(self, metric: str) -> bool:
         return metric in self.functions
 
+    def shortest(self, metric: str, k: int) -> int:
+        """The shortest list the library accepts for ``metric`` at cut-off ``k``."""
+        value = self.refuses.get(metric, 0)
+        return k if value == "K" else value
+
     def describe(self, name: str) -> str:
         """The choice of field ``name`` in words."""
         if name == "refuses":
             if not self.refuses:
                 return "none"
+            if set(self.refuses) == set(self.functions) and len(set(self.refuses.values())) == 1:
+                return f"every metric of a list shorter than {next(iter(self.refuses.values()))}"
             return "; ".join(f"{METRIC_LABELS[m]} of a list shorter than {n}" for m, n in self.refuses.items())
         return CHOICES[name][getattr(self, name)]
 
@@ -206,15 +214,18 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
         notes="metrics=[...], topk=[K] in the config; only users with a test interaction are evaluated.",
     ),
     Convention(
-        "Evidently", "Evidently 0.7", {
+        "Evidently", "Evidently 0.7.23", {
             "precision": "PrecisionTopK(k=K)", "recall": "RecallTopK(k=K)", "average_precision": "MAP(k=K)",
             "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR(k=K)"},
         sees="list_rows", precision_short_list="list_length", ap_denominator="relevant", ideal="passed",
         ties="better_rank", empty_users="skipped", rr_cutoff="k",
-        notes="Given the recommended rows with a target column; no_feedback_users=False by default.",
+        refuses=dict.fromkeys(("precision", "recall", "average_precision", "ndcg", "reciprocal_rank"), "K"),
+        notes="Given the recommended rows with a target column; no_feedback_users=False by default. Fails "
+              "(KeyError) when no list in the data reaches K; a shorter list among longer ones divides "
+              "Precision by its length.",
     ),
     Convention(
-        "RecTools", "RecTools (version not recorded in library-conventions.md)", {
+        "RecTools", "RecTools 0.19.0", {
             "precision": "Precision(k=K)", "recall": "Recall(k=K)", "average_precision": "MAP(k=K)",
             "ndcg": "NDCG(k=K)", "reciprocal_rank": "MRR(k=K)"},
         ap_denominator="relevant", ideal="k_slots", gain="binary", empty_users="skipped", rr_cutoff="k",
@@ -399,7 +410,7 @@ class _Scorer:
             raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
         if not convention.has(metric):
             return float("nan")
-        key = (metric, convention.refuses.get(metric, 0),
+        key = (metric, convention.shortest(metric, self.k),
                *(getattr(convention, f) for f in FIELDS_OF_METRIC[metric] if f != "refuses"))
         if key not in self._values:
             self._values[key] = self._compute(convention, metric)
@@ -407,7 +418,7 @@ class _Scorer:
 
     def _compute(self, convention: Convention, metric: str) -> float:
         view = self.view(convention)
-        if len(view.ranking) < convention.refuses.get(metric, 0):
+        if len(view.ranking) < convention.shortest(metric, self.k):
             return float("nan")
         if not view.relevant and (convention.empty_users == "skipped"
                                   or (convention.empty_users == "skipped_unjudged" and not view.grades)):
@@ -652,10 +663,10 @@ class Breakdown:
     reason: str = ""
 
 
-def _no_value_reason(convention: Convention, metric: str, view: View) -> str:
+def _no_value_reason(convention: Convention, metric: str, view: View, k: int) -> str:
     if not convention.has(metric):
         return f"{convention.name} has no {METRIC_LABELS[metric]}."
-    if len(view.ranking) < convention.refuses.get(metric, 0):
+    if len(view.ranking) < convention.shortest(metric, k):
         return f"{convention.name} refuses this input: {convention.describe('refuses')}."
     return f"{convention.name} leaves this user out of its mean: {convention.describe('empty_users')}."
 
@@ -674,7 +685,7 @@ def breakdown(convention: Convention, metric: str, recommended, ground_truth, k)
     value = score(convention, metric, recommended, ground_truth, k)
     view = library_view(convention, recommended, ground_truth)
     if np.isnan(value):
-        return Breakdown(value, reason=_no_value_reason(convention, metric, view))
+        return Breakdown(value, reason=_no_value_reason(convention, metric, view, k))
     ranking, grades, relevant = view.ranking, view.grades, view.relevant
     hits = sum(1 for item in ranking[:k] if item in relevant)
     if metric in ("precision", "recall"):

@@ -340,12 +340,14 @@ def test_named_cause_of_each_classic_disagreement(truth, k, library, metric, cau
     assert table.at[(library, metric), "causes"] == cause
 
 
-def test_short_list_precision_cause_for_evidently():
+def test_evidently_refuses_a_single_list_shorter_than_k():
+    """Measured with Evidently 0.7.23: its top-K metrics fail (KeyError) when no list reaches K."""
     table = conv.differences(range(101, 106), BINARY, 10).set_index(["library", "metric"])
-    assert table.at[("Evidently", "precision"), "causes"] == ["precision_short_list"]
-    assert table.at[("Evidently", "precision"), "library_value"] == pytest.approx(2 / 5)
-    assert "divides Precision@10 by the 5 items of the list, not by K = 10" in table.at[
-        ("Evidently", "precision"), "explanation"]
+    for metric in ("precision", "recall", "average_precision", "ndcg", "reciprocal_rank"):
+        assert "refuses" in table.at[("Evidently", metric), "causes"]
+        assert math.isnan(table.at[("Evidently", metric), "library_value"])
+    assert "every metric of a list shorter than K (the list has 5)" in table.at[("Evidently", "precision"), "explanation"]
+    assert conv.score(conv.CONVENTIONS["Evidently"], "precision", range(101, 111), BINARY, 10) == pytest.approx(0.3)
 
 
 def test_scikit_learn_refuses_a_single_item_for_ndcg():

@@ -51,7 +51,7 @@ PRESET_CELLS = [
      "torchmetrics divides AP by the 3 hits in the top 10, not by min(|Rel|, K) = min(4, 10) = 4."),
     ("more_relevant_than_k", "trec_eval", "AP@5", "0.1667", "trec_eval divides AP by |Rel| = 6, not by min(|Rel|, K) = min(6, 5) = 5."),
     ("graded", "Spark MLlib", "NDCG@10", "0.6943", "Spark MLlib's gain is 2^rel − 1 (exponential), not rel (linear)."),
-    ("short_list", "Evidently", "Precision@10", "0.4000", "Evidently divides Precision@10 by the 5 items of the list, not by K = 10."),
+    ("short_list", "Evidently", "Precision@10", "no value", "Evidently refuses this input: every metric of a list shorter than K (the list has 5)."),
     ("nothing_relevant", "Evidently", "AP@10", "no value",
      "Evidently leaves a user with no relevant item out of its mean; the app scores such a user 0 and counts them."),
     ("first_hit_below_k", "ranx", "RR", "0.0000", "ranx counts RR only up to rank K = 5; the app's RR has no cut-off (the first hit is at rank 7)."),

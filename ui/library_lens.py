@@ -42,7 +42,8 @@ PRESETS = (
            "The seed's graded example: linear or exponential gain, grades ignored, the ideal sorted or not.",
            SEED_LIST, {101: 5, 104: 4, 107: 3, 999: 5}, 10),
     Preset("short_list", "List shorter than K",
-           "Five recommendations, K = 10: most libraries count the five empty slots as misses.",
+           "Five recommendations, K = 10: most libraries count the five empty slots as misses; Evidently "
+           "fails outright when no list reaches K.",
            SEED_LIST[:5], {101: 1, 104: 1, 107: 1}, 10),
     Preset("nothing_relevant", "A user with nothing relevant",
            "No relevant item at all: counted as 0 in the mean, or left out of it?",

@@ -2,8 +2,9 @@
 
 No Streamlit here. Every item id a user typed enters Python code only as ``repr(str(id))`` and
 Scala code only as a JSON string literal, so no id can end a literal and become code. The
-trec_eval, ranx, scikit-learn and cornac snippets (Python) and the Spark MLlib one (Scala, in the
-spark-shell that pyspark ships) are run by the tests and print ``name value`` lines;
+trec_eval, ranx, scikit-learn, cornac, RecTools and Evidently snippets (Python; the last two in
+environments of their own) and the Spark MLlib one (Scala, in the spark-shell that pyspark ships)
+are run by the tests and print ``name value`` lines;
 ``Snippet.prints`` maps each printed name to the metric of the table it reproduces.
 """
 
@@ -169,6 +170,8 @@ for metric in (Recall, MAP, NDCG):
 
 def evidently(recommended, ground_truth, k) -> Snippet:
     items, grades = check_ranking(recommended), check_grades(ground_truth)
+    names = {"PrecisionTopKMetric": "precision", "RecallTopKMetric": "recall", "MAPKMetric": "average_precision",
+             "NDCGKMetric": "ndcg", "MRRKMetric": "reciprocal_rank"}
     code = f"""import pandas as pd
 from evidently.legacy.metrics import (MAPKMetric, MRRKMetric, NDCGKMetric, PrecisionTopKMetric,
                                       RecallTopKMetric)
@@ -181,17 +184,24 @@ rows = pd.DataFrame({{"user": 1, "item": {_py_list(_py(i) for i in items)},
                      "target": {_py_list(_number(grades.get(i, 0.0)) for i in items)}}})
 mapping = ColumnMapping(recommendations_type="rank", user_id="user", item_id="item",
                         prediction="rank", target="target")
-report = Report(metrics=[PrecisionTopKMetric(k={k}), RecallTopKMetric(k={k}), MAPKMetric(k={k}),
-                         NDCGKMetric(k={k}), MRRKMetric(k={k})])
-report.run(reference_data=None, current_data=rows, column_mapping=mapping)
-for result in report.as_dict()["metrics"]:
-    print(result["metric"], result["result"]["current"][{k}])
+for metric in (PrecisionTopKMetric(k={k}), RecallTopKMetric(k={k}), MAPKMetric(k={k}), NDCGKMetric(k={k}),
+               MRRKMetric(k={k})):
+    report = Report(metrics=[metric])
+    report.run(reference_data=None, current_data=rows, column_mapping=mapping)
+    try:
+        values = report.as_dict()["metrics"][0]["result"]
+        # MRRKMetric has no current_value, only its value at each K from 1 to {k}.
+        print(type(metric).__name__, values["current_value"] if "current_value" in values else values["current"][{k}])
+    except (KeyError, IndexError, TypeError, ValueError) as error:  # e.g. a list shorter than K, or empty
+        print(type(metric).__name__, "refused:", repr(error))
 """
-    return Snippet(code)
+    return Snippet(code, tested=True, prints=names)
 
 
 def rectools(recommended, ground_truth, k) -> Snippet:
     items, grades = check_ranking(recommended), check_grades(ground_truth)
+    names = {"precision": "precision", "recall": "recall", "map": "average_precision", "ndcg": "ndcg",
+             "mrr": "reciprocal_rank"}
     relevant = [i for i, g in grades.items() if g > 0]
     code = f"""import pandas as pd
 from rectools import Columns
@@ -203,9 +213,10 @@ interactions = pd.DataFrame({{Columns.User: 1, Columns.Item: {_py_list(_py(i) fo
                              Columns.Weight: 1, Columns.Datetime: "2024-01-01"}})
 metrics = {{"precision": Precision(k={k}), "recall": Recall(k={k}), "map": MAP(k={k}), "ndcg": NDCG(k={k}),
            "mrr": MRR(k={k})}}
-print(calc_metrics(metrics, reco=reco, interactions=interactions))
+for name, value in calc_metrics(metrics, reco=reco, interactions=interactions).items():
+    print(name, value)
 """
-    return Snippet(code)
+    return Snippet(code, tested=True, prints=names)
 
 
 def cornac(recommended, ground_truth, k) -> Snippet:
@@ -271,8 +282,6 @@ WHY_NOT_RUN = {
     "torchmetrics": "torchmetrics needs PyTorch, whose Linux build on PyPI brings several GB of CUDA packages",
     "Recommenders": "Recommenders 1.2.1 requires pandas < 3 (and Jupyter, LightGBM and transformers)",
     "RecBole": "RecBole 1.2.1 breaks on numpy 2",
-    "Evidently": "Evidently 0.7 breaks on pandas 3 and requires Plotly 5",
-    "RecTools": "RecTools 0.19 requires pandas < 3 and numpy < 2",
 }
 """Why a snippet is not run by the tests (each reason checked with pip against this app's requirements)."""
 
