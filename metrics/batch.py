@@ -597,6 +597,35 @@ class Summary:
         return self.means.rename("mean").rename_axis("metric").reset_index()
 
 
+def keep_best_duplicates(recommendations: pd.DataFrame) -> pd.DataFrame:
+    """The recommendations with each repeated (user, item) pair reduced to its best-placed row.
+
+    Best is the smallest rank or, without a rank column, the highest score; between equally placed
+    copies the first row wins. Rows keep their labels (a file's line numbers), so later messages
+    still point into the file. Meant for logs where an item can be shown to a user twice (two
+    sessions, two slots); :func:`evaluate` itself refuses such pairs, since a repeated item would
+    count twice as a hit.
+
+    Examples
+    --------
+    >>> recs = pd.DataFrame({"user": ["a", "a", "a", "b"], "item": [7, 8, 7, 7], "rank": [3, 1, 2, 1]})
+    >>> keep_best_duplicates(recs)
+      user  item  rank
+    1    a     8     1
+    2    a     7     2
+    3    b     7     1
+    """
+    if "rank" in recommendations.columns:
+        position = _numeric(recommendations, "recommendations", "rank")
+    elif "score" in recommendations.columns:
+        position = -_numeric(recommendations, "recommendations", "score")
+    else:
+        return recommendations  # evaluate names the missing column
+    order = np.lexsort((np.arange(len(recommendations)), position))
+    best = ~recommendations.iloc[order].duplicated(["user", "item"], keep="first")
+    return recommendations.iloc[np.sort(order[best.to_numpy()])]
+
+
 def summarize(per_user: pd.DataFrame) -> Summary:
     """The mean of every column of :func:`evaluate`'s result and its user counts by reason.
 

@@ -69,6 +69,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
                         help="override the format of --ground-truth (default: from the extension or content)")
     parser.add_argument("--format", choices=("table", "csv", "json"), default="table", dest="output_format",
                         help="how the result is printed on stdout (default: table)")
+    parser.add_argument("--keep-best-duplicates", action="store_true",
+                        help="where a user is recommended the same item twice, keep its best-ranked row "
+                             "(by default such a log is refused: the item would count twice as a hit)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
 
@@ -149,11 +152,19 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
 
 
 def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.DataFrame:
+    if args.keep_best_duplicates:
+        kept = batch.keep_best_duplicates(recs)
+        if len(kept) < len(recs) and not args.quiet:
+            print(f"{source}: dropped {len(recs) - len(kept):,} repeated recommendation row(s), keeping each "
+                  "(user, item) pair's best-ranked row", file=sys.stderr)
+        recs = kept
     try:
         return batch.evaluate(recs, truth, args.k or [10], metrics=args.metrics, gain=args.gain,
                               denominator=args.denominator)
     except ValueError as error:
-        raise InputError(f"{source}: {error}", 4) from None
+        hint = ("; --keep-best-duplicates keeps each pair's best-ranked row"
+                if str(error).startswith("recommendations has duplicate") else "")
+        raise InputError(f"{source}: {error}{hint}", 4) from None
 
 
 def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
@@ -190,6 +201,8 @@ def run_evaluate(args, out) -> None:
 
 def run_evaluate_on_spark(args, out) -> None:
     """The same summary computed by Spark (metrics.spark), for logs larger than memory."""
+    if args.keep_best_duplicates:
+        raise InputError("--keep-best-duplicates works with the pandas engine only", 2)
     try:
         from metrics import spark
 

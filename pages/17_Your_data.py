@@ -72,11 +72,14 @@ else:
     with right:
         truth_file = st.file_uploader("Ground-truth file", key="yd_truth_file")
         truth_format = st.selectbox("Its format", list(FORMAT_LABELS), format_func=FORMAT_LABELS.get, key="yd_truth_format")
+    keep_best = st.checkbox("Keep the best-ranked copy of an item recommended twice to a user", key="yd_keep_best",
+                            help="Off: such a log is refused, since the item would count twice as a hit. On: each "
+                                 "repeated (user, item) pair keeps its best-ranked row and the others are left out.")
     if st.button("Read and evaluate the files", type="primary", disabled=not (recs_file and truth_file), key="yd_read"):
         progress.progress(0.2, text="Reading and checking the files…")
         try:
             log = yd.load_files(yd.Upload(recs_file.name, recs_file.getvalue(), recs_format),
-                                yd.Upload(truth_file.name, truth_file.getvalue(), truth_format))
+                                yd.Upload(truth_file.name, truth_file.getvalue(), truth_format), keep_best)
         except ValueError as error:
             st.session_state["yd_error"] = str(error)
         else:

@@ -106,7 +106,9 @@ def test_per_user_file_equals_the_engine(files):
     (lambda d: ["--recommendations", str(d / "nope.csv")], 3, "nope.csv: cannot be opened"),
     (lambda d: ["--recommendations", str(d)], 3, "is a folder"),
     (lambda d: ["--recommendations", str(d / "bad.csv")], 4, "bad.csv: .*item"),
-    (lambda d: ["--recommendations", str(d / "dup.csv")], 4, "duplicate \\(user, item\\)"),
+    (lambda d: ["--recommendations", str(d / "dup.csv")], 4, "duplicate \\(user, item\\).*--keep-best-duplicates keeps"),
+    (lambda d: ["--recommendations", str(d / "dup.csv"), "--engine", "spark", "--keep-best-duplicates"], 2,
+     "--keep-best-duplicates works with the pandas engine only"),
     (lambda d: ["--recommendations", str(d / "recs.csv"), "-k", "0"], 2, "-k must be a positive integer"),
 ])
 def test_bad_input_exits_with_its_code_and_names_the_file(files, capsys, make, code, message):
@@ -151,3 +153,27 @@ def test_python_dash_m_metrics_runs_from_the_project_root(files):
     result = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--recommendations", str(folder / "recs.csv"),
                              "--ground-truth", str(folder / "missing.csv")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 3 and "missing.csv" in result.stderr
+
+
+def test_keep_best_duplicates_scores_each_repeated_pair_by_its_best_rank(files, capsys):
+    folder, recs, truth = files
+    ranked = recs[["user", "item", "rank"]]
+    repeated = ranked.assign(rank=ranked["rank"] + 20)  # every pair again, lower in the list
+    pd.concat([repeated, ranked]).to_csv(folder / "repeated.csv", index=False)
+    argv = ["evaluate", "--recommendations", str(folder / "repeated.csv"), "--ground-truth", str(folder / "truth.csv"),
+            "--format", "json"]
+    assert run(argv)[0] == 4
+    code, text = run([*argv, "--keep-best-duplicates"])
+    assert code == 0
+    assert f"dropped {len(ranked):,} repeated recommendation row(s)" in capsys.readouterr().err
+    expected = batch.summarize(batch.evaluate(ranked, truth, 10))
+    assert json.loads(text)["means"] == pytest.approx(expected.means.to_dict())
+
+
+def test_keep_best_duplicates_keeps_the_best_placed_row_by_rank_or_by_score():
+    by_rank = pd.DataFrame({"user": ["a", "a", "a", "a"], "item": [1, 2, 1, 1], "rank": [5, 1, 2, 2]})
+    assert batch.keep_best_duplicates(by_rank).index.tolist() == [1, 2]  # rank 2 twice: the first row wins
+    by_score = pd.DataFrame({"user": ["a", "a", "b"], "item": [1, 1, 1], "score": [0.2, 0.9, 0.1]})
+    assert batch.keep_best_duplicates(by_score).index.tolist() == [1, 2]
+    unique = by_score.drop_duplicates(["user", "item"])
+    assert batch.keep_best_duplicates(unique).equals(unique)

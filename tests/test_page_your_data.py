@@ -108,6 +108,22 @@ def test_malformed_upload_says_why_and_keeps_the_previous_results(opened, conten
     assert "40,000 recommendation rows" in texts(at)
 
 
+def test_a_log_with_repeated_items_is_refused_then_read_with_each_items_best_rank():
+    recs, truth = synthetic_log(users=50, list_length=10, relevant=3, quality=0.5, seed=4)
+    again = recs.assign(score=recs["score"] - 10)  # each item shown again, scored below everything
+    content = pd.concat([again, recs]).to_csv(index=False).encode()
+    at = upload(run_page(PAGE), ("repeats.csv", content), ("truth.csv", truth.to_csv(index=False).encode()))
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "duplicate (user, item) pairs" in errors and "Tick “keep the best-ranked copy”" in errors
+
+    at.checkbox(key="yd_keep_best").check().run()
+    at.button(key="yd_read").click().run()
+    assert not at.exception and not at.error
+    expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
+    assert summary_value(at, "NDCG@K", 10) == pytest.approx(expected["ndcg@10"])
+    assert "500 repeated recommendation row(s) left out" in texts(at).replace("\\", "")
+
+
 def test_opening_a_worst_user_puts_them_in_the_shared_scenario():
     at = run_page(PAGE)
     worst = table_with(at, "AP@10")

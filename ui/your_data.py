@@ -40,8 +40,11 @@ def column_label(column: str) -> str:
     return LABELS[metric] + (f"@{k}" if k else "")
 
 
-def load_files(recommendations: Upload, ground_truth: Upload) -> Log:
-    """Read both files and check them as the engine will; a ValueError says which file and why."""
+def load_files(recommendations: Upload, ground_truth: Upload, keep_best_duplicates: bool = False) -> Log:
+    """Read both files and check them as the engine will; a ValueError says which file and why.
+
+    With ``keep_best_duplicates``, an item recommended twice to a user keeps its best-ranked row.
+    """
     tables = {}
     for kind, upload in (("recommendations", recommendations), ("ground_truth", ground_truth)):
         try:
@@ -50,9 +53,19 @@ def load_files(recommendations: Upload, ground_truth: Upload) -> Log:
             raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
     if tables["ground_truth"].empty:
         raise ValueError(f"Ground truth file “{ground_truth.name}” has no rows: there is no user to evaluate")
-    batch.rank_rows(tables["recommendations"], tables["ground_truth"])  # the engine's own checks
-    return Log(tables["recommendations"], tables["ground_truth"],
-               f"files “{recommendations.name}” and “{ground_truth.name}”")
+    recs = tables["recommendations"]
+    if keep_best_duplicates:
+        recs = batch.keep_best_duplicates(recs)
+    dropped = len(tables["recommendations"]) - len(recs)
+    try:
+        batch.rank_rows(recs, tables["ground_truth"])  # the engine's own checks
+    except ValueError as error:
+        hint = (" Tick “keep the best-ranked copy” to evaluate each repeated item once, at its best rank."
+                if str(error).startswith("recommendations has duplicate") else "")
+        raise ValueError(f"{error}.{hint}") from None
+    kept = (f" ({dropped:,} repeated recommendation row(s) left out: each item counted once per user, at its best "
+            "rank)") if dropped else ""
+    return Log(recs, tables["ground_truth"], f"files “{recommendations.name}” and “{ground_truth.name}”{kept}")
 
 
 def curve_ks(ks: list[int], longest_list: int) -> list[int]:

@@ -38,7 +38,8 @@ class Trap(NamedTuple):
 TRAPS = {
     "duplicate_recommendations": Trap(
         "Duplicate (user, item) in the recommendations",
-        "Refuses the files and names the first duplicate rows: a repeated item would count twice as a hit.",
+        "Refuses the files and names the first duplicate rows: a repeated item would count twice as a hit. "
+        "With “keep the best-ranked copy” ticked, each repeated item counts once, at its best rank.",
         "trec_eval stops with a duplicate-docs error; pytrec_eval and ranx build dicts, so the last "
         "duplicate silently replaces the first."),
     "duplicate_ground_truth": Trap(
