@@ -262,7 +262,7 @@ def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFram
             f"personalisation@{k}": personalization(recs, k),
         }
         if categories is not None:
-            rows[name][f"intra-list diversity@{k} (categories)"] = intra_list_diversity(recs, k, categories=categories)
+            rows[name][f"intra-list diversity@{k}"] = intra_list_diversity(recs, k, categories=categories)
     table = pd.DataFrame(rows)
     table["B - A"] = table["B"] - table["A"]
     return table.rename_axis("metric")

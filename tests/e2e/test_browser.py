@@ -135,3 +135,53 @@ def test_your_data_reads_files_through_the_real_file_input(server, page, tmp_pat
     per_user = pd.read_csv(saved, index_col=0)
     assert sorted(per_user.index) == ["u1", "u2", "u3"]
     assert per_user["average_precision@10"].round(4).to_dict() == {"u1": 0.3333, "u2": 1.0, "u3": 0.0}
+
+
+def test_your_data_reads_a_log_with_repeated_items_once_the_switch_is_on(server, page, tmp_path):
+    recs = tmp_path / "repeats.csv"
+    recs.write_text("user,item,rank\nu1,a,1\nu1,b,2\nu1,a,3\nu2,c,1\n")
+    qrels = tmp_path / "truth.csv"
+    qrels.write_text("user,item\nu1,b\nu2,c\n")
+    open_page(page, server.url + "/Your_data")
+    page.get_by_text("Upload files").click()
+    wait_until_idle(page)
+    for label, path in (("Recommendations file", recs), ("Ground-truth file", qrels)):
+        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
+        uploader.locator("input[type=file]").set_input_files(str(path))
+        expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()
+        wait_until_idle(page)
+    read = page.get_by_role("button", name="Read and evaluate the files")
+    read.click()
+    wait_until_idle(page)
+    expect(page.get_by_text("item 'a' at lines 2 and 4")).to_be_visible()
+    page.get_by_text("Keep the best-ranked copy of an item recommended twice to a user").click()
+    wait_until_idle(page)
+    read.click()
+    wait_until_idle(page)
+    expect(page.get_by_text("1 repeated recommendation row(s) left out")).to_be_visible()
+    # MRR: u1's b at rank 2 (a's second copy gone), u2's c at rank 1: (1/2 + 1) / 2.
+    expect(page.locator(".katex").filter(has_text=r"\frac{1.5000}{2}=0.7500")).to_have_count(1)
+    no_exception_box(page)
+
+
+def test_compare_reads_four_files_through_the_real_file_inputs(server, page, tmp_path):
+    from metrics.synthetic_pair import synthetic_pair
+
+    pair = synthetic_pair(0.02, users=300, seed=3)
+    a, b, truth = pair.sample(200)
+    for name, frame in (("a.csv", a), ("b.csv", b), ("truth.csv", truth),
+                        ("genres.csv", pair.categories.rename_axis("item").reset_index())):
+        frame.to_csv(tmp_path / name, index=False)
+    open_page(page, server.url + "/Compare_two_models")
+    page.get_by_text("My own files").click()
+    wait_until_idle(page)
+    for label, name in (("Model A's recommendations", "a.csv"), ("Model B's recommendations", "b.csv"),
+                        ("Ground truth", "truth.csv"), ("Item categories (optional)", "genres.csv")):
+        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
+        uploader.locator("input[type=file]").set_input_files(str(tmp_path / name))
+        expect(uploader.get_by_text(name, exact=True)).to_be_visible()
+        wait_until_idle(page)
+    expect(page.get_by_text("Intra-list diversity: the share of pairs")).to_be_visible()
+    expect(page.locator(".js-plotly-plot").filter(has_text="Difference B − A")).to_have_count(1)
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, "compare_uploaded_with_categories")
