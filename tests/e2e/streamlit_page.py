@@ -130,3 +130,15 @@ def cell_texts(table: Locator, row: int, columns: int) -> list[str | None]:
     """The text of data columns 1..``columns`` of a row, as the grid reports it."""
     cells = [table.locator(f"#glide-cell-{column}-{row}") for column in range(1, columns + 1)]
     return [cell.text_content() if cell.count() else None for cell in cells]
+
+
+def upload_files(page: Page, files: dict[str, Path]) -> None:
+    """Choose each file in the main area's uploader with that label, through the browser's file input.
+
+    By label, not by position: the sidebar's "Open a scenario file" uploader comes first on every page.
+    """
+    for label, path in files.items():
+        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
+        uploader.locator("input[type=file]").set_input_files(str(path))
+        expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()  # the upload has finished
+        wait_until_idle(page)

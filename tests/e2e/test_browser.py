@@ -10,7 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import add_row, card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
+from tests.e2e.streamlit_page import (
+    add_row, card, edit_cell, editor, open_page, screenshot, set_slider, upload_files, wait_until_idle,
+)
 from ui.navigation import PAGES as NAVIGATION
 
 TITLES = {
@@ -104,22 +106,22 @@ def test_scenario_survives_switching_pages_through_the_sidebar(server, page):
     no_exception_box(page)
 
 
+def choose_your_data_files(page: Page, url: str, recommendations: Path, ground_truth: Path):
+    """Open "Your data", switch to uploads and choose both files; returns the button that reads them."""
+    open_page(page, url + "/Your_data")
+    page.get_by_text("Upload files").click()
+    wait_until_idle(page)
+    upload_files(page, {"Recommendations file": recommendations, "Ground-truth file": ground_truth})
+    return page.get_by_role("button", name="Read and evaluate the files")
+
+
 def test_your_data_reads_files_through_the_real_file_input(server, page, tmp_path):
     """Upload a recommendations CSV and TREC qrels with the browser's own file input."""
     recs = tmp_path / "my recs.csv"
     recs.write_text("user,item,score\nu1,a,0.9\nu1,b,0.8\nu1,c,0.7\nu2,a,0.5\nu2,d,0.4\n")
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("u1 0 c 2\nu2 0 a 1\nu3 0 z 1\n")
-    open_page(page, server.url + "/Your_data")
-    page.get_by_text("Upload files").click()
-    wait_until_idle(page)
-    # By label, not by position: the sidebar's "Open a scenario file" uploader comes first on every page.
-    for label, path in (("Recommendations file", recs), ("Ground-truth file", qrels)):
-        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
-        uploader.locator("input[type=file]").set_input_files(str(path))
-        expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()  # the upload has finished
-        wait_until_idle(page)
-    button = page.get_by_role("button", name="Read and evaluate the files")
+    button = choose_your_data_files(page, server.url, recs, qrels)
     expect(button).to_be_enabled()
     button.click()
     wait_until_idle(page)
@@ -142,15 +144,7 @@ def test_your_data_reads_a_log_with_repeated_items_once_the_switch_is_on(server,
     recs.write_text("user,item,rank\nu1,a,1\nu1,b,2\nu1,a,3\nu2,c,1\n")
     qrels = tmp_path / "truth.csv"
     qrels.write_text("user,item\nu1,b\nu2,c\n")
-    open_page(page, server.url + "/Your_data")
-    page.get_by_text("Upload files").click()
-    wait_until_idle(page)
-    for label, path in (("Recommendations file", recs), ("Ground-truth file", qrels)):
-        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
-        uploader.locator("input[type=file]").set_input_files(str(path))
-        expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()
-        wait_until_idle(page)
-    read = page.get_by_role("button", name="Read and evaluate the files")
+    read = choose_your_data_files(page, server.url, recs, qrels)
     read.click()
     wait_until_idle(page)
     expect(page.get_by_text("item 'a' at lines 2 and 4")).to_be_visible()
@@ -175,12 +169,8 @@ def test_compare_reads_four_files_through_the_real_file_inputs(server, page, tmp
     open_page(page, server.url + "/Compare_two_models")
     page.get_by_text("My own files").click()
     wait_until_idle(page)
-    for label, name in (("Model A's recommendations", "a.csv"), ("Model B's recommendations", "b.csv"),
-                        ("Ground truth", "truth.csv"), ("Item categories (optional)", "genres.csv")):
-        uploader = page.get_by_test_id("stMain").get_by_test_id("stFileUploader").filter(has_text=label)
-        uploader.locator("input[type=file]").set_input_files(str(tmp_path / name))
-        expect(uploader.get_by_text(name, exact=True)).to_be_visible()
-        wait_until_idle(page)
+    upload_files(page, {"Model A's recommendations": tmp_path / "a.csv", "Model B's recommendations": tmp_path / "b.csv",
+                        "Ground truth": tmp_path / "truth.csv", "Item categories (optional)": tmp_path / "genres.csv"})
     expect(page.get_by_text("Intra-list diversity: the share of pairs")).to_be_visible()
     expect(page.locator(".js-plotly-plot").filter(has_text="Difference B − A")).to_have_count(1)
     no_exception_box(page)
