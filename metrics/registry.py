@@ -81,6 +81,19 @@ class Metric:
     lower: float = 0.0
     upper: float = 1.0
     higher_is_better: bool = True
+    best: float | None = None  # a target (calibration: 1) instead of "higher" or "lower is better"
+
+    def improves(self, before: float, after: float) -> bool:
+        """Whether moving from ``before`` to ``after`` is an improvement.
+
+        >>> BY_KEY["calibration"].improves(1.3, 0.9), BY_KEY["calibration"].improves(0.9, 0.8)
+        (True, False)
+        >>> BY_KEY["rmse"].improves(0.5, 0.4)
+        True
+        """
+        if self.best is not None:
+            return abs(after - self.best) < abs(before - self.best)
+        return after > before if self.higher_is_better else after < before
 
     def display_label(self, k: int | None = None) -> str:
         """The label with K filled in, e.g. "Precision@10"."""
@@ -180,7 +193,7 @@ METRICS: tuple[Metric, ...] = (
            lambda c: ctr_metrics.calibration(c.y_true, c.y_prob),
            r"\mathrm{Calibration}=\frac{\sum_i p_i}{\sum_i y_i}",
            "Predicted clicks divided by actual clicks: 1 is best, above 1 over-predicts, below 1 under-predicts.",
-           upper=inf, higher_is_better=False),
+           upper=inf, best=1.0),
 )
 
 BY_KEY: dict[str, Metric] = {m.key: m for m in METRICS}

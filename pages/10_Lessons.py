@@ -3,11 +3,12 @@
 import streamlit as st
 
 from lessons import BY_KEY, LESSONS
+from metrics import registry
 from ui import lessons as engine
 from ui import text
 from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
-from ui.widgets import page
+from ui.widgets import delta_colour, page
 
 SMALL = r"\small "
 KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
@@ -61,7 +62,7 @@ def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
     shown = [key for key in keys if key in values]
     for column, key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
         value, delta = engine.card_text(values[key], (deltas or {}).get(key))
-        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=engine.delta_colour(key))
+        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=delta_colour(registry.BY_KEY.get(key), (deltas or {}).get(key), values[key]))
 
 
 def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:

@@ -4,10 +4,13 @@ import math
 
 import pytest
 
+from streamlit.proto.Metric_pb2 import Metric
+
 from tests.conftest import card, chart_titled, edit, run_page, texts
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["logloss"]
+RED, GREEN = (Metric.DESCRIPTOR.fields_by_name["color"].enum_type.values_by_name[name].number for name in ("RED", "GREEN"))
 SEED_LOGLOSS = -(math.log(0.8) + math.log(0.6) + math.log(0.7)) / 3
 SEED_ENTROPY = -(2 / 3 * math.log(2 / 3) + 1 / 3 * math.log(1 / 3))
 
@@ -44,3 +47,19 @@ def test_one_class_says_ne_is_undefined(logloss):
     assert "Every label is the same" in texts(logloss) and "calibration is undefined too" in texts(logloss)
     assert r"\mathrm{NE}\ \text{undefined: every label is the same}" in texts(logloss)
     assert card(logloss, "LogLoss") == f"{-math.log(0.7):.4f}"
+
+
+def test_calibration_change_is_green_when_it_moves_towards_1_and_red_when_it_moves_away(logloss):
+    """Calibration has a target (1), not a direction: the card's colour follows the distance to 1."""
+    def calibration_card():
+        return next(m.proto for m in logloss.metric if m.label == "Calibration")
+
+    edit(logloss, "probabilities", edited_rows={1: {"probability": 0.9}})  # 0.85 -> 1.00, towards 1
+    towards = calibration_card()
+    assert towards.delta == "+0.1500" and towards.color == GREEN
+    edit(logloss, "probabilities", edited_rows={1: {"probability": 0.99}})  # 1.00 -> 1.045, away from 1
+    away = calibration_card()
+    assert away.delta == "+0.0450" and away.color == RED
+    edit(logloss, "probabilities", edited_rows={1: {"probability": 0.95}})  # 1.045 -> 1.025, towards 1
+    back = calibration_card()
+    assert back.delta == "-0.0200" and back.color == GREEN

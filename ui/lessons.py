@@ -161,12 +161,6 @@ def card_text(value: float, before: float | None = None) -> tuple[str, str | Non
     return shown, f"{value - before:+.4f}"
 
 
-def delta_colour(key: str) -> str:
-    """Streamlit's delta colour for a value key: a fall is good news for errors and losses."""
-    metric = registry.BY_KEY.get(key)
-    return "inverse" if metric is not None and not metric.higher_is_better else "normal"
-
-
 def step_view(step: Step) -> View:
     """The locked view of a show, predict or explore step at its own scenario."""
     return static_view(step.view, step.scenario)
@@ -180,7 +174,7 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
-           "check_scenario", "control_value", "delta_colour", "demonstration", "goal_reached", "highlight",
+           "check_scenario", "control_value", "demonstration", "goal_reached", "highlight",
            "label", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]

@@ -285,10 +285,17 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
             with cell:
                 st.metric(
                     labels[key], _format(value), delta=delta, border=True,
-                    delta_color="normal" if metric is None or metric.higher_is_better else "inverse",
+                    delta_color=delta_colour(metric, before, value),
                     help="\n\n".join(line for line in help_lines if line) or None,
                 )
     baseline.switch(group, values)
+
+
+def delta_colour(metric: Metric | None, before: float | None, value: float) -> str:
+    """Streamlit's colour for a card's change: green when the change is an improvement for that metric."""
+    if metric is None or before is None or math.isnan(before) or math.isnan(value):
+        return "normal"
+    return "normal" if (value > before) == metric.improves(before, value) else "inverse"
 
 
 def _label(key: str, k: int | None) -> str:
