@@ -50,8 +50,11 @@ def average_precision_latex(ranks, hits_so_far, total: float, divide_by: int, k:
     terms = [rf"\tfrac{{{h}}}{{{r}}}" for h, r in zip(hits_so_far, ranks, strict=True)]
     if not terms:
         return rf"\mathrm{{AP@{k}}}=0\ \text{{(no relevant item in the top {k})}}"
-    return (rf"\mathrm{{AP@{k}}}=\frac{{{_joined(terms)}}}{{{divide_by}}}"
-            rf"=\frac{{{_short(total)}}}{{{divide_by}}}={value:.4f}")
+    latex = (rf"\mathrm{{AP@{k}}}=\frac{{{_joined(terms)}}}{{{divide_by}}}"
+             rf"=\frac{{{_short(total)}}}{{{divide_by}}}={value:.4f}")
+    # Ranks of two or three digits make the sum too wide for a phone on one line: the result goes below.
+    shown = _joined([str(r) for r in ranks], separator="")
+    return aligned_steps(latex) if len(shown.replace(r"\cdots", "")) > 8 else latex
 
 
 def reciprocal_rank_latex(rank: int | None, value: float) -> str:

@@ -104,6 +104,18 @@ def test_no_formula_or_chart_title_is_cut_and_chart_text_is_large(server, page, 
     assert not problems, problems
 
 
+def test_an_ap_sum_over_late_ranks_fits_a_phone(server, page):
+    """Ten hits at ranks 10, 20, ..., 100 (K = 100): wide fractions, so the result goes on a line of its own."""
+    page.set_viewport_size(PHONE)
+    recommended = ",".join(str(1000 + i) for i in range(1, 121))
+    truth = ",".join(f"{1000 + i}:1" for i in range(10, 101, 10))
+    open_page(page, f"{server.url}/AP_and_MAP?v=1&page=ap&k=100&recommended={recommended}&ground_truth={truth}")
+    _wait_for_formulas_and_charts(page)
+    expect(card(page, "AP@100")).to_have_text("0.1000")  # every hit at precision 1/10
+    cut = [f for f in page.evaluate(KATEX_OVERFLOW) if f["cut"] > 1 or f["beyond_column"] > 1]
+    assert not cut, cut
+
+
 def test_dark_theme_marks_k_in_a_colour_that_reads_on_dark(dark_server, page):
     page.set_viewport_size(PROJECTOR)
     for topic in ("home", "classification"):
