@@ -7,7 +7,7 @@ from metrics.registry import BY_KEY
 from ui import ab_lab, lab_charts, tables
 from ui.lab_content import BY_KEY as PRESETS
 from ui.lab_content import PRESETS as PRESET_LIST
-from ui.scenario import RECOMMENDED_COLUMNS
+from ui.scenario import GROUND_TRUTH_COLUMNS, RECOMMENDED_COLUMNS
 from ui.widgets import bound, formula, page, pitfalls, show_problems, show_table, table_editor
 
 page(
@@ -27,23 +27,24 @@ loaded = PRESETS.get(st.session_state.get("ab_preset"))
 if loaded:
     st.info(f"**{loaded.title}.** {loaded.text}", icon="💡")
 
-a = ab_lab.case_a()
 cards_area, formula_area = st.container(), st.container()
 chart_area, b_area, controls_area = st.columns([5, 3, 3])
 with b_area:
     st.markdown("**List B**: type a new rank")
     parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
+    st.markdown("**Relevant items** (grades, for A and B)")
+    truth = tables.parse_ground_truth(table_editor(ab_lab.TRUTH, GROUND_TRUTH_COLUMNS, max_rows=8))
 b = parsed.columns["recommended"]
 with controls_area:
     st.markdown("**…or pick an item of B and move it**")
     ab_lab.move_controls(b)
-    bound(st.slider, "K (cut-off)", "ab_k", min_value=1, max_value=max(20, len(a.recommended), len(b)))
+    bound(st.slider, "K (cut-off)", "ab_k", min_value=1, max_value=max(20, len(st.session_state["ab_a"]), len(b)))
     st.button("↺ Reset B to A", on_click=ab_lab.reset_b, key="_ab_reset", width="stretch")
     st.button("⤵ From the playground", on_click=ab_lab.take_from_playground, key="_ab_take", width="stretch",
               help="Take list A, the relevant items and K from the playground's scenario; B becomes a copy of A.")
-show_problems(parsed.problems)
+show_problems(parsed.problems + truth.problems)
 
-a = ab_lab.case_a()
+a = ab_lab.case_a(truth.columns["ground_truth"])
 comparison = whatif.compare_rankings(a, b)
 ndcg = comparison.set_index("key").loc["ndcg_binary_at_k"]
 with formula_area:

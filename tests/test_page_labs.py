@@ -40,6 +40,28 @@ def test_ab_starts_with_b_a_copy_of_the_playground_list(ab):
     assert r"\Delta_{\mathrm{NDCG@10}}=0.8278-0.8278=+0.0000" in latex(ab)
 
 
+def test_the_relevant_items_are_edited_in_the_lab_and_score_both_lists(ab):
+    edit(ab, "ab_ground_truth", added_rows=[{"item": "110", "grade": "1"}])  # a fourth hit, at rank 10
+    row = ab_row(ab, "Precision@10")
+    assert row["A"] == row["B"] == pytest.approx(0.4)
+    assert ab_row(ab, "AP@10")["A"] == pytest.approx((1 + 2 / 4 + 3 / 7 + 4 / 10) / 4)
+    assert "110 (grade 1)" in " ".join(c.value for c in ab.caption)
+    edit(ab, "ab_b", edited_rows={9: {"rank": 1}})  # the new hit to the top of B
+    assert ab_row(ab, "AP@10")["B"] == pytest.approx((1 + 2 / 2 + 3 / 5 + 4 / 8) / 4)
+    edit(ab, "ab_ground_truth", edited_rows={0: {"grade": "lots"}})  # 101's grade unusable: a warning, 101 left out
+    assert any("lots" in w.value for w in ab.warning)
+    assert ab_row(ab, "Recall@10")["A"] == pytest.approx(1.0)  # three relevant items left, all in the list
+
+
+def test_a_preset_brings_its_own_relevant_items(ab):
+    preset = PRESETS[0]
+    edit(ab, "ab_ground_truth", added_rows=[{"item": "110", "grade": "1"}])
+    ab.button(key=f"_ab_preset_{preset.key}").click().run()
+    shown = ab.session_state["ab_ground_truth"]
+    assert dict(zip(shown["item"], shown["grade"].astype(float), strict=True)) == {
+        str(item): float(grade) for item, grade in preset.truth.items()}
+
+
 def test_typing_a_rank_in_b_moves_the_item_and_shows_the_difference(ab):
     edit(ab, "ab_b", edited_rows={6: {"rank": 2}})  # 107 from rank 7 to rank 2
     assert card(ab, "AP@10") == "0.8667"  # (1 + 2/2 + 3/5) / 3

@@ -1,7 +1,8 @@
 """State and controls of the A vs B lab: list A, the editable list B, and the moves between them.
 
 List B is a scenario table (rank, item) like the playground's, so typing a rank moves an item;
-the move/swap buttons reorder that table's rows, so nothing typed in it is ever dropped.
+the move/swap buttons reorder that table's rows, so nothing typed in it is ever dropped. The
+relevant items are a table of the lab's own (item, grade), so a what-if can change them too.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from metrics import whatif
 from metrics.registry import BY_KEY, RankingCase
 from ui import tables
 from ui.lab_content import BY_KEY as PRESETS
-from ui.state import recommended_table, reset_editor
+from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.text import markdown
+
+TRUTH = "ab_ground_truth"
 
 
 def _put_b(items) -> None:
@@ -21,11 +24,16 @@ def _put_b(items) -> None:
     reset_editor("ab_b")
 
 
+def _put_truth(grades: dict) -> None:
+    st.session_state[TRUTH] = ground_truth_table(grades)
+    reset_editor(TRUTH)
+
+
 def take_from_playground() -> None:
     """A, B, the ground truth and K from the shared scenario (the playground's tables)."""
     items = tables.parse_recommended(st.session_state["recommended"]).columns["recommended"]
     st.session_state["ab_a"] = list(items)
-    st.session_state["ab_truth"] = tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"]
+    _put_truth(tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"])
     st.session_state["ab_k"] = int(st.session_state["k"])
     st.session_state["ab_preset"] = None
     _put_b(items)
@@ -40,7 +48,7 @@ def init() -> None:
 def load_preset(key: str) -> None:
     preset = PRESETS[key]
     st.session_state["ab_a"] = list(preset.a)
-    st.session_state["ab_truth"] = dict(preset.truth)
+    _put_truth(dict(preset.truth))
     st.session_state["ab_k"] = preset.k
     st.session_state["ab_preset"] = key
     _put_b(preset.b)
@@ -94,8 +102,9 @@ def swap() -> None:
     _apply(lambda rows, row, names: whatif.swap(rows, row, names.index(other)) if other in names else rows)
 
 
-def case_a() -> RankingCase:
-    return RankingCase(st.session_state["ab_a"], st.session_state["ab_truth"], int(st.session_state["ab_k"]))
+def case_a(truth: dict) -> RankingCase:
+    """List A against ``truth``, the relevant items as the lab's table has them now."""
+    return RankingCase(st.session_state["ab_a"], truth, int(st.session_state["ab_k"]))
 
 
 def move_controls(items: list[str]) -> None:

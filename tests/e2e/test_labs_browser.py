@@ -5,7 +5,9 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import (
+    card, edit_cell, editor, open_page, screenshot, type_into_new_row, wait_until_idle,
+)
 
 
 def test_moving_an_item_in_b_changes_the_cards_and_the_arrows(server, page: Page):
@@ -25,6 +27,17 @@ def test_moving_an_item_in_b_changes_the_cards_and_the_arrows(server, page: Page
     expect(arrows.filter(has_text="7 item(s) moved")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot(page, SCREENSHOTS, "lab_ab_after_moves")
+
+
+def test_a_relevant_item_typed_into_the_lab_scores_both_lists(server, page: Page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, server.url + "/A_vs_B")
+    expect(card(page, "Precision@10")).to_have_text("0.3000", timeout=30_000)
+    # editor 1 is the lab's relevant items (101, 104, 107): a new row "110", grade 1, as a person types it
+    type_into_new_row(page, editor(page, 1), rows=3, keys=["110", "Tab", "1", "Enter"])
+    expect(card(page, "Precision@10")).to_have_text("0.4000")
+    expect(page.get_by_text("110 (grade 1)")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
 def test_lab_pages_at_projector_size(server, page: Page):
