@@ -125,6 +125,14 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
     return values
 
 
+class DuplicatePairsError(ValueError):
+    """A (user, item) pair given twice in ``table`` ("recommendations" or "ground_truth")."""
+
+    def __init__(self, message: str, table: str):
+        super().__init__(message)
+        self.table = table
+
+
 def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.DataFrame, name: str) -> None:
     """Raise if two rows share (user, item); ``keys_sorted`` are the pair keys sorted by ``order``."""
     repeated = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
@@ -134,9 +142,9 @@ def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.Da
     same = np.sort(order[keys_sorted == duplicate_key])
     user = frame["user"].iloc[same[:1]].tolist()[0]
     item = frame["item"].iloc[same[:1]].tolist()[0]
-    raise ValueError(
+    raise DuplicatePairsError(
         f"{name} has duplicate (user, item) pairs in columns 'user' and 'item': user {user!r}, "
-        f"item {item!r} at {_rows(frame, same)}; {repeated.size} row(s) in all repeat an earlier pair"
+        f"item {item!r} at {_rows(frame, same)}; {repeated.size} row(s) in all repeat an earlier pair", name,
     )
 
 
@@ -162,7 +170,7 @@ def check_metrics(metrics: Iterable[str] | None) -> list[str]:
 # ----------------------------------------------------------------------------- encoding
 
 
-def _same_kind(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series]:
+def same_kind(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series]:
     """Ids that are numbers on one side and text on the other are compared as text."""
     if pd.api.types.is_numeric_dtype(a.dtype) != pd.api.types.is_numeric_dtype(b.dtype):
         return a.astype(str), b.astype(str)
@@ -176,7 +184,7 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
     whose range is not much larger than the tables are their own codes (id - smallest id), which
     skips hashing; codes that no row uses are harmless (their users have no rows).
     """
-    a, b = _same_kind(a, b)
+    a, b = same_kind(a, b)
     if pd.api.types.is_integer_dtype(a.dtype) and pd.api.types.is_integer_dtype(b.dtype):
         va, vb = a.to_numpy(dtype=np.int64), b.to_numpy(dtype=np.int64)
         lo = min(int(va.min(initial=2**62)), int(vb.min(initial=2**62)))
@@ -288,6 +296,15 @@ def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
     return np.argsort(user * n_ranks + dense)
 
 
+def _position(recs: pd.DataFrame) -> np.ndarray | None:
+    """Each row's place in its list, smaller is better: the rank, or minus the score; None without either."""
+    if "rank" in recs.columns:
+        return _numeric(recs, "recommendations", "rank")
+    if "score" in recs.columns:
+        return -_numeric(recs, "recommendations", "score")
+    return None
+
+
 def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:
     """Validate both tables, put the recommendations in rank order and attach their grades.
 
@@ -300,11 +317,8 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
     """
     recs = _check_frame(recommendations, "recommendations", ("user", "item"))
     truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
-    if "rank" in recs.columns:
-        primary = _numeric(recs, "recommendations", "rank")
-    elif "score" in recs.columns:
-        primary = -_numeric(recs, "recommendations", "score")
-    else:
+    primary = _position(recs)
+    if primary is None:
         found = ", ".join(repr(str(c)) for c in recs.columns)
         raise ValueError(
             f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better); "
@@ -615,11 +629,8 @@ def keep_best_duplicates(recommendations: pd.DataFrame) -> pd.DataFrame:
     2    a     7     2
     3    b     7     1
     """
-    if "rank" in recommendations.columns:
-        position = _numeric(recommendations, "recommendations", "rank")
-    elif "score" in recommendations.columns:
-        position = -_numeric(recommendations, "recommendations", "score")
-    else:
+    position = _position(recommendations)
+    if position is None:
         return recommendations  # evaluate names the missing column
     order = np.lexsort((np.arange(len(recommendations)), position))
     best = ~recommendations.iloc[order].duplicated(["user", "item"], keep="first")
@@ -684,13 +695,13 @@ def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int
     k = check_k(k)
     recs = _check_frame(recommendations, "recommendations", ("user", "item"))
     truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
-    order_column = "rank" if "rank" in recs.columns else "score"
-    if order_column not in recs.columns:
+    position = _position(recs)
+    if position is None:
         raise ValueError("recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better)")
     grade = _numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else np.ones(len(truth))
     rec_user, truth_user, _ = _shared_codes(recs["user"], truth["user"])
     rec_item, truth_item, _ = _shared_codes(recs["item"], truth["item"])
-    r = pd.DataFrame({"user": rec_user, "item": rec_item, "order": _numeric(recs, "recommendations", order_column)})
+    r = pd.DataFrame({"user": rec_user, "item": rec_item, "order": position})
     t = pd.DataFrame({"user": truth_user, "item": truth_item, "grade": grade})
 
     def touched(frame: pd.DataFrame, mask) -> tuple[int, int]:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from metrics._validation import check_k
+from metrics.batch import same_kind
 
 
 def top_k_rows(recommendations: pd.DataFrame, k: int) -> pd.DataFrame:
@@ -194,11 +195,9 @@ def intra_list_diversity(recommendations: pd.DataFrame, k: int, *, categories: M
     top = top_k_rows(recommendations, k)
     if categories is not None:
         categories = categories if isinstance(categories, pd.Series) else pd.Series(categories, dtype=object)
-        items = top["item"]
-        if pd.api.types.is_numeric_dtype(items.dtype) != pd.api.types.is_numeric_dtype(categories.index.dtype):
-            # One file read 7 as a number, the other as text "7" (as metrics.batch matches them).
-            items, categories = items.astype(str), categories.set_axis(categories.index.astype(str))
-        top = top.assign(category=items.map(categories)).dropna(subset=["category"])
+        # One file may read item 7 as a number and the other as the text "7": matched as the batch engine does.
+        items, labels = same_kind(top["item"], categories.index.to_series())
+        top = top.assign(category=items.map(categories.set_axis(labels))).dropna(subset=["category"])
         n = top.groupby("user", sort=False).size()
         same = top.groupby(["user", "category"], sort=False).size()
         same_pairs = (same * (same - 1) / 2).groupby(level="user", sort=False).sum()

@@ -162,8 +162,8 @@ def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.
         return batch.evaluate(recs, truth, args.k or [10], metrics=args.metrics, gain=args.gain,
                               denominator=args.denominator)
     except ValueError as error:
-        hint = ("; --keep-best-duplicates keeps each pair's best-ranked row"
-                if str(error).startswith("recommendations has duplicate") else "")
+        repeated = isinstance(error, batch.DuplicatePairsError) and error.table == "recommendations"
+        hint = "; --keep-best-duplicates keeps each pair's best-ranked row" if repeated else ""
         raise InputError(f"{source}: {error}{hint}", 4) from None
 
 

@@ -62,7 +62,8 @@ def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
     shown = [key for key in keys if key in values]
     for column, key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
         value, delta = engine.card_text(values[key], (deltas or {}).get(key))
-        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=delta_colour(registry.BY_KEY.get(key), (deltas or {}).get(key), values[key]))
+        colour = delta_colour(registry.BY_KEY.get(key), (deltas or {}).get(key), values[key])
+        column.metric(engine.label(key, k), value, delta=delta, border=True, delta_color=colour)
 
 
 def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:

@@ -123,13 +123,13 @@ focus = st.selectbox("Metric to look at closely", list(table.index), index=list(
                      key="compare_focus")
 row = table.loc[focus]
 differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]
-n = len(differences)
+n, spread = len(differences), differences.std(ddof=1)
 formula(
     r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}",
     r"\begin{aligned}"
     rf"\bar d &= {row['delta']:+.4f}\quad (n = {n}) \\"
     rf"\text{{{confidence * 100:.0f}\% interval}} &= [{row['ci_low']:+.4f},\ {row['ci_high']:+.4f}] \\"
-    rf"d_{{\text{{Cohen}}}} &= {row['delta']:+.4f} / {differences.std(ddof=1):.4f} = {row['effect_size']:+.2f}"
+    rf"d_{{\text{{Cohen}}}} &= {row['delta']:+.4f} / {spread:.4f} = {row['effect_size']:+.2f}"
     r"\end{aligned}",
 )
 st.markdown(f"**{significance.verdict(focus, row, confidence=confidence)}**")
@@ -166,7 +166,7 @@ target = st.number_input(f"Smallest difference in {focus} worth detecting", min_
 needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(target))
 st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference of {target:.4f} in {focus} "
             f"80% of the time at the 5% level, given the spread of the per-user differences seen here "
-            f"(standard deviation {differences.std(ddof=1):.4f}). This experiment has {n:,}.")
+            f"(standard deviation {spread:.4f}). This experiment has {n:,}.")
 
 st.subheader("Beyond accuracy")
 st.caption("Popularity (ARP, novelty) is counted from the ground truth: how many users find each item relevant. "

@@ -312,3 +312,14 @@ def test_duplicate_message_shows_integer_ids_plainly():
     recs = pd.DataFrame({"user": [7, 7], "item": [3, 3], "rank": [1, 2]})
     with pytest.raises(ValueError, match=r"user 7, item 3 at rows 0 and 1"):
         batch.evaluate(recs, pd.DataFrame({"user": [7], "item": [3]}), 1)
+
+
+@pytest.mark.parametrize("table", ["recommendations", "ground_truth"])
+def test_a_duplicate_pair_is_a_duplicate_pairs_error_naming_its_table(table):
+    recs = pd.DataFrame({"user": [7, 7], "item": [3, 4], "rank": [1, 2]})
+    truth = pd.DataFrame({"user": [7], "item": [3]})
+    frames = {"recommendations": recs, "ground_truth": truth}
+    frames[table] = pd.concat([frames[table], frames[table].iloc[[0]]], ignore_index=True)
+    with pytest.raises(batch.DuplicatePairsError) as raised:
+        batch.evaluate(frames["recommendations"], frames["ground_truth"], 2)
+    assert raised.value.table == table

@@ -60,8 +60,8 @@ def load_files(recommendations: Upload, ground_truth: Upload, keep_best_duplicat
     try:
         batch.rank_rows(recs, tables["ground_truth"])  # the engine's own checks
     except ValueError as error:
-        hint = (" Tick “keep the best-ranked copy” to evaluate each repeated item once, at its best rank."
-                if str(error).startswith("recommendations has duplicate") else "")
+        repeated = isinstance(error, batch.DuplicatePairsError) and error.table == "recommendations"
+        hint = " Tick “keep the best-ranked copy” to evaluate each repeated item once, at its best rank." if repeated else ""
         raise ValueError(f"{error}.{hint}") from None
     kept = (f" ({dropped:,} repeated recommendation row(s) left out: each item counted once per user, at its best "
             "rank)") if dropped else ""
