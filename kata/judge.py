@@ -139,7 +139,7 @@ def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -
         return f"Output limit: your code printed more than {limits.output_bytes // 1024} KB."
     if session.timed_out:
         return f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or far too slow)."
-    if outcome_signal == "SIGXCPU":
+    if outcome_signal in ("SIGXCPU", "SIGKILL"):  # SIGKILL that the app did not send: the CPU hard limit
         return f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time."
     if outcome_signal == "SIGXFSZ":
         return f"File size limit: your code wrote a file larger than {limits.file_bytes // 1024} KB."

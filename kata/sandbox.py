@@ -166,9 +166,11 @@ def bwrap_argv(copy: Path, answers_fd: int) -> list[str]:
 
 def _limit_child(limits: Limits):
     def apply():
-        for which, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
-                             (resource.RLIMIT_NPROC, limits.processes), (resource.RLIMIT_FSIZE, limits.file_bytes),
-                             (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_CORE, 0)):
+        # CPU: SIGXCPU at the soft limit (the verdict names it), SIGKILL a second later if ignored.
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+        for which, value in ((resource.RLIMIT_AS, limits.memory_bytes), (resource.RLIMIT_NPROC, limits.processes),
+                             (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_NOFILE, limits.open_files),
+                             (resource.RLIMIT_CORE, 0)):
             resource.setrlimit(which, (value, value))
     return apply
 
@@ -199,11 +201,45 @@ def ensure_available() -> None:
         _checked.append(True)
 
 
+def processes_of(uid: int) -> list[int]:
+    """Live pids whose uid is ``uid``, read from /proc. Zombies are left out: they run nothing,
+    and the system reaps the sandbox's orphaned pid-1 helper a moment later."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid != uid:
+                    continue
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    state = stat.read().rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in (b"Z", b"X"):
+                found.append(int(entry.name))
+    return found
+
+
+def clear_uid(uid: int, timeout: float = 2.0) -> None:
+    """Before a slot is reused: kill anything still running as its uid, and wait until it is gone.
+
+    Nothing should be left (the pid namespace dies with bubblewrap); this makes sure of it.
+    """
+    deadline = time.monotonic() + timeout
+    while (pids := processes_of(uid)) and time.monotonic() < deadline:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+
+
 class Session:
     """One sandboxed harness process: send requests, read its answers, with every limit on."""
 
     def __init__(self, uid: int, limits: Limits):
         ensure_available()
+        self.uid = uid
         self.limits = limits
         copy = python_copy()
         _harness_current(copy)
@@ -299,6 +335,7 @@ class Session:
             self.kill()
         self.kill()
         returncode = self.process.wait()
+        clear_uid(self.uid)
         self._selector.close()
         self.process.stdout.close()
         os.close(self._answers)
