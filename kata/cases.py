@@ -212,3 +212,18 @@ def shrink(case: dict) -> Iterator[dict]:
         for i, x in enumerate(case.get(name, [])):
             for smaller in _simpler_number(float(x)):
                 yield {**case, name: case[name][:i] + [smaller] + case[name][i + 1:]}
+
+
+MAX_STEPS = 30
+_PARALLEL = ("user_ids", "y_true", "y_score", "y_prob", "predictions", "actuals")
+
+
+def prefixes(case: dict) -> list[dict]:
+    """The case cut after row 1, 2, ...: the list's first i items (K and the ground truth kept),
+    or the first i samples. The metric on each shows where a running total first goes wrong."""
+    if "recommended" in case or "relevances" in case:
+        name = "recommended" if "recommended" in case else "relevances"
+        return [{**case, name: case[name][:i]} for i in range(1, min(len(case[name]), MAX_STEPS) + 1)]
+    names = [name for name in _PARALLEL if name in case]
+    n = min(len(case[names[0]]), MAX_STEPS)
+    return [{**case, **{name: case[name][:i] for name in names}} for i in range(1, n + 1)]

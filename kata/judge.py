@@ -29,6 +29,8 @@ class Failure:
     got: object
     matches: str | None
     shrunk_from: int
+    steps: tuple = ()
+    """(row, right value, the candidate's value) on the case cut after each row; () after an error."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,18 @@ def _shrink(judging: _Judging, problem: Problem, case, expected, got, error, mat
     return case, expected, got, error
 
 
+def _steps(judging: _Judging, problem: Problem, case: dict) -> tuple:
+    cut = case_kinds.prefixes(case)
+    answers = judging.ask(cut)
+    steps = []
+    for row, (prefix, answer) in enumerate(zip(cut, answers), start=1):
+        if answer is None:
+            break
+        got = _got(answer) if answer["ok"] else None
+        steps.append((row, _expected(problem, prefix), got))
+    return tuple(steps)
+
+
 def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> Result:
     session = Session(uid, limits)
     try:
@@ -268,7 +282,8 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
             case, expected, got, error, _ = target
             if not died:
                 case, expected, got, error = _shrink(judging, problem, case, expected, got, error, matched)
-            failure = Failure(_plain(case), expected, got, matched, len(failing))
+            steps = () if died or error is not None else _steps(judging, problem, case)
+            failure = Failure(_plain(case), expected, got, matched, len(failing), steps)
             error_text = error
         outcome = session.close()
         if died and error_text is None:
