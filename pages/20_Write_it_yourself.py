@@ -143,7 +143,7 @@ def _sandbox_problem() -> str | None:
 
 
 unavailable = _sandbox_problem()
-buttons = st.columns([1, 1, 1, 3], vertical_alignment="center")
+buttons = st.columns([1, 2, 3], vertical_alignment="center")
 run = buttons[0].button("Run", type="primary", key="kata_run", disabled=unavailable is not None)
 
 
