@@ -72,3 +72,14 @@ def test_type_a_wrong_auc_run_it_read_the_convention_then_fix_it_and_reload(serv
     wait_until_idle(page)
     expect(page.locator(".st-key-kata_editor textarea")).to_have_value(TIES_ZERO.rstrip("\n") + FIX, timeout=SLOW)
     expect(page.get_by_text("passed 200 of 200")).to_be_visible()
+
+
+def test_the_starter_run_as_is_shows_its_own_error_in_the_dark_theme(dark_server, page: Page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, dark_server.url + "/Write_it_yourself")
+    page.get_by_role("button", name="Run").click()
+    error = page.get_by_test_id("stCode").filter(has_text="NotImplementedError")
+    expect(error).to_be_visible(timeout=SLOW)
+    expect(error).to_contain_text("in precision_at_k: raise NotImplementedError")
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+    screenshot(page, SCREENSHOTS, "kata_error_dark")
