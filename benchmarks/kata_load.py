@@ -107,7 +107,7 @@ def main() -> None:
     stop.set()
     total = time.perf_counter() - start
 
-    print(f"{len(tickets)} submissions at once through a pool of {len(DEFAULT.uids)} sandboxes "
+    print(f"{len(tickets)} submissions at once through a pool of {DEFAULT.slots} sandboxes "
           f"(queue positions up to {longest_queue})")
     print(f"{'kind':<14} {'problem':<24} {'verdict':<44} {'seconds':>8}")
     for index, (kind, key, ticket) in enumerate(tickets):

@@ -1,18 +1,44 @@
 """A bounded pool of sandbox slots with a first-come queue whose positions can be shown.
 
-Each slot owns a uid of its own, so one run's processes never count against another's
-process limit and no two runs share files or signals.
+Each running slot holds a uid of its own, so one run's processes never count against another's
+process limit and no two runs share files or signals. The uid is claimed with an exclusive lock
+file, so several app processes (deploy/ runs several) never hand the same uid to two runs.
 """
 
 from __future__ import annotations
 
+import fcntl
 import itertools
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
 from contextlib import contextmanager
 
-from kata.sandbox import FIRST_UID
+from kata.sandbox import CACHE, FIRST_UID
+
+UID_RANGE = 64
+
+
+class _Claim:
+    """An exclusive lock on one uid of the range, held while a run uses it."""
+
+    def __init__(self, uids: range):
+        folder = CACHE / "slots"
+        folder.mkdir(parents=True, exist_ok=True)
+        for uid in uids:
+            handle = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(handle)
+                continue
+            self.uid, self._handle = uid, handle
+            return
+        raise RuntimeError(f"every sandbox uid from {uids.start} to {uids.stop - 1} is in use")
+
+    def release(self) -> None:
+        os.close(self._handle)  # closing drops the lock
 
 
 class Ticket:
@@ -39,8 +65,9 @@ class Ticket:
 
 class Pool:
     def __init__(self, slots: int = 2, first_uid: int = FIRST_UID):
-        self.uids = [first_uid + i for i in range(slots)]
-        self._free = list(self.uids)
+        self.slots = slots
+        self.uids = range(first_uid, first_uid + UID_RANGE)
+        self._free = slots
         self._waiting: deque[Ticket] = deque()
         self._condition = threading.Condition()
         self._numbers = itertools.count(1)
@@ -66,13 +93,17 @@ class Pool:
             while self._waiting[0] is not ticket or not self._free:
                 self._condition.wait()
             self._waiting.popleft()
-            uid = self._free.pop(0)
+            self._free -= 1
             self._condition.notify_all()
         try:
-            yield uid
+            claim = _Claim(self.uids)
+            try:
+                yield claim.uid
+            finally:
+                claim.release()
         finally:
             with self._condition:
-                self._free.append(uid)
+                self._free += 1
                 self._condition.notify_all()
 
     def submit(self, work: Callable[[int], object]) -> Ticket:
@@ -90,13 +121,17 @@ class Pool:
                 while self._waiting[0] is not ticket or not self._free:
                     self._condition.wait()
                 self._waiting.popleft()
-                uid = self._free.pop(0)
+                self._free -= 1
                 self._condition.notify_all()
             try:
-                ticket.result = work(uid)
+                claim = _Claim(self.uids)
+                try:
+                    ticket.result = work(claim.uid)
+                finally:
+                    claim.release()
             finally:
                 with self._condition:
-                    self._free.append(uid)
+                    self._free += 1
                     self._condition.notify_all()
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the ticket
             ticket.exception = exc

@@ -39,6 +39,7 @@ HARNESS = Path(__file__).with_name("harness.py")
 INSTALL_HINT = ("The code sandbox needs bubblewrap: run `apt-get install -y bubblewrap` "
                 "(Debian/Ubuntu) as root, then restart the app.")
 FIRST_UID = 61000
+PROBE_UID = 60999  # the availability probe's own uid: never one a run could be clearing
 OUTPUT_CAP = 64 * 1024
 _SKIP_STDLIB = {"site-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3",
                 "config-3.11-x86_64-linux-gnu", "__phello__"}
@@ -187,7 +188,7 @@ def check_available() -> None:
                                  "start as root (it drops to that uid before bubblewrap starts).")
     probe = subprocess.run([BWRAP, "--unshare-all", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
                             "--symlink", "usr/lib64", "/lib64", "--", "/usr/bin/true"],
-                           env={}, capture_output=True, user=FIRST_UID, group=FIRST_UID, extra_groups=[],
+                           env={}, capture_output=True, user=PROBE_UID, group=PROBE_UID, extra_groups=[],
                            timeout=10, check=False)
     if probe.returncode != 0:
         raise SandboxUnavailable("bubblewrap is installed but cannot create namespaces here ("

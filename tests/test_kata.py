@@ -2,6 +2,8 @@
 comparison, the cases, shrinking and the candidate's own error lines."""
 
 import math
+import threading
+import time
 
 import pytest
 
@@ -159,3 +161,30 @@ def test_starter_states_the_convention_and_raises_until_written():
     result = kata.run("average_precision_at_k", problem.starter)
     assert result.error.startswith("NotImplementedError")
     assert "1e-15" in kata.PROBLEMS["log_loss"].starter and "1/2" in kata.PROBLEMS["auc"].starter
+
+
+def test_the_queue_shows_positions_first_come_first_served():
+    from kata.pool import Pool
+    pool, gate, order = Pool(1, first_uid=61300), threading.Event(), []
+    first = pool.submit(lambda uid: gate.wait(10) and order.append(0))
+    while first.position:
+        time.sleep(0.01)
+    waiting = [pool.submit(lambda uid, i=i: order.append(i)) for i in (1, 2, 3)]
+    assert [t.position for t in waiting] == [1, 2, 3]
+    gate.set()
+    for ticket in [first, *waiting]:
+        ticket.wait(10)
+    assert order == [0, 1, 2, 3] and [t.position for t in waiting] == [0, 0, 0]
+
+
+def test_two_app_processes_never_share_a_sandbox_uid():
+    """deploy/ runs several app processes: the uid is claimed with a lock file, not per process."""
+    from kata.pool import Pool
+    pools, gate, uids = [Pool(1, first_uid=61400), Pool(1, first_uid=61400)], threading.Event(), []
+    tickets = [p.submit(lambda uid: uids.append(uid) or gate.wait(10)) for p in pools]
+    while len(uids) < 2:
+        time.sleep(0.01)
+    gate.set()
+    for ticket in tickets:
+        ticket.wait(10)
+    assert len(set(uids)) == 2
