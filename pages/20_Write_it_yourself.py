@@ -186,6 +186,8 @@ if run:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
         ATTEMPT.setdefault("verdicts", {})[problem.key] = _verdict_record(result)
         ATTEMPT.setdefault("runs", {})[problem.key] = ATTEMPT.get("runs", {}).get(problem.key, 0) + 1
+        if source.strip() != problem.starter.strip():  # running the untouched signature is not an attempt
+            ATTEMPT.setdefault("attempted", {})[problem.key] = True
         _save()
 
 # --------------------------------------------------------------------------- the verdict
@@ -259,7 +261,7 @@ def _timings() -> dict:
     return auc_timings()
 
 
-if record is not None and not in_progress:
+if ATTEMPT.get("attempted", {}).get(problem.key) and not in_progress:
     st.subheader("Model solutions")
     loop_tab, numpy_tab = st.tabs(["Plain loop", "Vectorised numpy"])
     loop_tab.code(problem.loop_solution.strip(), language="python")
@@ -272,7 +274,7 @@ if record is not None and not in_progress:
             f"**{timings['numpy_seconds'] * 1000:,.0f} ms**. The loop was timed on {timings['loop_n']:,} samples "
             f"({timings['loop_measured']:.2f} s) and scaled by n², since it compares every pair.")
 elif not in_progress:
-    st.caption("The model solutions (a plain loop and a vectorised one) appear after your first run.")
+    st.caption("The model solutions (a plain loop and a vectorised one) appear after you run code of your own.")
 
 st.caption("Your code is kept on the server under the random id in this page's address: reload or bookmark the "
            "page to come back to it. Anyone you give the address to sees your code; nobody else can.")

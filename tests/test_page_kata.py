@@ -35,7 +35,10 @@ def test_opens_with_the_first_problem_and_its_signature():
     assert editor.value.startswith("def precision_at_k(recommended, relevant, k):")
     assert attempts.valid_id(at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list)
                              else at.query_params["attempt"])
-    assert "appear after your first run" in texts(at)
+    assert "appear after you run code of your own" in texts(at)
+    at.button(key="kata_run").click().run(timeout=60)
+    assert "NotImplementedError" in "\n".join(c.value for c in at.code)
+    assert not any("Model solutions" in h.value for h in at.subheader)  # the untouched signature is no attempt
 
 
 def test_a_correct_solution_passes_all_and_reveals_the_model_solutions():
