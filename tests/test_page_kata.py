@@ -102,3 +102,14 @@ def test_without_a_sandbox_run_is_disabled_and_says_how_to_install(monkeypatch):
     assert at.button(key="kata_run").disabled
     assert "apt-get install -y bubblewrap" in texts(at)
     st.cache_resource.clear()
+
+
+def test_the_button_opens_the_shrunk_case_on_the_topic_page():
+    at = write_and_run(open_page(), "average_precision_at_k", WRONG["average_precision_at_k"]["ap_denominator=hits"])
+    failure_call = next(c.value for c in at.code if c.value.startswith("average_precision_at_k(recommended="))
+    at.button(key="kata_open_case").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "📈 AP and MAP"
+    recommended = at.session_state["recommended"]["item"].tolist()
+    assert f"recommended={[int(i) for i in recommended]!r}" in failure_call
+    assert f"k={at.session_state['k']})" in failure_call
