@@ -99,6 +99,11 @@ def test_file_size_and_tmp_space_are_limited():
     assert many.error.startswith("OSError: [Errno 28] No space left on device")  # the 16 MB /tmp
 
 
+def test_open_files_are_limited():
+    result = attempt("handles = [open('/dev/null') for _ in range(200)]", cases=1)
+    assert result.error.startswith("OSError: [Errno 24] Too many open files")
+
+
 def test_no_network_not_even_the_apps_own_port():
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
