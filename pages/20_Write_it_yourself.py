@@ -182,6 +182,10 @@ if run:
     except kata.SandboxUnavailable as problem_text:
         st.error(f"**Code cannot run here: no sandbox.** {text.markdown(problem_text)}", icon="🔒")
         result = None
+    except (RuntimeError, OSError) as problem_text:  # e.g. every sandbox uid busy: say so, keep the code
+        st.error(f"**The judge could not run your code just now.** {text.markdown(problem_text)} Your code is "
+                 "kept; press Run again in a moment.", icon="⚠️")
+        result = None
     if result is not None:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
         ATTEMPT.setdefault("verdicts", {})[problem.key] = _verdict_record(result)

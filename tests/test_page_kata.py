@@ -113,3 +113,14 @@ def test_the_button_opens_the_shrunk_case_on_the_topic_page():
     recommended = at.session_state["recommended"]["item"].tolist()
     assert f"recommended={[int(i) for i in recommended]!r}" in failure_call
     assert f"k={at.session_state['k']})" in failure_call
+
+
+def test_a_judge_that_cannot_start_is_a_message_not_a_traceback(monkeypatch):
+    from kata import judge
+
+    def busy(*args, **kwargs):
+        raise RuntimeError("every sandbox uid from 61000 to 61063 is in use")
+    monkeypatch.setattr(judge, "_judge", busy)
+    at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
+    assert "could not run your code just now" in texts(at)
+    assert at.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
