@@ -188,6 +188,8 @@ def challenges() -> None:
         (st.success if status.met else st.info)(status.message, icon="🏁" if status.met else "🎯")
 
 
+st.page_link("pages/20_Write_it_yourself.py", label="Write it yourself: implement a metric from scratch, judged on "
+             "hidden cases", icon="⌨️")
 st.header("📝 Quiz", divider="gray")
 quiz()
 st.header("🎯 Goal challenges", divider="gray")

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
 # Query parameters a page owns (by topic), kept beside the scenario's: one address bar holds both,
 # so a link to a lesson step also reopens the scenario, and the scenario sync never drops the step.
-PAGE_PARAMS = {"lessons": ("lesson", "step")}
+PAGE_PARAMS = {"lessons": ("lesson", "step"), "kata": ("attempt",)}
 _OWN = frozenset(name for names in PAGE_PARAMS.values() for name in names)
 
 

@@ -23,6 +23,7 @@ PAGES = (
     Page("home", "app.py", "Playground", "🎯", "Learn"),
     Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
     Page("practice", "pages/15_Practice.py", "Practice: quiz and goal challenges", "🏋️", "Learn"),
+    Page("kata", "pages/20_Write_it_yourself.py", "Write it yourself", "⌨️", "Learn"),
     Page("rating", "pages/1_Rating_errors.py", "Rating errors", "📏", "Learn"),
     Page("topn", "pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR and F1 @K", "🎣", "Learn"),
     Page("ap", "pages/3_AP_and_MAP.py", "AP and MAP", "📈", "Learn"),

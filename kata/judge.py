@@ -1,0 +1,319 @@
+"""Judge a candidate's function: hidden cases in the sandbox, tolerance comparison, shrinking.
+
+Expected values are computed here, by ``metrics/``, and never leave the app: the sandbox only
+receives the inputs, and the comparison happens outside it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kata import cases as case_kinds
+from kata.pool import DEFAULT, Pool, Ticket
+from kata.problems import PROBLEMS, Problem
+from kata.sandbox import Limits, Session
+
+TOLERANCE = 1e-9
+SHRINK_ROUNDS = 40
+
+
+@dataclass(frozen=True)
+class Failure:
+    inputs: dict
+    expected: float
+    got: object
+    matches: str | None
+    shrunk_from: int
+    steps: tuple = ()
+    """(row, right value, the candidate's value) on the case cut after each row; () after an error."""
+
+
+@dataclass(frozen=True)
+class Result:
+    passed: int
+    total: int
+    error: str | None
+    failure: Failure | None
+    stdout: str
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.failure is None and self.passed == self.total
+
+
+def close(expected, got) -> bool:
+    """Equal within 1e-9 (relative or absolute); NaN equals NaN; infinities equal themselves."""
+    if got is None or isinstance(got, str) or expected is None:
+        return False
+    expected, got = float(expected), float(got)
+    if math.isnan(expected) or math.isnan(got):
+        return math.isnan(expected) and math.isnan(got)
+    if math.isinf(expected) or math.isinf(got):
+        return expected == got
+    return math.isclose(expected, got, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+# --------------------------------------------------------------------------- cases
+
+
+def _expected(problem: Problem, case: dict):
+    try:
+        return float(problem.reference(**case))
+    except ValueError:
+        return None
+
+
+def build_cases(problem: Problem, seed: int, count: int) -> list[tuple[dict, float]]:
+    """The documents' examples, then the edge cases, then random cases from ``seed``: ``count`` in all.
+
+    Cached (the same problem, seed and count always give the same cases); callers never mutate them.
+    """
+    return _build_cases(problem.key, seed, count)
+
+
+@functools.lru_cache(maxsize=64)
+def _build_cases(key: str, seed: int, count: int) -> list[tuple[dict, float]]:
+    problem = PROBLEMS[key]
+    chosen = []
+    for case in case_kinds.EXAMPLES[problem.kind] + case_kinds.EDGES[problem.kind]:
+        expected = _expected(problem, case)
+        if expected is not None:
+            chosen.append((case, expected))
+    rng = np.random.default_rng(seed)
+    draw = case_kinds.RANDOM[problem.kind]
+    attempts = 0
+    while len(chosen) < count and attempts < count * 20:
+        attempts += 1
+        case = draw(rng)
+        expected = _expected(problem, case)
+        if expected is not None:
+            chosen.append((case, expected))
+    return chosen[:count]
+
+
+def _encode(value):
+    if isinstance(value, set):
+        return {"__set__": [_encode(v) for v in sorted(value, key=repr)]}
+    if isinstance(value, dict):
+        return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _plain(case: dict) -> dict:
+    """The case with plain Python values (sets sorted for a stable display)."""
+    return {name: (set(sorted(v, key=repr)) if isinstance(v, set) else v) for name, v in case.items()}
+
+
+# --------------------------------------------------------------------------- what came back
+
+
+def _got(answer: dict):
+    result = answer["result"]
+    if result["kind"] == "number":
+        return float(result["value"])
+    return f"{result['repr']} (a {result['type']}, not a number)"
+
+
+def format_error(error: dict) -> str:
+    """The candidate's own error: the exception and their lines only, never the judge's."""
+    kind, message = error.get("type", "Error"), error.get("message", "")
+    if kind == "SyntaxError" or "column" in error:
+        where = f"line {error.get('line')}, column {error.get('column')}"
+        return f"{kind}: {message} ({where})\n    {error.get('code', '')}"
+    if kind == "MissingFunction":
+        return f"No function to call: {message}."
+    lines = [f"{kind}: {message}" if message else kind]
+    for frame in error.get("frames", []):
+        lines.append(f"  line {frame['line']}, in {frame['function']}: {frame['code']}")
+    return "\n".join(lines)
+
+
+def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -> str:
+    if session.output_exceeded:
+        return f"Output limit: your code printed more than {limits.output_bytes // 1024} KB."
+    if session.timed_out:
+        return f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or far too slow)."
+    if outcome_signal in ("SIGXCPU", "SIGKILL"):  # SIGKILL that the app did not send: the CPU hard limit
+        return f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time."
+    if outcome_signal == "SIGXFSZ":
+        return f"File size limit: your code wrote a file larger than {limits.file_bytes // 1024} KB."
+    if outcome_signal:
+        return f"Your code crashed the Python interpreter ({outcome_signal})."
+    return "Your code ended the judge's process (it exited) before every case had run."
+
+
+# --------------------------------------------------------------------------- matching and shrinking
+
+
+def _matches(problem: Problem, case: dict, expected: float, got) -> list[str]:
+    if isinstance(got, str):
+        return []
+    found = []
+    for mistake in problem.mistakes:
+        try:
+            value = mistake.compute(case)
+        except (ValueError, ZeroDivisionError, KeyError):
+            continue
+        if value is not None and close(value, got) and not close(value, expected):
+            found.append(mistake.says)
+    return found
+
+
+def _verdict(problem, case, expected, answer) -> tuple[bool, object, str | None]:
+    """(passed, got, error text) for one answer."""
+    if not answer["ok"]:
+        return False, None, format_error(answer["error"])
+    got = _got(answer)
+    return close(expected, got), got, None
+
+
+class _Judging:
+    def __init__(self, problem: Problem, session: Session):
+        self.problem, self.session = problem, session
+        self.next_id = 0
+
+    def ask(self, batch: list[dict]) -> list[dict] | None:
+        """Run a batch of cases; answers in order, or None where the process died first."""
+        ids = list(range(self.next_id, self.next_id + len(batch)))
+        self.next_id += len(batch)
+        self.session.send({"cases": [{"id": i, "args": _encode(case)} for i, case in zip(ids, batch)]})
+        self.session.wait_for(lambda m: m.get("batch_done"))
+        answers = {m["id"]: m for m in self.session.messages if "id" in m and m["id"] in set(ids)}
+        return [answers.get(i) for i in ids]
+
+    def running_case(self):
+        started = [m["start"] for m in self.session.messages if "start" in m]
+        answered = {m["id"] for m in self.session.messages if "id" in m}
+        pending = [i for i in started if i not in answered]
+        return pending[0] if pending else None
+
+
+def _shrink(judging: _Judging, problem: Problem, case, expected, got, error, matched: str | None):
+    """Greedy shrinking: keep the first smaller case that fails the same way; stop when none does."""
+    for _ in range(SHRINK_ROUNDS):
+        proposals = []
+        for smaller in case_kinds.shrink(case):
+            value = _expected(problem, smaller)
+            if value is not None and case_kinds.size(smaller) < case_kinds.size(case):
+                proposals.append((smaller, value))
+        if not proposals:
+            break
+        answers = judging.ask([p[0] for p in proposals])
+        better = None
+        for (smaller, value), answer in zip(proposals, answers):
+            if answer is None:
+                break
+            passed, new_got, new_error = _verdict(problem, smaller, value, answer)
+            if passed or (error is None) != (new_error is None):
+                continue
+            if error is not None and new_error.split(":")[0] != error.split(":")[0]:
+                continue
+            if matched is not None and matched not in _matches(problem, smaller, value, new_got):
+                continue
+            better = (smaller, value, new_got, new_error)
+            break
+        if better is None:
+            break
+        case, expected, got, error = better
+    return case, expected, got, error
+
+
+def _steps(judging: _Judging, problem: Problem, case: dict) -> tuple:
+    cut = case_kinds.prefixes(case)
+    answers = judging.ask(cut)
+    steps = []
+    for row, (prefix, answer) in enumerate(zip(cut, answers), start=1):
+        if answer is None:
+            break
+        got = _got(answer) if answer["ok"] else None
+        steps.append((row, _expected(problem, prefix), got))
+    return tuple(steps)
+
+
+def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> Result:
+    session = Session(uid, limits)
+    try:
+        session.send({"source": source, "function": problem.function})
+        loaded = session.wait_for(lambda m: "loaded" in m)
+        if loaded is None or not loaded["loaded"]:
+            outcome = session.close()
+            error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
+            return Result(0, len(chosen), error, None, outcome.stdout, outcome.seconds)
+        judging = _Judging(problem, session)
+        answers = judging.ask([case for case, _ in chosen])
+        died = answers[-1] is None if answers else False
+        running = judging.running_case() if died else None
+        failing, passed, first_error = [], 0, None
+        for (case, expected), answer in zip(chosen, answers):
+            if answer is None:
+                break
+            ok, got, error = _verdict(problem, case, expected, answer)
+            if ok:
+                passed += 1
+            else:
+                failing.append((case, expected, got, error, _matches(problem, case, expected, got)))
+                first_error = first_error or error
+        failure, error_text = None, None
+        if died and not failing:
+            # The process died (time, memory, output, crash) on a case that never answered.
+            outcome = session.close()
+            error_text = _limit_error(session, outcome.signal_name, limits)
+            if running is not None and running < len(chosen):
+                case, expected = chosen[running]
+                failure = Failure(_plain(case), expected, None, None, 1)
+            return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
+        if failing:
+            counts: dict[str, int] = {}
+            for *_, found in failing:
+                for says in found:
+                    counts[says] = counts.get(says, 0) + 1
+            matched = max(counts, key=lambda s: (counts[s], -list(counts).index(s))) if counts else None
+            # A named mistake first; else an exception (more urgent than a wrong value); else the first.
+            target = next((f for f in failing if matched is not None and matched in f[4]), None) \
+                or next((f for f in failing if f[3] is not None), failing[0])
+            case, expected, got, error, _ = target
+            if not died:
+                case, expected, got, error = _shrink(judging, problem, case, expected, got, error, matched)
+            steps = () if died or error is not None else _steps(judging, problem, case)
+            failure = Failure(_plain(case), expected, got, matched, len(failing), steps)
+            error_text = error
+        outcome = session.close()
+        if died and error_text is None:
+            error_text = _limit_error(session, outcome.signal_name, limits)
+        return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
+    finally:
+        session.kill()
+
+
+def run(problem_key: str, source: str, *, seed: int = 0, cases: int = 200, limits: Limits | None = None,
+        pool: Pool | None = None, ticket: Ticket | None = None) -> Result:
+    """Judge ``source`` on problem ``problem_key``: raises SandboxUnavailable rather than run unconfined."""
+    if problem_key not in PROBLEMS:
+        raise ValueError(f"no problem named {problem_key!r}; choose one of {', '.join(PROBLEMS)}")
+    problem = PROBLEMS[problem_key]
+    chosen = build_cases(problem, seed, cases)
+    limits = limits or Limits()
+    with (pool or DEFAULT).slot(ticket) as uid:
+        return _judge(problem, source, chosen, uid, limits)
+
+
+def submit(problem_key: str, source: str, *, seed: int = 0, cases: int = 200, pool: Pool | None = None) -> Ticket:
+    """Queue a run and return its ticket at once (the page shows ``ticket.position``)."""
+    pool = pool or DEFAULT
+    if problem_key not in PROBLEMS:
+        raise ValueError(f"no problem named {problem_key!r}")
+    problem = PROBLEMS[problem_key]
+    chosen = build_cases(problem, seed, cases)
+    return pool.submit(lambda uid: _judge(problem, source, chosen, uid, Limits()))
+
+
+def is_number(value) -> bool:
+    return isinstance(value, numbers.Real)

@@ -1,0 +1,193 @@
+"""The known conventions and mistakes a candidate's value can match, one list per problem.
+
+Every value comes from ``metrics/``: a library's convention through :func:`metrics.conventions.score`
+with one field of the app's convention changed, a classic slip through :mod:`metrics.mistakes`,
+and the rest from the metric functions with another argument.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from metrics import classification_metrics as cls
+from metrics import conventions, mistakes, ndcg, rating_metrics, ranked_metrics, topn_metrics
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A convention or slip: what the candidate did, in words, and the value it gives on a case."""
+
+    key: str
+    says: str
+    compute: Callable[[dict], float | None]
+
+
+def _libraries(metric: str, field: str, choice: str) -> str:
+    names = [c.name for c in conventions.CONVENTIONS.values() if getattr(c, field) == choice and c.has(metric)]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def convention(metric: str, field: str, choice: str, did: str) -> Mistake:
+    """A library's choice for one field: '<did>: that is <metric> as <libraries> compute it'."""
+    changed = replace(conventions.APP, **{field: choice})
+    libraries = _libraries(metric, field, choice)
+    label = conventions.METRIC_LABELS[metric]
+    says = f"{did}: that is {label} as {libraries} compute it" if libraries else did
+
+    def compute(case):
+        ground_truth = case.get("relevant", case.get("relevance"))
+        value = conventions.score(changed, metric, case["recommended"], ground_truth, case.get("k", 10**6))
+        return None if np.isnan(value) else value
+    return Mistake(f"{field}={choice}", says, compute)
+
+
+def _quiet(function):
+    def call(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return function(*args, **kwargs)
+    return call
+
+
+def _auc_strict(case) -> float | None:
+    table = cls.auc_pairs_table(case["y_true"], case["y_score"])
+    return None if table.empty else float((table["credit"] == 1).mean())
+
+
+def _auc_ties_one(case) -> float | None:
+    table = cls.auc_pairs_table(case["y_true"], case["y_score"])
+    return None if table.empty else float((table["credit"] > 0).mean())
+
+
+def _gauc(weight: str):
+    return _quiet(lambda case: cls.gauc(case["user_ids"], case["y_true"], case["y_score"], weight=weight)[0])
+
+
+def _gauc_pooled(case):
+    return _quiet(cls.roc_auc)(case["y_true"], case["y_score"])
+
+
+def _log_loss_unclipped(case) -> float | None:
+    y, p = np.asarray(case["y_true"], float), np.asarray(case["y_prob"], float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return value
+
+
+def _clipped_log_loss(case) -> float:
+    terms = cls.log_loss_terms(case["y_true"], case["y_prob"], eps=1e-15)
+    return float(-np.log(terms["p_true_label"]).mean())
+
+
+def _rmse_sample(case) -> float | None:
+    errors = np.subtract(case["predictions"], case["actuals"])
+    return float(np.sqrt(np.sum(errors ** 2) / (errors.size - 1))) if errors.size > 1 else None
+
+
+def _first_hit_in_top_k_rr(case) -> float:
+    return ranked_metrics.reciprocal_rank_at_k(case["recommended"], case["relevant"], 10)
+
+
+MISTAKES: dict[str, tuple[Mistake, ...]] = {
+    "precision_at_k": (
+        convention("precision", "precision_short_list", "list_length",
+                   "you divided by min(K, list length) instead of K"),
+        Mistake("recall", "you divided by the number of relevant items: that is Recall@K",
+                lambda c: topn_metrics.recall_at_k(c["recommended"], c["relevant"], c["k"])),
+        Mistake("no_cutoff", "you counted the hits in the whole list, not only the top K",
+                lambda c: topn_metrics.precision_at_k(c["recommended"], c["relevant"], max(len(c["recommended"]), 1))
+                * max(len(c["recommended"]), 1) / c["k"]),
+    ),
+    "recall_at_k": (
+        Mistake("precision", "you divided by K: that is Precision@K",
+                lambda c: topn_metrics.precision_at_k(c["recommended"], c["relevant"], c["k"])),
+        Mistake("no_cutoff", "you counted the hits in the whole list, not only the top K",
+                lambda c: topn_metrics.recall_at_k(c["recommended"], c["relevant"], max(len(c["recommended"]), 1))),
+    ),
+    "hit_rate_at_k": (
+        Mistake("hit_count", "you returned the number of hits in the top K, not 1 or 0",
+                lambda c: topn_metrics.precision_at_k(c["recommended"], c["relevant"], c["k"]) * c["k"]),
+        Mistake("precision", "you returned hits / K: that is Precision@K (the article's '3 hits in 10 is 0.3')",
+                lambda c: topn_metrics.precision_at_k(c["recommended"], c["relevant"], c["k"])),
+        Mistake("no_cutoff", "you looked for a hit in the whole list, not only the top K",
+                lambda c: topn_metrics.hit_rate_at_k(c["recommended"], c["relevant"], max(len(c["recommended"]), 1))),
+    ),
+    "average_precision_at_k": (
+        convention("average_precision", "ap_denominator", "hits", "you divided by the hits in the top K"),
+        convention("average_precision", "ap_denominator", "relevant", "you divided by |Rel|, all relevant items"),
+        Mistake("ap_denominator=k", "you divided by K: that is RecTools' MAP(divide_by_k=True)",
+                lambda c: conventions.average_precision_divided_by_k(c["recommended"], c["relevant"], c["k"])),
+        convention("average_precision", "ap_denominator", "whole_list",
+                   "you ignored K and averaged over the whole list, divided by |Rel|"),
+        Mistake("ranks_from_zero", "you counted ranks from 0: precision at a hit was hits / (rank - 1)",
+                lambda c: mistakes.average_precision_ranks_from_zero(c["recommended"], c["relevant"], c["k"])),
+    ),
+    "reciprocal_rank": (
+        Mistake("ranks_from_zero", "you counted ranks from 0: 1 / (rank - 1)",
+                lambda c: mistakes.reciprocal_rank_from_zero(c["recommended"], c["relevant"])),
+        Mistake("rank_not_reciprocal", "you returned the rank of the first hit, not 1 / rank",
+                lambda c: float(ranked_metrics.first_hit_rank(c["recommended"], c["relevant"]) or 0)),
+        Mistake("cutoff_10", "you stopped looking after rank 10: that is RR@10 (ranx, RecBole, Evidently cut RR at K)",
+                _first_hit_in_top_k_rr),
+    ),
+    "dcg_at_k": (
+        Mistake("exponential_gain", "you used the gain 2^rel − 1 (the offline-evaluation article's formula); "
+                "this problem's gain is rel",
+                lambda c: ndcg.dcg_at_k(c["relevances"], c["k"], gain="exponential")),
+        Mistake("log_base_e", "you used the natural log in the discount; it is log2(i + 1)",
+                lambda c: mistakes.dcg_log_base_e(list(range(len(c["relevances"]))),
+                                                  dict(enumerate(c["relevances"])), c["k"])),
+        Mistake("ranks_off_by_one", "you used log2(i + 2): the discount for ranks counted from 0, on ranks from 1",
+                lambda c: mistakes.dcg_ranks_off_by_one(list(range(len(c["relevances"]))),
+                                                        dict(enumerate(c["relevances"])), c["k"])),
+        Mistake("no_cutoff", "you summed over the whole list, not only the top K",
+                lambda c: ndcg.dcg_at_k(c["relevances"], max(len(c["relevances"]), 1))),
+    ),
+    "ndcg_at_k": (
+        convention("ndcg", "ideal", "passed", "you built the ideal DCG from the recommended items only"),
+        convention("ndcg", "gain", "binary", "you ignored the grades (gain 1 for every relevant item)"),
+        convention("ndcg", "gain", "exponential", "you used the gain 2^rel − 1; this problem's gain is rel"),
+        convention("ndcg", "ideal", "k_slots", "you assumed the ideal list has K relevant items of grade 1"),
+        Mistake("ranks_off_by_one", "you used log2(i + 2): the discount for ranks counted from 0, on ranks from 1",
+                lambda c: mistakes.ndcg_ranks_off_by_one(c["recommended"], c["relevance"], c["k"])),
+    ),
+    "auc": (
+        Mistake("ties_zero", "a tied positive/negative pair counted 0 (strict >, the offline-evaluation "
+                "article's loop); it counts 1/2", _auc_strict),
+        Mistake("ties_one", "a tied positive/negative pair counted 1 (>=); it counts 1/2", _auc_ties_one),
+    ),
+    "gauc": (
+        Mistake("uniform", "you averaged the users' AUCs with equal weights (the offline-evaluation article's "
+                "np.mean); GAUC weights each user by impressions", _gauc("uniform")),
+        Mistake("clicks", "you weighted each user by clicks; GAUC weights by impressions", _gauc("clicks")),
+        Mistake("pooled", "you computed one AUC over all samples, ignoring the users", _gauc_pooled),
+    ),
+    "log_loss": (
+        Mistake("no_clipping", "you did not clip the probabilities: log(0) is -inf", _log_loss_unclipped),
+        Mistake("machine_eps", "you clipped at float64 epsilon (2.2e-16, scikit-learn 1.9's default); "
+                "this problem clips at 1e-15",
+                lambda c: cls.log_loss(c["y_true"], c["y_prob"])),
+        Mistake("sum", "you returned the sum of the losses, not the mean",
+                lambda c: _clipped_log_loss(c) * len(c["y_true"])),
+        Mistake("clipped_true_label", "you clipped the probability of the true label, not p itself: in floating "
+                "point 1 - (1 - 1e-15) is not exactly 1e-15, so a probability of 0 or 1 comes out slightly off",
+                lambda c: cls.log_loss(c["y_true"], c["y_prob"], eps=1e-15)),
+    ),
+    "rmse": (
+        Mistake("mse", "you forgot the square root: that is MSE",
+                lambda c: rating_metrics.mse(c["predictions"], c["actuals"])),
+        Mistake("mae", "you took absolute errors: that is MAE",
+                lambda c: rating_metrics.mae(c["predictions"], c["actuals"])),
+        Mistake("n_minus_1", "you divided by n − 1 (a sample standard deviation); RMSE divides by n", _rmse_sample),
+    ),
+    "mae": (
+        Mistake("signed", "you forgot the absolute value: that is the mean (signed) error",
+                lambda c: float(np.mean(np.subtract(c["predictions"], c["actuals"])))),
+        Mistake("rmse", "you squared the errors and took the root: that is RMSE",
+                lambda c: rating_metrics.rmse(c["predictions"], c["actuals"])),
+    ),
+}

@@ -1,0 +1,143 @@
+"""A bounded pool of sandbox slots with a first-come queue whose positions can be shown.
+
+Each running slot holds a uid of its own, so one run's processes never count against another's
+process limit and no two runs share files or signals. The uid is claimed with an exclusive lock
+file, so several app processes (deploy/ runs several) never hand the same uid to two runs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import itertools
+import os
+import threading
+from collections import deque
+from collections.abc import Callable
+from contextlib import contextmanager
+
+from kata.sandbox import CACHE, FIRST_UID
+
+UID_RANGE = 64
+
+
+class _Claim:
+    """An exclusive lock on one uid of the range, held while a run uses it."""
+
+    def __init__(self, uids: range):
+        folder = CACHE / "slots"
+        folder.mkdir(parents=True, exist_ok=True)
+        for uid in uids:
+            handle = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(handle)
+                continue
+            self.uid, self._handle = uid, handle
+            return
+        raise RuntimeError(f"every sandbox uid from {uids.start} to {uids.stop - 1} is in use")
+
+    def release(self) -> None:
+        os.close(self._handle)  # closing drops the lock
+
+
+class Ticket:
+    """One submission: its place in the queue, then its result (or the exception it raised)."""
+
+    def __init__(self, pool: Pool):
+        self._pool = pool
+        self.number = next(pool._numbers)
+        self.done = threading.Event()
+        self.result = None
+        self.exception: BaseException | None = None
+
+    @property
+    def position(self) -> int:
+        """1 for the next in line, 2 behind it, ...; 0 once it runs or has finished."""
+        return self._pool.position(self)
+
+    def wait(self, timeout: float | None = None):
+        self.done.wait(timeout)
+        if self.exception is not None:
+            raise self.exception
+        return self.result
+
+
+class Pool:
+    def __init__(self, slots: int = 2, first_uid: int = FIRST_UID):
+        self.slots = slots
+        self.uids = range(first_uid, first_uid + UID_RANGE)
+        self._free = slots
+        self._waiting: deque[Ticket] = deque()
+        self._condition = threading.Condition()
+        self._numbers = itertools.count(1)
+
+    def position(self, ticket: Ticket) -> int:
+        with self._condition:
+            try:
+                return self._waiting.index(ticket) + 1
+            except ValueError:
+                return 0
+
+    @property
+    def queued(self) -> int:
+        with self._condition:
+            return len(self._waiting)
+
+    @contextmanager
+    def slot(self, ticket: Ticket | None = None):
+        """Wait for a free slot in turn, yield its uid, give it back afterwards."""
+        ticket = ticket or Ticket(self)
+        with self._condition:
+            self._waiting.append(ticket)
+            while self._waiting[0] is not ticket or not self._free:
+                self._condition.wait()
+            self._waiting.popleft()
+            self._free -= 1
+            self._condition.notify_all()
+        try:
+            claim = _Claim(self.uids)
+            try:
+                yield claim.uid
+            finally:
+                claim.release()
+        finally:
+            with self._condition:
+                self._free += 1
+                self._condition.notify_all()
+
+    def submit(self, work: Callable[[int], object]) -> Ticket:
+        """Run ``work(uid)`` in a thread of its own once a slot is free; return its ticket at once."""
+        ticket = Ticket(self)
+        with self._condition:
+            self._waiting.append(ticket)
+
+        threading.Thread(target=self._run_in_turn, args=(ticket, work), daemon=True).start()
+        return ticket
+
+    def _run_in_turn(self, ticket: Ticket, work):
+        try:
+            with self._condition:
+                while self._waiting[0] is not ticket or not self._free:
+                    self._condition.wait()
+                self._waiting.popleft()
+                self._free -= 1
+                self._condition.notify_all()
+            try:
+                claim = _Claim(self.uids)
+                try:
+                    ticket.result = work(claim.uid)
+                finally:
+                    claim.release()
+            finally:
+                with self._condition:
+                    self._free += 1
+                    self._condition.notify_all()
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the ticket
+            ticket.exception = exc
+        finally:
+            ticket.done.set()
+
+
+DEFAULT = Pool(2)
+"""The app's pool: two runs at a time (the machine has two cores), everyone else queues."""

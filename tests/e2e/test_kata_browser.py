@@ -1,0 +1,85 @@
+"""Write it yourself in a real browser: choose a problem, type code into the editor, Run, read, reload."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
+
+SLOW = 60_000
+TIES_ZERO = """def auc(y_true, y_score):
+    pos = [s for y, s in zip(y_true, y_score) if y == 1]
+    neg = [s for y, s in zip(y_true, y_score) if y == 0]
+    if not pos or not neg:
+        return float("nan")
+    return sum(p > n for p in pos for n in neg) / (len(pos) * len(neg))
+"""
+FIX = " + 0.5 * sum(p == n for p in pos for n in neg) / (len(pos) * len(neg))"
+
+
+def choose_problem(page: Page, title: str) -> None:
+    page.get_by_test_id("stSelectbox").filter(has_text="Problem").click()
+    page.get_by_role("option", name=title, exact=True).click()
+    wait_until_idle(page)
+
+
+def type_code(page: Page, code: str) -> None:
+    """Select everything in the editor and type the code key by key (a text area does not auto-indent,
+    so each line's indentation is typed as written)."""
+    box = page.locator(".st-key-kata_editor textarea")
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    lines = code.splitlines()
+    for number, line in enumerate(lines):
+        page.keyboard.type(line)
+        if number < len(lines) - 1:
+            page.keyboard.press("Enter")
+    page.keyboard.press("Control+Enter")  # a text area sends its value on Ctrl+Enter or when it loses focus
+    wait_until_idle(page)
+
+
+def test_type_a_wrong_auc_run_it_read_the_convention_then_fix_it_and_reload(server, page: Page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, server.url + "/Write_it_yourself")
+    choose_problem(page, "AUC (ROC), by hand")
+    expect(page.locator(".st-key-kata_editor textarea")).to_contain_text("def auc(y_true, y_score):")
+    type_code(page, TIES_ZERO)
+    page.get_by_role("button", name="Run").click()
+    expect(page.get_by_text("matches a known convention")).to_be_visible(timeout=SLOW)
+    expect(page.get_by_text("strict >", exact=False).first).to_be_visible()
+    expect(page.get_by_test_id("stAlertContentError").filter(has_text="Passed")).to_contain_text("of 200")
+    expect(page.get_by_test_id("stCode").filter(has_text="auc(y_true=[1, 0], y_score=[0.5, 0.5])")).to_be_visible()
+    screenshot(page, SCREENSHOTS, "kata_failure_1280")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, SCREENSHOTS, "kata_failure_390")
+    page.set_viewport_size({"width": 1280, "height": 720})
+
+    box = page.locator(".st-key-kata_editor textarea")
+    box.click()
+    page.keyboard.press("Control+End")  # after the last line: the fix adds half a point per tie
+    page.keyboard.type(FIX)
+    page.keyboard.press("Control+Enter")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Run").click()
+    expect(page.get_by_text("Passed 200 of 200")).to_be_visible(timeout=SLOW)
+    wait_until_idle(page)
+    expect(page.get_by_role("heading", name="Model solutions")).to_have_count(1)
+
+    page.reload()
+    page.wait_for_selector("h1")
+    wait_until_idle(page)
+    expect(page.locator(".st-key-kata_editor textarea")).to_have_value(TIES_ZERO.rstrip("\n") + FIX, timeout=SLOW)
+    expect(page.get_by_text("passed 200 of 200")).to_be_visible()
+
+
+def test_the_starter_run_as_is_shows_its_own_error_in_the_dark_theme(dark_server, page: Page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, dark_server.url + "/Write_it_yourself")
+    page.get_by_role("button", name="Run").click()
+    error = page.get_by_test_id("stCode").filter(has_text="NotImplementedError")
+    expect(error).to_be_visible(timeout=SLOW)
+    expect(error).to_contain_text("in precision_at_k: raise NotImplementedError")
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+    screenshot(page, SCREENSHOTS, "kata_error_dark")

@@ -1,0 +1,190 @@
+"""The judge: model solutions pass, each common mistake fails with that mistake named, the
+comparison, the cases, shrinking and the candidate's own error lines."""
+
+import math
+import threading
+import time
+
+import pytest
+
+import kata
+from kata import judge, sandbox
+from kata.cases import EDGES, EXAMPLES
+from tests.kata_samples import WRONG
+
+PROBLEM_KEYS = list(kata.PROBLEMS)
+REQUIRED = {"precision_at_k", "recall_at_k", "hit_rate_at_k", "average_precision_at_k", "reciprocal_rank",
+            "dcg_at_k", "ndcg_at_k", "auc", "gauc", "log_loss", "rmse", "mae"}
+
+
+def test_every_problem_of_the_issue_is_there():
+    assert REQUIRED <= set(kata.PROBLEMS)
+
+
+@pytest.mark.parametrize("style", ["loop_solution", "numpy_solution"])
+@pytest.mark.parametrize("key", PROBLEM_KEYS)
+def test_model_solution_passes_every_case(key, style):
+    result = kata.run(key, getattr(kata.PROBLEMS[key], style))
+    assert (result.passed, result.total, result.error, result.failure) == (200, 200, None, None)
+
+
+WRONG_CASES = [(key, mistake) for key, mistakes in WRONG.items() for mistake in mistakes]
+
+
+@pytest.mark.parametrize(("key", "mistake"), WRONG_CASES, ids=[f"{k}-{m}" for k, m in WRONG_CASES])
+def test_wrong_solution_fails_with_its_mistake_named(key, mistake):
+    says = {m.key: m.says for m in kata.PROBLEMS[key].mistakes}[mistake]
+    result = kata.run(key, WRONG[key][mistake])
+    assert result.passed < result.total
+    failure = result.failure
+    assert failure.matches == says
+    # The shrunk case still shows the mistake: the right value and theirs differ, theirs is the mistake's.
+    assert not judge.close(failure.expected, failure.got)
+    assert failure.shrunk_from == result.total - result.passed
+
+
+def test_every_mistake_has_a_wrong_solution():
+    for key, problem in kata.PROBLEMS.items():
+        assert {m.key for m in problem.mistakes} == set(WRONG[key]), key
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    (0.1 + 0.2, 0.3, True), (1.0, 1.0 + 1e-10, True), (1.0, 1.0 + 1e-6, False), (0.0, 1e-10, True),
+    (float("nan"), float("nan"), True), (float("nan"), 0.5, False), (0.5, float("nan"), False),
+    (float("inf"), float("inf"), True), (1e12, 1e12 + 1, True), (1e12, 1e12 + 1e4, False),
+])
+def test_close_is_a_tolerance_not_a_rounded_string(a, b, same):
+    assert judge.close(a, b) is same
+
+
+def test_a_right_answer_off_in_the_last_digits_passes():
+    """Deep-ML compares round(x, 6) strings; 0.1 + 0.2 style noise must pass here."""
+    source = "def mae(predictions, actuals):\n    return sum(abs(p - a) for p, a in zip(predictions, actuals)) " \
+             "/ len(actuals) * (1 + 1e-12)\n"
+    assert kata.run("mae", source).passed == 200
+
+
+def test_cases_start_with_the_documents_examples_then_the_edges():
+    chosen = judge.build_cases(kata.PROBLEMS["average_precision_at_k"], 0, 200)
+    cases = [case for case, _ in chosen]
+    examples, edges = EXAMPLES["ranking"], EDGES["ranking"]
+    assert cases[:len(examples)] == examples
+    assert cases[len(examples):len(examples) + len(edges)] == edges
+    assert math.isclose(chosen[1][1], 0.6428571428571429)  # the NumPy tutorial's AP@10 = 0.6429
+    assert len(cases) == 200
+
+
+def test_random_cases_follow_the_seed():
+    problem = kata.PROBLEMS["auc"]
+    assert judge.build_cases(problem, 1, 50) == judge.build_cases(problem, 1, 50)
+    assert judge.build_cases(problem, 1, 50) != judge.build_cases(problem, 2, 50)
+
+
+def test_edge_cases_include_the_classic_traps():
+    ranking = EDGES["ranking"]
+    assert any(not c["relevant"] for c in ranking)
+    assert any(c["k"] > len(c["recommended"]) for c in ranking)
+    assert any(c["k"] == 1 for c in ranking)
+    assert any(c["relevant"] and c["relevant"] <= set(c["recommended"]) == c["relevant"] for c in ranking)
+    assert any(set(c["y_true"]) == {1} for c in EDGES["scores"])
+    assert any(0.0 in c["y_prob"] and 1.0 in c["y_prob"] for c in EDGES["probabilities"])
+    assert any(set(c["relevance"]) - set(c["recommended"]) for c in EDGES["graded"])
+
+
+def test_auc_of_one_class_is_nan_and_nan_equals_nan():
+    source = kata.PROBLEMS["auc"].loop_solution.replace('return float("nan")', "return 0.5")
+    result = kata.run("auc", source)
+    assert math.isnan(result.failure.expected) and result.failure.got == 0.5
+    assert len(set(result.failure.inputs["y_true"])) == 1
+
+
+def test_failure_is_shrunk_to_a_small_case():
+    source = WRONG["average_precision_at_k"]["ap_denominator=hits"]
+    failure = kata.run("average_precision_at_k", source).failure
+    assert len(failure.inputs["recommended"]) <= 2 and failure.inputs["k"] <= 2
+    assert set(failure.inputs) == {"recommended", "relevant", "k"}
+    assert isinstance(failure.inputs["relevant"], set)
+
+
+def test_syntax_error_names_the_candidates_line_and_column():
+    result = kata.run("rmse", "import math\n\ndef rmse(predictions, actuals)\n    return 0\n")
+    assert result.passed == 0 and result.failure is None
+    assert result.error.startswith("SyntaxError")
+    assert "line 3" in result.error and "def rmse(predictions, actuals)" in result.error
+
+
+def test_exception_shows_only_the_candidates_lines_and_a_shrunk_case():
+    source = "def mae(predictions, actuals):\n    total = 0\n    for p, a in zip(predictions, actuals):\n" \
+             "        total += abs(p - a)\n    return total / (len(actuals) - 1)\n"
+    result = kata.run("mae", source)
+    assert result.error.startswith("ZeroDivisionError")
+    assert "line 5, in mae: return total / (len(actuals) - 1)" in result.error
+    assert "harness" not in result.error and "/opt" not in result.error and "kata" not in result.error
+    assert len(result.failure.inputs["predictions"]) == 1 and result.failure.got is None
+
+
+def test_missing_function_is_named():
+    result = kata.run("rmse", "def root_mean_squared_error(p, a):\n    return 0.0\n")
+    assert result.error == "No function to call: define a function named rmse."
+
+
+def test_a_tuple_instead_of_one_float_is_a_failure_saying_so():
+    source = kata.PROBLEMS["gauc"].loop_solution.replace(
+        'return total / weights if weights else float("nan")', 'return (total / weights if weights else 0.0), 0')
+    failure = kata.run("gauc", source).failure
+    assert "a tuple, not a number" in failure.got
+
+
+def test_prints_come_back_capped():
+    source = "def mae(predictions, actuals):\n    print('checking', len(actuals))\n" \
+             "    return sum(abs(p - a) for p, a in zip(predictions, actuals)) / len(actuals)\n"
+    result = kata.run("mae", source)
+    assert result.passed == 200 and result.stdout.startswith("checking 3\n")
+
+
+def test_unknown_problem_is_refused():
+    with pytest.raises(ValueError, match="no problem named 'f1'"):
+        kata.run("f1", "def f1(): pass")
+
+
+def test_without_bubblewrap_it_refuses_and_says_how_to_install(monkeypatch):
+    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    monkeypatch.setattr(sandbox, "_checked", [])
+    with pytest.raises(kata.SandboxUnavailable, match="apt-get install -y bubblewrap"):
+        kata.run("rmse", kata.PROBLEMS["rmse"].loop_solution)
+
+
+def test_starter_states_the_convention_and_raises_until_written():
+    problem = kata.PROBLEMS["average_precision_at_k"]
+    assert problem.starter.startswith("def average_precision_at_k(recommended, relevant, k):")
+    assert "min(|relevant|, K)" in problem.starter
+    result = kata.run("average_precision_at_k", problem.starter)
+    assert result.error.startswith("NotImplementedError")
+    assert "1e-15" in kata.PROBLEMS["log_loss"].starter and "1/2" in kata.PROBLEMS["auc"].starter
+
+
+def test_the_queue_shows_positions_first_come_first_served():
+    from kata.pool import Pool
+    pool, gate, order = Pool(1, first_uid=61300), threading.Event(), []
+    first = pool.submit(lambda uid: gate.wait(10) and order.append(0))
+    while first.position:
+        time.sleep(0.01)
+    waiting = [pool.submit(lambda uid, i=i: order.append(i)) for i in (1, 2, 3)]
+    assert [t.position for t in waiting] == [1, 2, 3]
+    gate.set()
+    for ticket in [first, *waiting]:
+        ticket.wait(10)
+    assert order == [0, 1, 2, 3] and [t.position for t in waiting] == [0, 0, 0]
+
+
+def test_two_app_processes_never_share_a_sandbox_uid():
+    """deploy/ runs several app processes: the uid is claimed with a lock file, not per process."""
+    from kata.pool import Pool
+    pools, gate, uids = [Pool(1, first_uid=61400), Pool(1, first_uid=61400)], threading.Event(), []
+    tickets = [p.submit(lambda uid: uids.append(uid) or gate.wait(10)) for p in pools]
+    while len(uids) < 2:
+        time.sleep(0.01)
+    gate.set()
+    for ticket in tickets:
+        ticket.wait(10)
+    assert len(set(uids)) == 2

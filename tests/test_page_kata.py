@@ -1,0 +1,126 @@
+"""The Write-it-yourself page as a candidate uses it: pick, write, run, read the verdict, reload."""
+
+import pytest
+
+import kata
+from kata import attempts
+from tests.conftest import run_page, texts
+from tests.kata_samples import WRONG
+from ui.state import TOPIC_PAGES
+
+PAGE = TOPIC_PAGES["kata"]
+
+
+@pytest.fixture(autouse=True)
+def private_store(tmp_path, monkeypatch):
+    monkeypatch.setattr(attempts, "STORE", tmp_path)
+    return tmp_path
+
+
+def open_page(**query):
+    return run_page(PAGE, query_params=query)
+
+
+def write_and_run(at, problem: str, code: str):
+    at.selectbox(key="kata_problem").set_value(problem).run()
+    at.text_area(key="kata_editor").input(code).run()
+    at.button(key="kata_run").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_opens_with_the_first_problem_and_its_signature():
+    at = open_page()
+    editor = at.text_area(key="kata_editor")
+    assert editor.value.startswith("def precision_at_k(recommended, relevant, k):")
+    assert attempts.valid_id(at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list)
+                             else at.query_params["attempt"])
+    assert "appear after you run code of your own" in texts(at)
+    at.button(key="kata_run").click().run(timeout=60)
+    assert "NotImplementedError" in "\n".join(c.value for c in at.code)
+    assert not any("Model solutions" in h.value for h in at.subheader)  # the untouched signature is no attempt
+
+
+def test_a_correct_solution_passes_all_and_reveals_the_model_solutions():
+    at = write_and_run(open_page(), "auc", kata.PROBLEMS["auc"].numpy_solution)
+    assert any("Passed 200 of 200" in s.value for s in at.success)
+    shown = "\n".join(c.value for c in at.code)
+    assert "for p in positives:" in shown and "np.argsort" in shown
+    assert "scaled by n²" in texts(at)
+
+
+def test_a_wrong_solution_shows_the_shrunk_case_the_convention_and_the_steps():
+    at = write_and_run(open_page(), "average_precision_at_k", WRONG["average_precision_at_k"]["ap_denominator=hits"])
+    assert any("Passed" in e.value and "of 200" in e.value for e in at.error)
+    assert "torchmetrics" in "\n".join(w.value for w in at.warning)
+    assert any(c.value.startswith("average_precision_at_k(recommended=") for c in at.code)
+    values = {m.label: m.value for m in at.metric}
+    assert values["Right value"] != values["Your value"]
+    assert "they first part at row" in texts(at)
+    assert at.button(key="kata_open_case")
+
+
+def test_an_exception_shows_the_candidates_line_not_the_apps_traceback():
+    at = write_and_run(open_page(), "rmse", "def rmse(predictions, actuals):\n    return 1 / 0\n")
+    error = next(c.value for c in at.code if "ZeroDivisionError" in c.value)
+    assert "line 2, in rmse: return 1 / 0" in error and "harness" not in error and "Traceback" not in error
+
+
+def test_the_attempt_survives_a_reload_and_stays_private():
+    at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
+    attempt_id = at.query_params["attempt"]
+    attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
+    again = open_page(attempt=attempt_id)
+    assert again.selectbox(key="kata_problem").value == "mae"
+    assert again.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+    assert "passed 200 of 200" in "\n".join(i.value for i in again.info)
+    stranger = open_page()
+    assert stranger.text_area(key="kata_editor").value.startswith("def precision_at_k")
+
+
+def test_interview_mode_hides_hints_then_reviews():
+    at = open_page()
+    at.selectbox(key="kata_problem").set_value("rmse").run()
+    assert any(e.label == "Hints" for e in at.expander)
+    at.button(key="kata_interview_start").click().run()
+    assert not any(e.label == "Hints" for e in at.expander)
+    assert "Interview mode" in texts(at)
+    at = write_and_run(at, "rmse", kata.PROBLEMS["rmse"].loop_solution)
+    assert not any("Model solutions" in h.value for h in at.subheader)  # not before the review
+    at.button(key="kata_interview_finish").click().run()
+    assert any(h.value == "Review" for h in at.subheader)
+    assert "runs: **1**" in texts(at)
+    assert any("Model solutions" in h.value for h in at.subheader)
+
+
+def test_without_a_sandbox_run_is_disabled_and_says_how_to_install(monkeypatch):
+    from kata import sandbox
+    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    import streamlit as st
+    st.cache_resource.clear()
+    at = open_page()
+    assert at.button(key="kata_run").disabled
+    assert "apt-get install -y bubblewrap" in texts(at)
+    st.cache_resource.clear()
+
+
+def test_the_button_opens_the_shrunk_case_on_the_topic_page():
+    at = write_and_run(open_page(), "average_precision_at_k", WRONG["average_precision_at_k"]["ap_denominator=hits"])
+    failure_call = next(c.value for c in at.code if c.value.startswith("average_precision_at_k(recommended="))
+    at.button(key="kata_open_case").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "📈 AP and MAP"
+    recommended = at.session_state["recommended"]["item"].tolist()
+    assert f"recommended={[int(i) for i in recommended]!r}" in failure_call
+    assert f"k={at.session_state['k']})" in failure_call
+
+
+def test_a_judge_that_cannot_start_is_a_message_not_a_traceback(monkeypatch):
+    from kata import judge
+
+    def busy(*args, **kwargs):
+        raise RuntimeError("every sandbox uid from 61000 to 61063 is in use")
+    monkeypatch.setattr(judge, "_judge", busy)
+    at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
+    assert "could not run your code just now" in texts(at)
+    assert at.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution

@@ -1,0 +1,116 @@
+"""What the Write-it-yourself page shows about a failure, built without Streamlit.
+
+The breakdown tables are the topic pages' own (from ``metrics/``); the scenario that opens the
+case on its topic page goes through ``ui.scenario_link`` like every lesson link.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from kata.judge import Failure, close
+from kata.problems import LOG_LOSS_EPS, Problem
+from metrics import classification_metrics as cls
+from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
+from ui.scenario_link import from_document
+
+HIGHLIGHT = "background-color: rgba(255, 75, 75, 0.25)"
+
+
+def show_value(value) -> str:
+    if value is None:
+        return "no value (an error)"
+    if isinstance(value, str):
+        return value
+    return "nan (undefined)" if math.isnan(value) else f"{value:.6g}"
+
+
+def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
+    """The topic page's step-by-step tables for this case, computed by ``metrics/``."""
+    kind, case = problem.kind, inputs
+    if kind in ("ranking", "ranking_no_k"):
+        if problem.key == "average_precision_at_k":
+            return [("AP@K, rank by rank", ranked_metrics.average_precision_table(case["recommended"], case["relevant"],
+                                                                                   case["k"]))]
+        if problem.key == "reciprocal_rank":
+            return [("The first hit", ranked_metrics.reciprocal_rank_table(case["recommended"], case["relevant"]))]
+        return [("The top K, rank by rank", topn_metrics.top_k_table(case["recommended"], case["relevant"], case["k"]))]
+    if kind == "graded":
+        actual, ideal = ndcg.ndcg_tables(case["recommended"], case["relevance"], case["k"])
+        return [("DCG of the list", actual), ("DCG of the ideal list (every graded item, best first)", ideal)]
+    if kind == "relevances":
+        return [("DCG, rank by rank", ndcg.dcg_table(case["relevances"], case["k"]))]
+    if kind == "scores":
+        return [("Every positive/negative pair", cls.auc_pairs_table(case["y_true"], case["y_score"]))]
+    if kind == "groups":
+        return [("Each user's AUC and weight", cls.gauc_table(case["user_ids"], case["y_true"], case["y_score"]))]
+    if kind == "probabilities":
+        return [("Each sample's loss", cls.log_loss_terms(case["y_true"], case["y_prob"], eps=LOG_LOSS_EPS))]
+    return [("Each rating's error", rating_metrics.rating_errors_table(case["predictions"], case["actuals"]))]
+
+
+def _row_label(inputs: dict, row: int) -> str:
+    if "recommended" in inputs:
+        return f"rank {row}: item {inputs['recommended'][row - 1]!r}"
+    if "relevances" in inputs:
+        return f"rank {row}: relevance {inputs['relevances'][row - 1]:g}"
+    parts = [f"{name}={inputs[name][row - 1]!r}" for name in ("user_ids", "y_true", "y_score", "y_prob",
+                                                                 "predictions", "actuals") if name in inputs]
+    return f"sample {row}: " + ", ".join(parts)
+
+
+def steps_table(failure: Failure) -> tuple[pd.DataFrame, int | None]:
+    """Right value and the candidate's after each row, and the index of the first row where they differ."""
+    rows = [{"row": _row_label(failure.inputs, row), "right_so_far": show_value(expected),
+             "yours_so_far": show_value(got)} for row, expected, got in failure.steps]
+    first = next((i for i, (_, expected, got) in enumerate(failure.steps) if not close(expected, got)), None)
+    return pd.DataFrame(rows, columns=["row", "right_so_far", "yours_so_far"]), first
+
+
+def highlight_row(table: pd.DataFrame, index: int | None):
+    """A Styler with row ``index`` highlighted (the first where the candidate's value diverges)."""
+    def style(row):
+        return [HIGHLIGHT if row.name == index else ""] * len(row)
+    return table.style.apply(style, axis=1)
+
+
+def _table(columns, dtypes, rows) -> dict:
+    return {"columns": columns, "dtypes": dtypes, "rows": rows}
+
+
+def scenario_for(problem: Problem, inputs: dict) -> dict:
+    """The shrunk case as a scenario of the app, opened on the problem's topic page."""
+    document = {"version": 1, "page": problem.topic, "tables": {}}
+    tables = document["tables"]
+    if "recommended" in inputs:
+        tables["recommended"] = _table(["rank", "item"], ["object", "object"],
+                                       [[str(r), str(item)] for r, item in enumerate(inputs["recommended"], start=1)])
+        grades = inputs.get("relevance", dict.fromkeys(inputs.get("relevant", ()), 1))
+        tables["ground_truth"] = _table(["item", "grade"], ["object", "object"],
+                                        [[str(item), f"{grade:g}"] for item, grade in grades.items()])
+        document["k"] = inputs.get("k", max(len(inputs["recommended"]), 1))
+    elif "relevances" in inputs:
+        items = [f"i{r}" for r in range(1, len(inputs["relevances"]) + 1)]
+        tables["recommended"] = _table(["rank", "item"], ["object", "object"],
+                                       [[str(r), item] for r, item in enumerate(items, start=1)])
+        tables["ground_truth"] = _table(["item", "grade"], ["object", "object"],
+                                        [[item, f"{g:g}"] for item, g in zip(items, inputs["relevances"]) if g > 0])
+        document["k"] = inputs["k"]
+    elif "y_score" in inputs:
+        users = inputs.get("user_ids", ["user1"] * len(inputs["y_true"]))
+        tables["scores"] = _table(["user", "label", "score"], ["str", "int64", "float64"],
+                                  [[str(u), int(y), float(s)] for u, y, s in zip(users, inputs["y_true"], inputs["y_score"])])
+    elif "y_prob" in inputs:
+        tables["probabilities"] = _table(["label", "probability"], ["int64", "float64"],
+                                         [[int(y), float(p)] for y, p in zip(inputs["y_true"], inputs["y_prob"])])
+    else:
+        tables["ratings"] = _table(["prediction", "actual"], ["float64", "float64"],
+                                   [[float(p), float(a)] for p, a in zip(inputs["predictions"], inputs["actuals"])])
+    return from_document(document)
+
+
+def inputs_literal(inputs: dict) -> str:
+    """The call's arguments as Python, to paste into a REPL."""
+    return ", ".join(f"{name}={value!r}" for name, value in inputs.items())
