@@ -383,7 +383,7 @@ AUC = Lesson(
     (
         Step("Pairs, not thresholds", "show",
              "Four clicks and four non-clicks make 16 click/non-click pairs. AUC is the share of pairs where the "
-             "click has the higher score: 13 of 16 here.",
+             "click has the higher score: 13 of 16 here; the table beside the curve lets you count them.",
              AUC_SCORES, "auc", focus=("auc",)),
         Step("The ROC curve draws itself", "demonstrate",
              "Watch the threshold sweep from the top score down. Each click it passes steps the curve up, each "
@@ -410,7 +410,8 @@ AUC = Lesson(
                  "0.5", "A tie is half a correctly ordered pair: (0 + 0.5 · 1) / (1 · 1) = 0.5.")),
         Step("GAUC: AUC inside each user", "show",
              "GAUC computes AUC within each user and averages, weighting each user by impressions. Pairs of two "
-             "different users never meet, as in a feed where a user only sees their own list.",
+             "different users never meet, as in a feed where a user only sees their own list. user3 only clicked: "
+             "with no non-click of their own they have no pair, so GAUC leaves them out.",
              {"kind": "scores", "user_ids": ["user1"] * 4 + ["user2"] * 4 + ["user3"] * 2,
               "y_true": [1, 1, 0, 0, 1, 0, 1, 0, 1, 1], "y_score": [0.9, 0.5, 0.5, 0.4, 0.7, 0.8, 0.3, 0.2, 0.6, 0.4]},
              "gauc", focus=("auc", "gauc")),
