@@ -1,8 +1,8 @@
 """Practice mode without Streamlit: answer checking, the mistake catalogue, quiz questions, goal challenges.
 
-A typed answer is right when it is within :data:`TOLERANCE` of the exact value (four decimals),
-typed as a decimal (``0.6429``, ``0,6429``, ``64.29%``) or as a fraction (``9/14``). When it is
-wrong, :func:`mistakes` recomputes the metric under each common mistaken convention from the same
+A typed answer is right when it is the exact value rounded to the decimals typed, at least
+:data:`MIN_DECIMALS` of them (``0.643``, ``0.6429``, ``0,6429``, ``64.29%``), or the exact value itself
+(``9/14``, ``0.5``). When it is wrong, :func:`mistakes` recomputes the metric under each common mistaken convention from the same
 input; the first one that gives the typed number is named.
 """
 
@@ -24,7 +24,13 @@ from metrics.registry import RankingCase
 from metrics.topn_metrics import f1_at_k, precision_at_k, recall_at_k
 
 TOLERANCE = 0.5e-4
-"""Half a unit in the fourth decimal: 0.6429 is right for 9/14 = 0.642857..., 0.643 is not."""
+"""Half a unit in the fourth decimal: how close two computed values must be to count as the same."""
+
+MIN_DECIMALS = 3
+EXACT = 1e-9
+ANSWER_RULE = ("Give at least 3 decimals (0.643 or 0.6429) or the exact fraction (9/14): an answer is right when "
+               "it is the exact value rounded to the decimals you typed.")
+"""What the answer boxes say about the precision asked."""
 
 MAX_ANSWER_LENGTH = 40
 
@@ -56,6 +62,38 @@ def parse_answer(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise ValueError(f"{text.strip()!r} is not a number: type a decimal such as 0.6429 or a fraction such as 9/14.") from None
     return value / 100 if percent else value
+
+
+def typed_decimals(text: str) -> int | None:
+    """How many decimals a typed decimal answer has (a percentage's two more); None for a fraction or 1e-3.
+
+    Examples
+    --------
+    >>> typed_decimals("1.631"), typed_decimals("0,5"), typed_decimals("64.29%"), typed_decimals("9/14")
+    (3, 1, 4, None)
+    """
+    cleaned = str(text).strip().replace(" ", "")
+    body = cleaned.removesuffix("%")
+    if "/" in body or "e" in body.lower():
+        return None
+    point = "." if "." in body else "," if body.count(",") == 1 else None
+    decimals = len(body.split(point, 1)[1]) if point else 0
+    return decimals + 2 * cleaned.endswith("%")
+
+
+def matches(typed: Fraction, decimals: int | None, value: float) -> bool:
+    """Whether a typed answer stands for ``value``: exactly, or ``value`` rounded to the typed decimals
+    when there are at least :data:`MIN_DECIMALS` of them.
+
+    Examples
+    --------
+    >>> matches(Fraction("1.631"), 3, 1.6309), matches(Fraction("1.63"), 2, 1.6309), matches(Fraction(9, 14), None, 9 / 14)
+    (True, False, True)
+    """
+    gap = abs(float(typed) - float(value))
+    if gap <= EXACT:
+        return True
+    return decimals is not None and decimals >= MIN_DECIMALS and gap <= 0.5 * 10.0 ** -decimals + 1e-12
 
 
 def as_fraction(value: float, max_denominator: int = 1000) -> Fraction | None:
@@ -204,12 +242,18 @@ class Verdict:
 
 
 def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
-    """Right or wrong to :data:`TOLERANCE`; when wrong, the mistake that gives the typed number, if any.
+    """Right when the typed answer :func:`matches` ``exact``; when wrong, the mistake that gives it, if any.
+
+    The typed answer is quoted as typed. Too few decimals to tell (``0.64`` for 0.6429) is not scored.
 
     Examples
     --------
     >>> check_number("9/14", 9 / 14).correct, check_number("0.6429", 9 / 14).correct, check_number("0.643", 9 / 14).correct
-    (True, True, False)
+    (True, True, True)
+    >>> check_number("1.631", 1.6309).message
+    'Right: 1.631 is 1.6309 rounded to 3 decimals.'
+    >>> check_number("0.64", 9 / 14).unreadable
+    True
     >>> check_number("0.5", 9 / 14, {"AP divided by the hits": 0.5}).mistake
     'AP divided by the hits'
     """
@@ -217,13 +261,20 @@ def check_number(text: str, exact: float, known_mistakes: dict[str, float] | Non
         typed = parse_answer(text)
     except ValueError as problem:
         return Verdict(False, str(problem), unreadable=True)
-    if close(typed, exact):
-        return Verdict(True, f"Right: {describe(exact)}.")
+    shown, decimals = str(text).strip(), typed_decimals(text)
+    if matches(typed, decimals, exact):
+        if abs(float(typed) - exact) <= EXACT:
+            return Verdict(True, f"Right: {describe(exact)}.")
+        return Verdict(True, f"Right: {shown} is {exact:.4f} rounded to {decimals} decimals.")
     for name, value in (known_mistakes or {}).items():
-        if close(typed, value):
-            return Verdict(False, f"Not quite: {float(typed):.4f} is what you get with {name}. "
+        if matches(typed, decimals, value):
+            return Verdict(False, f"Not quite: {shown} is what you get with {name}. "
                                   f"The answer is {describe(exact)}.", name)
-    return Verdict(False, f"Not quite: you typed {float(typed):.4f}; the answer is {describe(exact)}.")
+    if decimals is not None and decimals < MIN_DECIMALS and abs(float(typed) - exact) <= 0.5 * 10.0 ** -decimals:
+        low, high = float(typed) - 0.5 * 10.0 ** -decimals, float(typed) + 0.5 * 10.0 ** -decimals
+        return Verdict(False, f"{shown} stands for anything from {low:g} to {high:g}: give at least {MIN_DECIMALS} "
+                              "decimals, or the exact fraction, so it can be checked.", unreadable=True)
+    return Verdict(False, f"Not quite: you typed {shown}; the answer is {describe(exact)}.")
 
 
 def check_metric(text: str, metric: str, case: RankingCase) -> Verdict:

@@ -138,21 +138,24 @@ def quiz() -> None:
 
     answered = len(progress["results"]) > progress["index"]
     key = _answer_key(progress)
-    if question.options:
-        st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
-    else:
-        st.text_input("Your answer", key=key, disabled=answered,
-                      placeholder="a whole number K" if question.kind == "k_equal" else "4 decimals, e.g. 0.6429, or a fraction, e.g. 9/14")
-    buttons = st.columns([1, 1, 4])
-    with buttons[0]:
-        st.button("Check", key="_quiz_check", on_click=_check, args=(question, progress), disabled=answered,
-                  type="primary")
-    with buttons[1]:
-        st.button("Next question" if progress["index"] + 1 < len(questions) else "See the summary", key="_quiz_next",
-                  on_click=_next, args=(progress,), disabled=not answered)
+    # A form: Enter in the answer box checks the answer, as the Check button does.
+    with st.form(f"_quiz_form_{progress['round']}_{progress['index']}", border=False, enter_to_submit=True):
+        if question.options:
+            st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
+        else:
+            st.text_input("Your answer", key=key, disabled=answered,
+                          placeholder="a whole number K" if question.kind == "k_equal" else "e.g. 0.643, 0.6429 or 9/14")
+            if question.kind != "k_equal":
+                st.caption(practice.ANSWER_RULE + " Press Enter or Check.")
+        st.form_submit_button("Check", key="_quiz_check", on_click=_check, args=(question, progress),
+                              disabled=answered, type="primary")
+    st.button("Next question" if progress["index"] + 1 < len(questions) else "See the summary", key="_quiz_next",
+              on_click=_next, args=(progress,), disabled=not answered)
     verdict = progress["verdict"]
     if verdict is not None:
-        (st.success if verdict.correct else st.error)(verdict.message, icon="✅" if verdict.correct else "❌")
+        # The message quotes what was typed: escaped, so it shows as typed.
+        (st.success if verdict.correct else st.error)(text.markdown(verdict.message),
+                                                      icon="✅" if verdict.correct else "❌")
 
 
 def _start(key: str) -> None:

@@ -1,6 +1,7 @@
 """Practice page, hide-the-answers, lesson links and scenario files, as a learner and a teacher use them."""
 
 import json
+import re
 from fractions import Fraction
 from math import log2
 
@@ -28,6 +29,11 @@ def answer(at, typed: str):
     at.button(key="_quiz_check").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def plain(shown: str) -> str:
+    """An escaped message (ui.text.markdown) as the reader sees it."""
+    return re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
 
 
 def score(at) -> str:
@@ -58,7 +64,7 @@ def test_a_wrong_answer_names_the_mistake_and_the_score_is_kept():
     mistaken = QUIZ_METRICS["ap_at_k"].mistakes(question.case)
     value = next(v for name, v in mistaken.items() if name.startswith("AP divided by the hits"))
     at = answer(quiz_page(), f"{value:.4f}")
-    assert "AP divided by the hits in the top K" in at.error[0].value and "23/48" in at.error[0].value
+    assert "AP divided by the hits in the top K" in plain(at.error[0].value) and "23/48" in plain(at.error[0].value)
     assert score(at) == "0 / 1"
     at.button(key="_quiz_next").click().run()
     second = make_quiz(QuizSettings(seed=SEED))[1]
@@ -113,7 +119,7 @@ def test_hide_the_answers_hides_cards_and_numbers_until_a_check(home):
     assert scenario_link.VERSION and "hidden: check your own answer first" in latex(home)
     check_answer(home, "home", "ap_at_k", "9/14")
     assert card(home, "AP@10") == "0.6429"
-    assert "Right: 0.6429 (= 9/14)" in home.success[0].value
+    assert "Right: 0.6429 (= 9/14)" in plain(home.success[0].value)
     edit(home, "recommended", edited_rows={6: {"rank": 2}})  # a new scenario hides the answers again
     assert not home.metric
 
@@ -272,3 +278,20 @@ def test_a_file_with_numbers_in_text_columns_opens_them_as_text(home):
     assert home.session_state["recommended"].values.tolist() == [["1", "104"], ["2", "101"], ["3", "102"]]
     assert home.session_state["ground_truth"].values.tolist() == [["101", "1"], ["104", "2"]]
     assert card(home, "AP@10") == f"{(1 + 2 / 2) / 2:.4f}"
+
+
+def test_the_answer_box_states_the_precision_asked_and_quotes_the_answer_as_typed():
+    at = quiz_page()
+    assert "at least 3 decimals" in texts(at)
+    at = answer(at, "0.479")  # 23/48 = 0.47917: right to 3 decimals
+    assert at.success and "0.479 is" in plain(at.success[0].value) and score(at) == "1 / 1"
+    at = answer(quiz_page(), "**0.9**")
+    shown = at.error[0].value
+    assert r"\*\*0\.9\*\*" in shown, "what was typed is escaped, so it shows literally"
+
+
+def test_the_answer_box_is_a_form_so_enter_checks_the_answer():
+    at = quiz_page()
+    assert at.get("form"), "Enter in a form's text box submits it"
+    box = next(t for t in at.text_input if t.label == "Your answer")
+    assert box.form_id

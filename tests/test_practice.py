@@ -46,12 +46,28 @@ def test_parse_answer_rejects_what_is_not_a_number(text):
 
 
 @pytest.mark.parametrize(("typed", "correct"), [
-    ("9/14", True), ("0.6429", True), ("0.64286", True), ("0,6429", True), ("64.29%", True),
-    ("0.643", False), ("0.6428", False), ("5/7", False), ("", False),
+    ("9/14", True), ("0.6429", True), ("0.64286", True), ("0,6429", True), ("64.29%", True), ("0.643", True),
+    ("0.6428", False), ("0.642", False), ("0.64285", False), ("5/7", False), ("", False),
 ])
-def test_seed_ap_answer_to_four_decimals_or_exact_fraction(typed, correct):
-    # AP@10 of the first seed: (1/1 + 2/4 + 3/7) / 3 = 9/14
+def test_ap_answer_is_the_exact_value_rounded_to_the_typed_decimals_or_the_exact_fraction(typed, correct):
+    # AP@10 of the NumPy tutorial's list: (1/1 + 2/4 + 3/7) / 3 = 9/14 = 0.642857...
     assert check_metric(typed, "ap_at_k", case(SEED_BINARY)).correct is correct
+
+
+def test_an_answer_right_to_3_decimals_is_accepted_and_quoted_as_typed():
+    dcg = case({101: 1.0, 102: 1.0})  # 1 + 1/log2(3) = 1.63093
+    verdict = check_metric("1.631", "dcg_at_k", dcg)
+    assert verdict.correct and "1.631 " in verdict.message and "1.6310" not in verdict.message
+    wrong = check_metric(" 1.632 ", "dcg_at_k", dcg)
+    assert not wrong.correct and "you typed 1.632;" in wrong.message
+    assert "2/3" in check_metric("2/3", "dcg_at_k", dcg).message  # a fraction is quoted as a fraction
+
+
+def test_too_few_decimals_to_tell_are_not_scored_and_say_the_precision_asked():
+    verdict = check_metric("0.64", "ap_at_k", case(SEED_BINARY))
+    assert verdict.unreadable and "at least 3 decimals" in verdict.message
+    assert not check_metric("0.5", "ap_at_k", case(SEED_BINARY)).unreadable, "a wrong short answer is wrong"
+    assert "at least 3 decimals" in practice.ANSWER_RULE
 
 
 @pytest.mark.parametrize(("metric", "ground_truth", "k", "hand", "mistake"), [
