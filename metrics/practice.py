@@ -14,8 +14,10 @@ from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 
 from metrics import mistakes as wrong
+from metrics import worked
 from metrics.ndcg import GAINS, dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
 from metrics.ranked_metrics import (
     AP_DENOMINATORS, average_precision_at_k, reciprocal_rank, reciprocal_rank_at_k,
@@ -167,6 +169,8 @@ def _ndcg_mistakes(c: RankingCase) -> dict[str, float | None]:
         _GAIN_MISTAKE[c.gain]: ndcg_at_k(c.recommended, c.ground_truth, c.k, gain=_other_gain(c)),
         "the ideal ranking built from the recommended list only (relevant items never recommended left out)":
             ndcg_ideal_from_list(c.recommended, c.ground_truth, c.k, gain=c.gain),
+        f"the ideal ranking built from the top K = {c.k} of the list only (relevant items below rank {c.k} "
+        "or never recommended left out)": wrong.ndcg_ideal_from_top_k(c.recommended, c.ground_truth, c.k, gain=c.gain),
         f"{RANKS_FROM_ZERO} in the discount (1/log2(i + 2) at rank i)":
             wrong.ndcg_ranks_off_by_one(c.recommended, c.ground_truth, c.k, gain=c.gain),
     }
@@ -239,6 +243,7 @@ class Verdict:
     message: str
     mistake: str | None = None
     unreadable: bool = False  # not a number (or no option chosen): ask again, do not score
+    solution: tuple[worked.Worked, ...] = ()  # a wrong answer's worked solution, its slip marked
 
 
 def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
@@ -278,8 +283,13 @@ def check_number(text: str, exact: float, known_mistakes: dict[str, float] | Non
 
 
 def check_metric(text: str, metric: str, case: RankingCase) -> Verdict:
-    """:func:`check_number` against a metric of ``case``, with its mistake catalogue."""
-    return check_number(text, QUIZ_METRICS[metric].compute(case), mistakes(metric, case))
+    """:func:`check_number` against a metric of ``case``, with its mistake catalogue; a wrong answer
+    carries the worked solution with the step the diagnosed mistake changes marked."""
+    verdict = check_number(text, QUIZ_METRICS[metric].compute(case), mistakes(metric, case))
+    if verdict.correct or verdict.unreadable:
+        return verdict
+    solution = worked.ranking_solution(metric, case).with_mark(worked.slip(metric, verdict.mistake))
+    return replace(verdict, solution=(solution,))
 
 
 # --- quiz questions from a seeded random scenario -------------------------------------------------
@@ -440,19 +450,68 @@ def check(question: Question, typed: str) -> Verdict:
         p = precision_at_k(question.case.recommended, question.case.ground_truth, int(k))
         r = recall_at_k(question.case.recommended, question.case.ground_truth, int(k))
         return Verdict(False, f"Not quite: at K = {k}, P@K = {p:.4f} and R@K = {r:.4f}. "
-                              f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).")
+                              f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).",
+                       solution=(_k_solution(question, int(k)),))
     if typed in question.right_options:
         return Verdict(True, f"Right: {typed}.")
     right = " or ".join(sorted(question.right_options))
     if typed not in question.options:
         return Verdict(False, "Pick one of the options first.", unreadable=True)
-    return Verdict(False, f"Not quite: the answer is {right}.{_compare_mistake(question, typed)}")
+    if question.kind == "compare":
+        mistake = _compare_mistake(question, typed)
+        step = worked.slip(question.metric, mistake) if mistake else "result"
+        said = f" Your choice is what {mistake} gives." if mistake else ""
+        solution = tuple(worked.ranking_solution(question.metric, c).with_mark(step).titled(name)
+                         for name, c in (("List A", question.case), ("List B", question.other)))
+        return Verdict(False, f"Not quite: the answer is {right}.{said}", mistake, solution=solution)
+    return Verdict(False, f"Not quite: the answer is {right}.", solution=_swap_solution(question, typed))
 
 
-def _compare_mistake(question: Question, typed: str) -> str:
+def _k_solution(question: Question, chosen: int) -> worked.Worked:
+    """P@K and R@K at every K, the chosen K marked."""
+    case = question.case
+    rows = [{"K": k, "hits": round(precision_at_k(case.recommended, case.ground_truth, k) * k),
+             "P@K": round(precision_at_k(case.recommended, case.ground_truth, k), 4),
+             "R@K": round(recall_at_k(case.recommended, case.ground_truth, k), 4),
+             "": "your K" if k == chosen else "equal" if k in question.right_ks else ""}
+            for k in range(1, len(case.recommended) + 1)]
+    steps = (("relevant", f"|Rel| = {len(case.binary_truth)}: P@K = hits/K and R@K = hits/|Rel| are equal when K = |Rel|, "
+                          "or while there is no hit"),
+             ("choice", f"at your K = {chosen}: P@K = {rows[chosen - 1]['P@K']:.4f}, R@K = {rows[chosen - 1]['R@K']:.4f}"))
+    return worked.Worked("P@K and R@K at every K", pd.DataFrame(rows), steps, "choice")
+
+
+def _swap_of(option: str) -> tuple[int, int]:
+    first, second = option.removeprefix("swap ranks ").split(" and ")
+    return int(first), int(second)
+
+
+def _swap_solution(question: Question, typed: str) -> tuple[worked.Worked, ...]:
+    """The offered swaps with the metric after each (the chosen one marked), and the worked solution
+    of the list after the chosen swap and after the best one."""
+    metric, case = question.metric, question.case
+    gains = swap_gains(metric, case)
+    before = QUIZ_METRICS[metric].compute(case)
+    label = question.label
+    rows = [{"swap": option, f"{label} after": round(before + gains[_swap_of(option)], 4),
+             "change": round(gains[_swap_of(option)], 4),
+             "": "your choice" if option == typed else "best" if option in question.right_options else ""}
+            for option in question.options]
+    best = next(o for o in question.options if o in question.right_options)
+    steps = (("before", f"{label} of the list as it is: {before:.4f}"),
+             ("choice", f"{typed}: {label} changes by {gains[_swap_of(typed)]:+.4f}"),
+             ("best", f"{best}: {label} changes by {gains[_swap_of(best)]:+.4f}, the most of any swap"))
+    offered = worked.Worked("The offered swaps", pd.DataFrame(rows), steps, "choice")
+    after = []
+    for name, option in (("After your swap", typed), ("After the best swap", best)):
+        i, j = _swap_of(option)
+        swapped = replace(case, recommended=_swapped(case.recommended, i - 1, j - 1))
+        after.append(worked.ranking_solution(metric, swapped).titled(f"{name} ({option})"))
+    return (offered, *after)
+
+
+def _compare_mistake(question: Question, typed: str) -> str | None:
     """For a compare question: the mistaken convention under which the chosen list would win."""
-    if question.kind != "compare":
-        return ""
     a = QUIZ_METRICS[question.metric].mistakes(question.case)
     b = QUIZ_METRICS[question.metric].mistakes(question.other)
     for name in a:
@@ -460,8 +519,8 @@ def _compare_mistake(question: Question, typed: str) -> str:
             continue
         verdict = COMPARE_OPTIONS[2] if abs(a[name] - b[name]) < 1e-12 else COMPARE_OPTIONS[0 if a[name] > b[name] else 1]
         if verdict == typed:
-            return f" Your choice is what {name} gives."
-    return ""
+            return name
+    return None
 
 
 def summary(results: list[tuple[str, bool]]) -> tuple[int, int, list[str]]:

@@ -9,7 +9,7 @@ from metrics import practice
 from metrics.challenges import CHALLENGE_K, CHALLENGES
 from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
-from ui import charts, text
+from ui import charts, text, worked_view
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import page, show_table
@@ -156,6 +156,7 @@ def quiz() -> None:
         # The message quotes what was typed: escaped, so it shows as typed.
         (st.success if verdict.correct else st.error)(text.markdown(verdict.message),
                                                       icon="✅" if verdict.correct else "❌")
+        worked_view.show(verdict.solution, f"_quiz_worked_{progress['round']}_{progress['index']}")
 
 
 def _start(key: str) -> None:

@@ -295,3 +295,30 @@ def test_the_answer_box_is_a_form_so_enter_checks_the_answer():
     assert at.get("form"), "Enter in a form's text box submits it"
     box = next(t for t in at.text_input if t.label == "Your answer")
     assert box.form_id
+
+
+def test_a_wrong_swap_answer_shows_the_worked_solution_with_the_choice_marked():
+    at = quiz_page(seed=1)
+    quiz = make_quiz(QuizSettings(seed=1))
+    for question in quiz[:2]:
+        answer(at, "12345" if not question.options else next(iter(question.right_options)))
+        at.button(key="_quiz_next").click().run()
+    swap = quiz[2]
+    chosen = next(o for o in swap.options if o not in swap.right_options)
+    answer(at, chosen)
+    offered = next(d.value for d in at.dataframe if "swap" in d.value.columns)
+    assert offered.set_index("swap").loc[chosen, ""] == "your choice"
+    assert "This step went wrong" in texts(at) and "After the best swap" in plain(texts(at))
+
+
+def test_the_ndcg_top_k_ideal_mistake_is_named_and_its_idcg_step_marked_on_screen():
+    at = quiz_page(seed=1)
+    quiz = make_quiz(QuizSettings(seed=1))
+    for question in quiz[:4]:
+        answer(at, next(iter(question.right_options)) if question.options else
+               str(min(question.right_ks)) if question.kind == "k_equal" else "12345")
+        at.button(key="_quiz_next").click().run()
+    answer(at, "0.6934")
+    assert "top K = 5 of the list only" in plain(at.error[0].value)
+    marked = next(m.value for m in at.markdown if "This step went wrong" in m.value)
+    assert "IDCG@5 = 2.5616" in plain(marked)

@@ -224,3 +224,47 @@ def test_every_listed_mistake_is_named_when_its_number_is_typed(seed, graded, k,
             verdict = check_metric(repr(value), metric, case)
             assert not verdict.correct and verdict.mistake is not None, (metric, name, value, right)
             assert practice.close(practice.mistakes(metric, case)[verdict.mistake], value)
+
+
+# --- a wrong answer gets the worked solution, the step that went wrong marked -------------------------
+
+def wrong_answer(question) -> str:
+    if question.options:
+        return next(o for o in question.options if o not in question.right_options)
+    if question.kind == "k_equal":
+        return str(next(k for k in range(1, len(question.case.recommended) + 1) if k not in question.right_ks))
+    return "12345"
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_every_wrong_answer_gets_a_worked_solution_whose_numbers_are_the_metrics(seed):
+    for question in make_quiz(QuizSettings(seed=seed)):
+        verdict = check(question, wrong_answer(question))
+        assert not verdict.correct and verdict.solution, (question.kind, verdict)
+        for solution in verdict.solution:
+            assert len(solution.table) and solution.steps
+        if question.kind in ("compute", "compare"):
+            cases = [question.case] + ([question.other] if question.other else [])
+            for solution, one in zip(verdict.solution, cases, strict=True):
+                value = QUIZ_METRICS[question.metric].compute(one)
+                last = solution.steps[-1][1]
+                assert last.endswith(f"{value:.4f}"), (last, value)
+        if question.kind == "swap":
+            chosen = verdict.solution[0].table.set_index("swap")[""]
+            assert chosen[wrong_answer(question)] == "your choice" and verdict.solution[0].marked == "choice"
+
+
+def test_the_ndcg_ideal_from_the_top_k_only_is_diagnosed_and_its_idcg_step_marked():
+    question = make_quiz(QuizSettings(seed=1))[4]
+    assert question.metric == "ndcg_at_k" and f"{QUIZ_METRICS['ndcg_at_k'].compute(question.case):.4f}" == "0.4415"
+    verdict = check(question, "0.6934")
+    assert verdict.mistake and "top K = 5 of the list only" in verdict.mistake
+    assert verdict.solution[0].marked == "idcg"
+    assert "IDCG@5 = 2.5616" in dict(verdict.solution[0].steps)["idcg"]
+
+
+def test_a_diagnosed_ap_mistake_marks_the_dividing_step():
+    verdict = check_metric(f"{(1 / 3 + 2 / 5 + 3 / 8) / 3:.4f}", "ap_at_k", case(SEED_999, 10))
+    assert verdict.mistake.startswith("AP divided by the hits")
+    assert verdict.solution[0].marked == "divide"
+    assert dict(verdict.solution[0].steps)["result"].endswith(f"{(1 / 3 + 2 / 5 + 3 / 8) / 4:.4f}")
