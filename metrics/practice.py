@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from metrics import mistakes as wrong
-from metrics import worked
+from metrics import practice_data, worked
+from metrics import registry as metric_registry
 from metrics.ndcg import GAINS, dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
 from metrics.ranked_metrics import (
     AP_DENOMINATORS, average_precision_at_k, reciprocal_rank, reciprocal_rank_at_k,
@@ -307,10 +308,10 @@ class QuizSettings:
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # "compute", "compare", "swap" or "k_equal"
-    metric: str  # a key of QUIZ_METRICS
+    kind: str  # "compute", "compare", "swap", "k_equal" or "data"
+    metric: str  # a key of QUIZ_METRICS; for "data", a registry key of practice_data.FAMILIES
     prompt: str
-    case: RankingCase
+    case: object  # a RankingCase; for "data" the registry case of its family
     other: RankingCase | None = None  # list B of a "compare" question
     options: tuple[str, ...] = ()
     right_options: frozenset = frozenset()
@@ -318,10 +319,18 @@ class Question:
 
     @property
     def label(self) -> str:
+        if self.kind == "data":
+            return metric_registry.BY_KEY[self.metric].label
         return QUIZ_METRICS[self.metric].display_label(self.case.k)
 
+    @property
+    def latex(self) -> str:
+        if self.kind == "data":
+            return metric_registry.BY_KEY[self.metric].latex
+        return QUIZ_METRICS[self.metric].latex.replace("K", str(self.case.k))
 
-KINDS = ("compute", "compare", "swap", "k_equal")
+
+KINDS = ("compute", "compare", "swap", "k_equal", "data", "data")
 COMPARE_OPTIONS = ("List A", "List B", "They score the same")
 
 
@@ -408,6 +417,24 @@ def _k_equal_question(rng, settings) -> Question | None:
                     f"(K from 1 to {len(case.recommended)})", case, right_ks=ks)
 
 
+_DATA_PROMPTS = {"ScoreCase": "for the impressions below (clicked: 1 = a click)",
+                 "ProbabilityCase": "for the predicted click probabilities below (natural log)",
+                 "RatingCase": "for the predicted and actual ratings below",
+                 "LabelCase": "for the clicks and predicted clicks below"}
+
+
+def _data_question(rng, settings, number: int) -> Question:
+    """A question of the next family in turn (AUC, GAUC, LogLoss, ratings, classification)."""
+    family = practice_data.FAMILIES[(settings.seed + number) % len(practice_data.FAMILIES)]
+    metric, case = practice_data.draw(rng, family)
+    value = practice_data.compute(metric, case)
+    if not np.isfinite(value):
+        return None
+    label = metric_registry.BY_KEY[metric].label
+    extra = " GAUC weights each user by their impressions." if metric == "gauc" else ""
+    return Question("data", metric, f"Compute {label} {_DATA_PROMPTS[type(case).__name__]}.{extra}", case)
+
+
 _MAKERS = {"compute": _compute_question, "compare": _compare_question, "swap": _swap_question,
            "k_equal": _k_equal_question}
 
@@ -417,18 +444,21 @@ def make_quiz(settings: QuizSettings) -> list[Question]:
 
     Examples
     --------
-    >>> [q.kind for q in make_quiz(QuizSettings(seed=7, questions=5))]
-    ['compute', 'compare', 'swap', 'k_equal', 'compute']
+    >>> [q.kind for q in make_quiz(QuizSettings(seed=7, questions=7))]
+    ['compute', 'compare', 'swap', 'k_equal', 'data', 'data', 'compute']
     >>> make_quiz(QuizSettings(seed=7)) == make_quiz(QuizSettings(seed=7))
     True
     """
     rng = np.random.default_rng(settings.seed)
-    quiz = []
+    quiz: list[Question] = []
     for index in range(settings.questions):
         kind = KINDS[index % len(KINDS)]
         question = None
         while question is None:  # a draw with no answer (no swap helps) is drawn again
-            question = _MAKERS[kind](rng, settings)
+            if kind == "data":
+                question = _data_question(rng, settings, sum(q.kind == "data" for q in quiz))
+            else:
+                question = _MAKERS[kind](rng, settings)
         quiz.append(question)
     return quiz
 
@@ -437,6 +467,8 @@ def check(question: Question, typed: str) -> Verdict:
     """Check a typed answer (a number, a K or the chosen option) against a question."""
     if question.kind == "compute":
         return check_metric(typed, question.metric, question.case)
+    if question.kind == "data":
+        return _check_data(question, typed)
     if question.kind == "k_equal":
         try:
             k = parse_answer(typed)
@@ -465,6 +497,18 @@ def check(question: Question, typed: str) -> Verdict:
                          for name, c in (("List A", question.case), ("List B", question.other)))
         return Verdict(False, f"Not quite: the answer is {right}.{said}", mistake, solution=solution)
     return Verdict(False, f"Not quite: the answer is {right}.", solution=_swap_solution(question, typed))
+
+
+def _check_data(question: Question, typed: str) -> Verdict:
+    exact = practice_data.compute(question.metric, question.case)
+    found = {name: (float(value), step) for name, (value, step)
+             in practice_data.mistakes(question.metric, question.case).items()
+             if np.isfinite(value) and not close(value, exact)}
+    verdict = check_number(typed, exact, {name: value for name, (value, _) in found.items()})
+    if verdict.correct or verdict.unreadable:
+        return verdict
+    mark = found[verdict.mistake][1] if verdict.mistake else None
+    return replace(verdict, solution=(practice_data.solution(question.metric, question.case).with_mark(mark),))
 
 
 def _k_solution(question: Question, chosen: int) -> worked.Worked:

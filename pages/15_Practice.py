@@ -5,7 +5,7 @@ import secrets
 import pandas as pd
 import streamlit as st
 
-from metrics import practice
+from metrics import practice, practice_data
 from metrics.challenges import CHALLENGE_K, CHALLENGES
 from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
@@ -118,16 +118,20 @@ def quiz() -> None:
         else:
             st.success("No metric missed.", icon="🏆")
         st.latex(QUIZ_METRICS["ndcg_at_k"].latex)
-        _show_list(questions[-1].case, "The last question's list", "quiz_last_list")
+        last_list = next((q.case for q in reversed(questions) if q.kind != "data"), None)
+        if last_list is not None:
+            _show_list(last_list, "The last list of the quiz", "quiz_last_list")
         st.button("Start this quiz again", on_click=_restart, args=(progress,))
         return
 
     question = questions[progress["index"]]
     st.subheader(f"Question {progress['index'] + 1} of {len(questions)}")
     st.markdown(question.prompt)
-    st.latex(QUIZ_METRICS[question.metric].latex.replace("K", str(question.case.k)) if question.kind != "k_equal"
+    st.latex(question.latex if question.kind != "k_equal"
              else r"\mathrm{P@K}=\frac{\mathrm{hits}_K}{K}\quad \mathrm{R@K}=\frac{\mathrm{hits}_K}{\lvert\mathrm{Rel}\rvert}")
-    if question.kind == "compare":
+    if question.kind == "data":
+        show_table(practice_data.data_table(question.case))
+    elif question.kind == "compare":
         left, right_column = st.columns(2)
         with left:
             _show_list(question.case, "List A", "quiz_list_a")

@@ -312,13 +312,29 @@ def test_a_wrong_swap_answer_shows_the_worked_solution_with_the_choice_marked():
 
 
 def test_the_ndcg_top_k_ideal_mistake_is_named_and_its_idcg_step_marked_on_screen():
-    at = quiz_page(seed=1)
-    quiz = make_quiz(QuizSettings(seed=1))
-    for question in quiz[:4]:
-        answer(at, next(iter(question.right_options)) if question.options else
-               str(min(question.right_ks)) if question.kind == "k_equal" else "12345")
-        at.button(key="_quiz_next").click().run()
-    answer(at, "0.6934")
+    from metrics import mistakes
+    question = make_quiz(QuizSettings(seed=19))[0]  # NDCG@5 = 0.3066; the ideal of the top 5 only gives 0.5
+    assert question.metric == "ndcg_at_k"
+    c = question.case
+    slip = mistakes.ndcg_ideal_from_top_k(c.recommended, c.ground_truth, c.k)
+    at = answer(quiz_page(seed=19), f"{slip:.4f}")
     assert "top K = 5 of the list only" in plain(at.error[0].value)
     marked = next(m.value for m in at.markdown if "This step went wrong" in m.value)
-    assert "IDCG@5 = 2.5616" in plain(marked)
+    assert "IDCG@5" in plain(marked)
+
+
+def test_a_data_question_shows_its_data_and_formula_and_a_wrong_answer_its_pairs():
+    at = quiz_page(seed=1)
+    quiz = make_quiz(QuizSettings(seed=1))
+    index = next(i for i, q in enumerate(quiz) if q.kind == "data")
+    for _ in range(index):
+        answer(at, "12345" if not quiz[_].options else next(iter(quiz[_].right_options)))
+        at.button(key="_quiz_next").click().run()
+    question = quiz[index]
+    assert question.metric == "gauc"
+    shown = next(d.value for d in at.dataframe if "score" in d.value.columns)
+    assert shown["score"].tolist() == list(question.case.y_score) and "user" in shown.columns
+    assert r"\mathrm{GAUC}" in latex(at)
+    answer(at, "12345")
+    per_user = next(d.value for d in at.dataframe if "AUC" in d.value.columns)
+    assert per_user["user"].tolist() == list(dict.fromkeys(question.case.user_ids))
