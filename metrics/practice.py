@@ -374,6 +374,16 @@ def _compute_question(rng, settings) -> Question:
     return Question("compute", metric, f"Compute {label} for the list below.", case)
 
 
+def two_lists_table(a: RankingCase, b: RankingCase) -> pd.DataFrame:
+    """Lists A and B side by side, one row per rank, each item with its grade and whether it is in the top K."""
+    def cells(case: RankingCase, item) -> str:
+        grade = case.ground_truth.get(item, 0.0)
+        return f"{item} (grade {grade:g})" if grade > 0 else str(item)
+    return pd.DataFrame({"rank": [f"#{r}{' ·top K' if r <= a.k else ''}" for r in range(1, len(a.recommended) + 1)],
+                         "list A": [cells(a, i) for i in a.recommended],
+                         "list B": [cells(b, i) for i in b.recommended]})
+
+
 def _compare_question(rng, settings) -> Question:
     case = _random_case(rng, settings)
     metric = str(rng.choice(["precision_at_k", "ap_at_k", "rr", "ndcg_at_k", "recall_at_k"]))

@@ -83,11 +83,15 @@ def _show_list(case, title: str, key: str) -> None:
     across = pd.DataFrame([table["item"].astype(str).tolist(), [f"{g:g}" for g in table["grade"]]],
                           index=["item", "grade"], columns=[f"#{r}" for r in table["rank"]])
     show_table(across, hide_index=False)
+    _outside(case)
+    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
+
+
+def _outside(case) -> None:
     outside = [item for item in case.ground_truth if item not in set(case.recommended)]
     if outside:
         st.caption("Relevant but never recommended: " +
                    ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
-    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
 
 
 def quiz() -> None:
@@ -132,11 +136,16 @@ def quiz() -> None:
     if question.kind == "data":
         show_table(practice_data.data_table(question.case))
     elif question.kind == "compare":
+        # One table, a row per rank, so neither list is cut at a half-width column's edge.
+        st.markdown(f"**List A and list B** (best first; K = {question.case.k})")
+        show_table(practice.two_lists_table(question.case, question.other))
+        _outside(question.case)
         left, right_column = st.columns(2)
-        with left:
-            _show_list(question.case, "List A", "quiz_list_a")
-        with right_column:
-            _show_list(question.other, "List B", "quiz_list_b")
+        for column, case, name in ((left, question.case, "a"), (right_column, question.other, "b")):
+            with column:
+                st.caption(f"List {name.upper()}")
+                st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
+                                key=f"quiz_list_{name}")
     else:
         _show_list(question.case, "The list", "quiz_list")
 

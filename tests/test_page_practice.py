@@ -338,3 +338,23 @@ def test_a_data_question_shows_its_data_and_formula_and_a_wrong_answer_its_pairs
     answer(at, "12345")
     per_user = next(d.value for d in at.dataframe if "AUC" in d.value.columns)
     assert per_user["user"].tolist() == list(dict.fromkeys(question.case.user_ids))
+
+
+def test_a_two_list_question_shows_every_rank_of_both_lists_in_one_table():
+    at = quiz_page(seed=1, length=12)
+    quiz = make_quiz(QuizSettings(seed=1, length=12))
+    assert quiz[1].kind == "compare"
+    answer(at, "12345")
+    at.button(key="_quiz_next").click().run()
+    both = next(d.value for d in at.dataframe if "list B" in d.value.columns)
+    assert len(both) == 12 and both["list B"].iloc[-1].startswith(str(quiz[1].other.recommended[-1]))
+
+
+def test_halfway_through_a_typed_swap_the_challenge_says_how_to_finish():
+    at = quiz_page()
+    at.radio(key="_challenge_choice").set_value("ndcg_two_swaps").run()
+    at.button(key="_challenge_start").click().run()
+    edit(at, "recommended", edited_rows={0: {"item": "103"}})
+    shown = [i.value for i in at.info]
+    assert any("Halfway through a swap: 101 is missing" in s for s in shown), shown
+    assert not any("Only reorder" in s for s in shown)

@@ -333,3 +333,22 @@ def test_a_data_mistake_is_named_and_its_step_marked(metric, mistake, step):
     verdict = check(question, f"{value:.4f}")
     assert verdict.mistake and verdict.mistake.startswith(mistake)
     assert verdict.solution[0].marked == step
+
+
+def test_halfway_through_a_typed_swap_the_goal_says_how_to_finish_it():
+    for key in CHALLENGES:
+        challenge = CHALLENGES[key]
+        start = list(challenge.recommended)
+        # 103 typed over 101 at rank 1: 103 appears twice, its second copy (rank 3) is left out
+        halfway = [103] + start[1:2] + start[3:]
+        status = challenge.check(start, halfway, challenge.ground_truth)
+        assert not status.met and "Halfway through a swap: 101 is missing" in status.message
+        assert "Only reorder" not in status.message
+    assert "same items" in CHALLENGES["ndcg_two_swaps"].check(start, start[:-1] + [999], {}).message
+
+
+def test_two_lists_are_one_table_with_a_row_per_rank():
+    question = next(q for q in make_quiz(QuizSettings(seed=3, length=12)) if q.kind == "compare")
+    table = practice.two_lists_table(question.case, question.other)
+    assert len(table) == 12 and list(table.columns) == ["rank", "list A", "list B"]
+    assert table["list B"].iloc[-1].split(" ")[0] == str(question.other.recommended[-1])
