@@ -1,6 +1,6 @@
 """Every lesson, step by step. Plain data: edit the text, add a Step, and the lesson page follows.
 
-Scenarios use the seed documents' examples where they fit: the list 101..110 with relevant
+Scenarios use the source documents' examples (the NumPy tutorial and the offline-evaluation article) where they fit: the list 101..110 with relevant
 {103, 105, 108, 999} (Precision/Recall), {101, 104, 107} (AP, NDCG), the graded {101: 5, 104: 4,
 107: 3, 999: 5}, the labels [0, 1, 1, 0, 1, 1] vs [0, 1, 0, 1, 1, 1], and the probabilities
 [0.8, 0.6, 0.3] for labels [1, 1, 0].
@@ -98,7 +98,7 @@ AP = Lesson(
     (
         Step("Precision at each hit", "show",
              "AP@K adds up Precision@i at each rank i that holds a hit, then divides by min(|Rel|, K). "
-             "The seed's hits at ranks 1, 4 and 7 give (1/1 + 2/4 + 3/7) / 3 = 0.6429.",
+             "The NumPy tutorial's hits at ranks 1, 4 and 7 give (1/1 + 2/4 + 3/7) / 3 = 0.6429.",
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",)),
         Step("Predict: 107 moves to rank 2", "predict",
              "Precision@10 and Recall@10 would not notice this move: the same three items stay in the top 10.",
@@ -131,7 +131,7 @@ AP = Lesson(
                   Option("0.75", "That divides by the 2 hits (torchmetrics' choice): the missing 999 would "
                                  "then cost nothing.", 0.75),
                   Option("1.5", "That is the sum before dividing; AP is at most 1.", 1.5)),
-                 "0.5", "The seed divides by min(|Rel|, K) = 3, so a relevant item the list never shows still costs.")),
+                 "0.5", "The NumPy tutorial divides by min(|Rel|, K) = 3, so a relevant item the list never shows still costs.")),
         Step("MAP: the mean over users", "show",
              "MAP@K is AP@K averaged over users. Carol's only relevant item, 399, is not in her list, so her "
              "AP is 0 and she pulls the mean down.",
@@ -208,7 +208,7 @@ NDCG = Lesson(
     "Each hit earns its gain divided by log2(rank + 1); NDCG divides by the best possible order.",
     (
         Step("Discounted gain, binary relevance", "show",
-             "Each hit earns 1 / log2(i + 1) at rank i. The seed's hits at 1, 4 and 7 give DCG = 1.7640; the "
+             "Each hit earns 1 / log2(i + 1) at rank i. The NumPy tutorial's hits at 1, 4 and 7 give DCG = 1.7640; the "
              "best order (hits at 1, 2, 3) gives IDCG = 2.1309, so NDCG@10 = 0.8278.",
              ranking(RANKED_TRUTH), "ndcg", focus=("dcg_at_k", "idcg_at_k", "ndcg_at_k")),
         Step("A hit walks down the ranks", "demonstrate",
@@ -246,7 +246,7 @@ NDCG = Lesson(
              "order includes 999, so even a perfect reordering of this list cannot reach 1.",
              ranking(GRADED_TRUTH), "ndcg", focus=("dcg_at_k", "idcg_at_k", "ndcg_at_k")),
         Step("Predict: exponential gain", "predict",
-             "The second seed's formula uses the gain 2^rel − 1 instead of rel: a 5 is then worth 31, a 3 only 7.",
+             "The offline-evaluation article's formula uses the gain 2^rel − 1 instead of rel: a 5 is then worth 31, a 3 only 7.",
              ranking(GRADED_TRUTH), "ndcg", focus=("ndcg_at_k",),
              question=Question(
                  "Switch the gain from rel to 2^rel − 1. What happens to NDCG@10?", "direction", "ndcg_at_k",
@@ -306,8 +306,8 @@ RATING = Lesson(
                  "B", "A: √(5/5) = 1; B: √((16 + 1)/5) = 1.8439. MAE cannot tell them apart, RMSE can.",
                  other={"kind": "ratings", "predictions": [4.0, 4.0, 5.0, 5.0, 2.0],
                         "actuals": [4.0, 4.0, 1.0, 5.0, 3.0]})),
-        Step("The seed's outlier-prone model", "demonstrate",
-             "The first seed's model predicts 1,000 ratings almost perfectly, except for a share of ±4-star "
+        Step("The NumPy tutorial's outlier-prone model", "demonstrate",
+             "The NumPy tutorial's model predicts 1,000 ratings almost perfectly, except for a share of ±4-star "
              "misses. Watch that share grow from 0% to 20%: RMSE jumps with the first outliers, MAE creeps.",
              sweep([0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2]), "outlier_sweep", focus=("rmse", "mae"),
              claims=(Claim("outlier_share", "rises"), Claim("mae", "rises"),
@@ -328,7 +328,7 @@ CLASSIFICATION = Lesson(
     "Four counts, TP, FP, TN and FN, give every one of these metrics.",
     (
         Step("Four kinds of outcome", "show",
-             "Six impressions from the second seed: did the user click (label) and did the model predict a "
+             "Six impressions from the offline-evaluation article: did the user click (label) and did the model predict a "
              "click? Each pair is a true or false positive or negative; the matrix counts them.",
              {"kind": "labels", "y_true": [0, 1, 1, 0, 1, 1], "y_pred": [0, 1, 0, 1, 1, 1]},
              "confusion", focus=("accuracy",)),
@@ -353,7 +353,7 @@ CLASSIFICATION = Lesson(
              sweep([0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01]), "accuracy_paradox", focus=("accuracy", "recall"),
              claims=(Claim("accuracy", "rises"), Claim("recall", "unchanged", at=0.0))),
         Step("Predict F1", "predict",
-             "The second seed's text example: precision 0.5, recall 0.7 (TP = 7, FP = 7, FN = 3).",
+             "The offline-evaluation article's text example: precision 0.5, recall 0.7 (TP = 7, FP = 7, FN = 3).",
              {"kind": "labels", "y_true": [1] * 10 + [0] * 7 + [0] * 3, "y_pred": [1] * 7 + [0] * 3 + [1] * 7 + [0] * 3},
              "confusion", focus=("f1",),
              question=Question(
@@ -404,7 +404,7 @@ AUC = Lesson(
              {"kind": "scores", "user_ids": ["u", "u"], "y_true": [1, 0], "y_score": [0.5, 0.5]}, "auc", focus=("auc",),
              question=Question(
                  "What is the AUC?", "value", "auc",
-                 (Option("0", "That is the seed's hand-written loop with a strict >. scikit-learn counts a tie as half.", 0.0),
+                 (Option("0", "That is the offline-evaluation article's hand-written loop with a strict >. scikit-learn counts a tie as half.", 0.0),
                   Option("0.5", "A tied pair counts 1/2, as a coin flip would.", 0.5),
                   Option("1", "A tie is not a win: the click is not above the non-click.", 1.0)),
                  "0.5", "A tie is half a correctly ordered pair: (0 + 0.5 · 1) / (1 · 1) = 0.5.")),
@@ -442,7 +442,7 @@ LOGLOSS = Lesson(
     "LogLoss judges predicted probabilities; normalised entropy and calibration make it comparable.",
     (
         Step("The cost of a probability", "show",
-             "Each impression costs −ln(the probability given to what happened). The second seed's three "
+             "Each impression costs −ln(the probability given to what happened). The offline-evaluation article's three "
              "impressions cost −ln 0.8, −ln 0.6 and −ln(1 − 0.3); LogLoss is their mean, 0.3635.",
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.8, 0.6, 0.3]}, "logloss", focus=("log_loss",)),
         Step("Confidence, then a mistake", "demonstrate",
@@ -483,7 +483,7 @@ LOGLOSS = Lesson(
              sweep([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]), "base_rate_sweep",
              focus=("log_loss", "normalized_entropy"),
              claims=(Claim("log_loss", "rises"), Claim("normalized_entropy", "unchanged", at=1.0))),
-        Step("NE and calibration of the seed's model", "show",
+        Step("NE and calibration of the article's model", "show",
              "NE = 0.3635 / 0.6365 = 0.5712: the model removes 43% of the base rate's uncertainty. Calibration = "
              "predicted clicks / real clicks = 1.7 / 2 = 0.85: it expects too few clicks.",
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.8, 0.6, 0.3]}, "ctr",

@@ -8,7 +8,7 @@ from ui import lessons as engine
 from ui import text
 from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
-from ui.widgets import delta_colour, page
+from ui.widgets import delta_colour, page, sources_link
 
 SMALL = r"\small "
 KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
@@ -209,3 +209,4 @@ if index + 1 == len(lesson.steps):
     st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
                  icon="📖")
 st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")
+sources_link()

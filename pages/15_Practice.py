@@ -16,7 +16,7 @@ from ui.widgets import page, show_table
 
 page(
     "Practice: quiz and goal challenges", "🏋️",
-    "Test yourself. The **quiz** draws random lists from a seed: give the class the same seed (or the "
+    "Test yourself. The **quiz** draws random lists from a quiz number: give the class the same number (or the "
     "lesson link in the sidebar) and everyone gets the same questions. The **goal challenges** ask you to "
     "edit a list until a goal is met; they are checked after every edit. The **Hide the answers** switch "
     "in the sidebar turns every other page into an exercise too.",
@@ -97,7 +97,7 @@ def _outside(case) -> None:
 def quiz() -> None:
     controls = st.columns([1, 1, 1, 1, 1], vertical_alignment="bottom")
     with controls[0]:
-        _control(st.number_input, "Quiz seed", "seed", min_value=0, max_value=2**32 - 1, step=1)
+        _control(st.number_input, "Quiz number", "seed", min_value=0, max_value=2**32 - 1, step=1)
     with controls[1]:
         _control(st.slider, "List length", "length", min_value=3, max_value=15)
     with controls[2]:
@@ -105,12 +105,12 @@ def quiz() -> None:
     with controls[3]:
         _control(st.toggle, "Graded relevance", "graded")
     with controls[4]:
-        st.button("🎲 New quiz", on_click=_new_seed, help="A new random seed.")
+        st.button("🎲 New quiz", on_click=_new_seed, help="A new quiz number, drawn at random.")
     settings = _settings()
     questions = _quiz(settings)
     progress = _progress(settings)
     right, asked, missed = practice.summary(progress["results"])
-    st.markdown(f"**Quiz code:** seed {settings.seed} · {settings.length} items · "
+    st.markdown(f"**Quiz code:** quiz {settings.seed} · {settings.length} items · "
                 f"{'graded' if settings.graded else 'binary'} · K = {settings.k}. &nbsp; **Score:** {right} / {asked}")
 
     if progress["index"] >= len(questions):

@@ -60,7 +60,7 @@ if source.startswith("A synthetic"):
     true_delta = left.select_slider("True difference in NDCG@10 (B − A) over the population", TRUE_DELTAS,
                                     value=0.01, key="compare_true_delta")
     users = middle.select_slider("Users in the experiment", SAMPLE_SIZES, value=1000, key="compare_users")
-    seed = right.number_input("Seed of the population", min_value=0, max_value=2**31 - 1, value=0, step=1,
+    seed = right.number_input("Random seed of the population", min_value=0, max_value=2**31 - 1, value=0, step=1,
                               key="compare_seed")
     pair = population(true_delta, int(seed))
     recs_a, recs_b, truth = pair.sample(users)

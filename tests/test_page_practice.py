@@ -42,7 +42,7 @@ def score(at) -> str:
 
 def test_the_page_opens_with_the_seed_a_formula_and_a_chart():
     at = quiz_page()
-    assert "**Quiz code:** seed 4" in texts(at)
+    assert "**Quiz code:** quiz 4" in texts(at)
     assert r"\mathrm{AP@5}" in latex(at)
     assert chart_specs(at)
     assert score(at) == "0 / 0"
