@@ -132,10 +132,6 @@ AP = Lesson(
                                  "then cost nothing.", 0.75),
                   Option("1.5", "That is the sum before dividing; AP is at most 1.", 1.5)),
                  "0.5", "The NumPy tutorial divides by min(|Rel|, K) = 3, so a relevant item the list never shows still costs.")),
-        Step("MAP: the mean over users", "show",
-             "MAP@K is AP@K averaged over users. Carol's only relevant item, 399, is not in her list, so her "
-             "AP is 0 and she pulls the mean down.",
-             users(), "map", focus=("map_at_k",)),
         Step("Predict: does carol count?", "predict",
              "Alice has AP@5 = 0.75, bob 0.3333 and carol 0.",
              users(), "map", focus=("map_at_k",),
@@ -146,6 +142,10 @@ AP = Lesson(
                                    "user with no relevant items at all; carol has one.", 0.5417),
                   Option("1.0833", "That is the sum of the APs; MAP divides by the number of users.", 1.0833)),
                  "0.3611", "Every user counts, carol with 0: (0.75 + 0.3333 + 0) / 3 = 0.3611.")),
+        Step("MAP: the mean over users", "show",
+             "MAP@K is AP@K averaged over users. Carol's only relevant item, 399, is not in her list, so her "
+             "AP is 0 and she pulls the mean down.",
+             users(), "map", focus=("map_at_k",)),
         Step("Your turn: raise AP@10", "explore",
              "Move 104 and 107 with the two sliders.",
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",),
@@ -226,8 +226,8 @@ NDCG = Lesson(
              ranking({101: 1, 105: 1}, k=5), "ndcg", focus=("ndcg_at_k",),
              question=Question(
                  "Which list scores higher on NDCG@5?", "compare", "ndcg_at_k",
-                 (Option("A", "The hit at rank 1 earns a full 1, more than ranks 2 and 3 earn together "
-                              "beyond A's rank-5 hit."),
+                 (Option("A", "A: 1 at rank 1 + 0.3869 at rank 5 = DCG 1.3869. B: 0.6309 at rank 2 + 0.5000 at "
+                              "rank 3 = 1.1309. One hit at the top beats two just below it."),
                   Option("B", "B's hits are close together, but the first rank is worth the most: 1 vs 0.63."),
                   Option("the same", "That is what P@5 says. NDCG weighs each hit by its rank.")),
                  "A", "A: 1 + 1/log2 6 = 1.3869; B: 1/log2 3 + 1/log2 4 = 1.1309; same IDCG.",
@@ -390,7 +390,7 @@ AUC = Lesson(
              "non-click steps it right; the area under the finished curve is the AUC.",
              AUC_SCORES, "roc_sweep", focus=("auc",)),
         Step("Predict: halve every score", "predict",
-             "Every score is multiplied by 0.5; the order of the impressions does not change.",
+             "Every score is multiplied by 0.5: 0.9 becomes 0.45, 0.2 becomes 0.1.",
              AUC_SCORES, "auc", focus=("auc",),
              question=Question(
                  "What happens to AUC?", "direction", "auc",
@@ -430,8 +430,8 @@ AUC = Lesson(
         Step("Your turn: a perfect order", "explore",
              "Two clicks are scored below some non-clicks. Give them higher scores with the sliders.",
              AUC_SCORES, "auc", focus=("auc",),
-             controls=(Control("value", "Score of click 3 (now 0.6)", field="y_score", index=3, minimum=0, maximum=1, step=0.05),
-                       Control("value", "Score of click 4 (now 0.4)", field="y_score", index=5, minimum=0, maximum=1, step=0.05)),
+             controls=(Control("value", "Score of click 3 (impression #4)", field="y_score", index=3, minimum=0, maximum=1, step=0.05),
+                       Control("value", "Score of click 4 (impression #6)", field="y_score", index=5, minimum=0, maximum=1, step=0.05)),
              goal=Goal("Make AUC exactly 1.", (("auc", "==", 1.0),),
                        "Every click above every non-click: all 16 pairs count 1.")),
     ),

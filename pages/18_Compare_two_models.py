@@ -117,9 +117,12 @@ try:
 except ValueError as error:
     st.error(f"The two logs cannot be compared: {text.markdown(str(error))}")
     st.stop()
-per_user_a, per_user_b, table = result["a"], result["b"], result["table"]
+# On screen every metric goes by the registry's label (AP@10, RR), not the batch engine's column name.
+labels = {column: compare_charts.metric_label(column) for column in result["table"].index}
+per_user_a, per_user_b = result["a"].rename(columns=labels), result["b"].rename(columns=labels)
+table = result["table"].rename(index=labels)
 
-focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(f"ndcg@{k}"),
+focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(labels[f"ndcg@{k}"]),
                      key="compare_focus")
 row = table.loc[focus]
 differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]
