@@ -208,5 +208,7 @@ elif step.kind == "explore":
 if index + 1 == len(lesson.steps):
     st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
                  icon="📖")
+    st.page_link(TOPIC_PAGES["which_metric"], label="Which metric when: every question a team asks, on one page",
+                 icon="🧭")
 st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")
 sources_link()
