@@ -63,3 +63,10 @@ def test_the_ndcg_compare_explanation_states_both_lists_dcg():
     b = engine.static_view(step.view, step.question.other).values["dcg_at_k"]
     assert f"{a:.4f}" in right.explanation and f"{b:.4f}" in right.explanation
     assert len(right.explanation) < 200
+
+
+def test_batch_column_names_map_to_registry_labels():
+    from ui.compare_charts import metric_label
+    assert metric_label("average_precision@10") == "AP@10" and metric_label("reciprocal_rank") == "RR"
+    assert metric_label("ndcg@5") == BY_KEY["ndcg_graded_at_k"].display_label(5)
+    assert metric_label("novelty@10 (bits)") == "novelty@10 (bits)"
