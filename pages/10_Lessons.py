@@ -81,7 +81,7 @@ def data_table(view: engine.View) -> None:
     if view.left_out:
         st.warning(view.left_out, icon="👤")
     if view.data is not None:
-        st.dataframe(view.data, hide_index=True, width="stretch")
+        st.dataframe(view.data, hide_index=True, width="stretch", placeholder="—")
         st.caption(view.data_caption)
 
 

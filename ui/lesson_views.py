@@ -316,7 +316,8 @@ def left_out_of_gauc(table: pd.DataFrame) -> str:
     skipped = table[table["skipped_because"] != ""]
     if skipped.empty:
         return ""
-    used = ", ".join(str(u) for u in table.loc[table["skipped_because"] == "", "user"])
+    kept = [str(u) for u in table.loc[table["skipped_because"] == "", "user"]]
+    used = " and ".join([", ".join(kept[:-1]), kept[-1]] if len(kept) > 1 else kept)
     parts = [f"{row.user} ({row.impressions} impressions, " +
              ("clicks only: no non-click" if row.clicks == row.impressions else "no click: nothing clicked")
              + " to pair with)" for row in skipped.itertuples()]
