@@ -38,7 +38,7 @@ else:
 pitfalls(
     "The same list gives six different numbers: each answers a different question "
     "(how many hits, how early, how well ordered).",
-    "Recall@K and NDCG@K count relevant items that were never recommended (like the seed's 999); "
+    "Recall@K and NDCG@K count relevant items that were never recommended (like the NumPy tutorial's 999); "
     "libraries that only see the recommended rows (scikit-learn, torchmetrics) score higher.",
-    "RR has no cut-off here, as in the seed and trec_eval: a first hit below K still counts.",
+    "RR has no cut-off here, as in the NumPy tutorial and trec_eval: a first hit below K still counts.",
 )

@@ -1,6 +1,6 @@
 """Every lesson, step by step. Plain data: edit the text, add a Step, and the lesson page follows.
 
-Scenarios use the seed documents' examples where they fit: the list 101..110 with relevant
+Scenarios use the source documents' examples (the NumPy tutorial and the offline-evaluation article) where they fit: the list 101..110 with relevant
 {103, 105, 108, 999} (Precision/Recall), {101, 104, 107} (AP, NDCG), the graded {101: 5, 104: 4,
 107: 3, 999: 5}, the labels [0, 1, 1, 0, 1, 1] vs [0, 1, 0, 1, 1, 1], and the probabilities
 [0.8, 0.6, 0.3] for labels [1, 1, 0].
@@ -8,7 +8,7 @@ Scenarios use the seed documents' examples where they fit: the list 101..110 wit
 
 from __future__ import annotations
 
-from lessons.schema import Control, Goal, Lesson, Option, Question, Step
+from lessons.schema import Claim, Control, Goal, Lesson, Option, Question, Step
 
 LIST = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
 TOPN_TRUTH = {103: 1, 105: 1, 108: 1, 999: 1}
@@ -58,10 +58,16 @@ TOPN = Lesson(
                                 "not, so the missing 999 costs a quarter.", 1.0)),
                  "0.75", "Recall's denominator is |Rel| = 4, including 999 that the list never shows.")),
         Step("K grows: precision and recall trade off", "demonstrate",
-             "Watch K grow from 1 to 10. Recall can only rise, by one quarter at each hit; precision "
-             "falls with every miss that enters the window.",
+             "Watch K grow from 1 to 10. Recall never falls: it rises by one quarter at each hit (K = 3, 5, 8). "
+             "Precision is 0 until the first hit; after it, each miss entering the window lowers precision and "
+             "each hit raises it.",
              ranking(TOPN_TRUTH), "k_sweep", animation={"ks": list(range(1, 11))},
-             focus=("precision_at_k", "recall_at_k")),
+             focus=("precision_at_k", "recall_at_k"),
+             claims=(Claim("recall_at_k", "never falls"),
+                     *(Claim("recall_at_k", "rises", frames=(k - 2, k - 1)) for k in (3, 5, 8)),
+                     Claim("precision_at_k", "unchanged", frames=(0, 1), at=0.0),
+                     *(Claim("precision_at_k", "falls", frames=f) for f in ((2, 3), (4, 6), (7, 9))),
+                     *(Claim("precision_at_k", "rises", frames=f) for f in ((1, 2), (3, 4), (6, 7))))),
         Step("Predict HR@K for a shorter window", "predict",
              "HR@K (hit rate) is 1 if the top K holds at least one relevant item, else 0.",
              ranking(TOPN_TRUTH), "topn", focus=("hit_rate_at_k",),
@@ -92,11 +98,12 @@ AP = Lesson(
     (
         Step("Precision at each hit", "show",
              "AP@K adds up Precision@i at each rank i that holds a hit, then divides by min(|Rel|, K). "
-             "The seed's hits at ranks 1, 4 and 7 give (1/1 + 2/4 + 3/7) / 3 = 0.6429.",
+             "The NumPy tutorial's hits at ranks 1, 4 and 7 give (1/1 + 2/4 + 3/7) / 3 = 0.6429.",
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",)),
         Step("Predict: 107 moves to rank 2", "predict",
              "Precision@10 and Recall@10 would not notice this move: the same three items stay in the top 10.",
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",),
+             claims=(Claim("precision_at_k", "unchanged"), Claim("recall_at_k", "unchanged")),
              question=Question(
                  "What happens to AP@10 if item 107 moves from rank 7 to rank 2?", "direction", "ap_at_k",
                  directions("107's term becomes 2/2 instead of 3/7, and 104 slips only to rank 5 (3/5).",
@@ -105,10 +112,16 @@ AP = Lesson(
                  "up", "The terms become 1/1 + 2/2 + 3/5, so AP@10 rises from 0.6429 to 0.8667.",
                  change={"move": (107, 2)})),
         Step("A hit climbs the list", "demonstrate",
-             "Watch 107 climb from rank 10 to rank 1. Each step up raises its own precision term, and once "
-             "it passes 104 it lifts 104's term too.",
+             "Watch 107 climb from rank 10 to rank 1: while it is the third hit, its term 3/i rises at each "
+             "step, and AP@10 with it. At rank 4 it passes 104 and becomes the second hit: its own term drops from "
+             "3/5 to 2/4 while 104's rises from 2/4 to 3/5, so AP@10 is unchanged. Then AP@10 rises again, up to "
+             "rank 2; the last step only swaps 107 and 101 at ranks 1 and 2, and AP@10 is unchanged.",
              ranking(RANKED_TRUTH), "walk", animation={"metric": "ap", "item": 107, "ranks": list(range(10, 0, -1))},
-             focus=("ap_at_k",)),
+             focus=("ap_at_k",),
+             claims=(Claim("item_term", "rises", frames=(0, 5)), Claim("ap_at_k", "rises", frames=(0, 5)),
+                     Claim("item_term", "falls", frames=(5, 6)), Claim("term_104", "rises", frames=(5, 6)),
+                     Claim("ap_at_k", "unchanged", frames=(5, 6)), Claim("ap_at_k", "rises", frames=(6, 8)),
+                     Claim("ap_at_k", "unchanged", frames=(8, 9)))),
         Step("Predict: what does AP divide by?", "predict",
              "Now 107 is gone: the relevant set is {101, 104, 999} and 999 is never recommended.",
              ranking({101: 1, 104: 1, 999: 1}), "ap", focus=("ap_at_k",),
@@ -118,11 +131,7 @@ AP = Lesson(
                   Option("0.75", "That divides by the 2 hits (torchmetrics' choice): the missing 999 would "
                                  "then cost nothing.", 0.75),
                   Option("1.5", "That is the sum before dividing; AP is at most 1.", 1.5)),
-                 "0.5", "The seed divides by min(|Rel|, K) = 3, so a relevant item the list never shows still costs.")),
-        Step("MAP: the mean over users", "show",
-             "MAP@K is AP@K averaged over users. Carol's only relevant item, 399, is not in her list, so her "
-             "AP is 0 and she pulls the mean down.",
-             users(), "map", focus=("map_at_k",)),
+                 "0.5", "The NumPy tutorial divides by min(|Rel|, K) = 3, so a relevant item the list never shows still costs.")),
         Step("Predict: does carol count?", "predict",
              "Alice has AP@5 = 0.75, bob 0.3333 and carol 0.",
              users(), "map", focus=("map_at_k",),
@@ -133,6 +142,10 @@ AP = Lesson(
                                    "user with no relevant items at all; carol has one.", 0.5417),
                   Option("1.0833", "That is the sum of the APs; MAP divides by the number of users.", 1.0833)),
                  "0.3611", "Every user counts, carol with 0: (0.75 + 0.3333 + 0) / 3 = 0.3611.")),
+        Step("MAP: the mean over users", "show",
+             "MAP@K is AP@K averaged over users. Carol's only relevant item, 399, is not in her list, so her "
+             "AP is 0 and she pulls the mean down.",
+             users(), "map", focus=("map_at_k",)),
         Step("Your turn: raise AP@10", "explore",
              "Move 104 and 107 with the two sliders.",
              ranking(RANKED_TRUTH), "ap", focus=("ap_at_k",),
@@ -152,10 +165,12 @@ RR = Lesson(
              "107 at rank 7 does not count at all.",
              ranking({104: 1, 107: 1}), "rr", focus=("rr",)),
         Step("The first hit walks down the list", "demonstrate",
-             "Watch the only relevant item move from rank 1 to rank 10. RR halves at once, then barely moves: "
-             "1, 0.5, 0.33, 0.25 ... 0.1.",
+             "Watch the only relevant item move from rank 1 to rank 10. RR halves at once, then falls by less "
+             "and less: 1, 0.5, 0.33, 0.25 ... 0.1.",
              ranking({104: 1}), "walk", animation={"metric": "rr", "item": 104, "ranks": list(range(1, 11))},
-             focus=("rr",)),
+             focus=("rr",),
+             claims=(Claim("rr", "falls ever slower"), Claim("rr", "unchanged", frames=(0, 0), at=1.0),
+                     Claim("rr", "unchanged", frames=(1, 1), at=0.5), Claim("rr", "unchanged", frames=(9, 9), at=0.1))),
         Step("Predict RR with two hits", "predict",
              "Now 103 and 104 are relevant.",
              ranking({103: 1, 104: 1}), "rr", focus=("rr",),
@@ -193,21 +208,26 @@ NDCG = Lesson(
     "Each hit earns its gain divided by log2(rank + 1); NDCG divides by the best possible order.",
     (
         Step("Discounted gain, binary relevance", "show",
-             "Each hit earns 1 / log2(i + 1) at rank i. The seed's hits at 1, 4 and 7 give DCG = 1.7640; the "
+             "Each hit earns 1 / log2(i + 1) at rank i. The NumPy tutorial's hits at 1, 4 and 7 give DCG = 1.7640; the "
              "best order (hits at 1, 2, 3) gives IDCG = 2.1309, so NDCG@10 = 0.8278.",
              ranking(RANKED_TRUTH), "ndcg", focus=("dcg_at_k", "idcg_at_k", "ndcg_at_k")),
         Step("A hit walks down the ranks", "demonstrate",
-             "Watch 107 walk from rank 1 to rank 10: its bar, 1 / log2(i + 1), shrinks fast at the top and "
-             "slowly further down, and NDCG follows.",
+             "Watch 107 walk from rank 1 to rank 10: its bar, 1 / log2(i + 1), shrinks at every step, fast at "
+             "the top and slowly further down. NDCG@10 falls with it, except at 1 → 2 and 4 → 5: there 107 only "
+             "trades places with another hit (101, then 104), the same ranks stay filled and NDCG@10 is unchanged.",
              ranking(RANKED_TRUTH), "walk", animation={"metric": "ndcg", "item": 107, "ranks": list(range(1, 11))},
-             focus=("ndcg_at_k",)),
+             focus=("ndcg_at_k",),
+             claims=(Claim("item_term", "falls ever slower"),
+                     Claim("ndcg_at_k", "unchanged", frames=(0, 1)), Claim("ndcg_at_k", "unchanged", frames=(3, 4)),
+                     Claim("ndcg_at_k", "falls", frames=(1, 3)), Claim("ndcg_at_k", "falls", frames=(4, 9)),
+                     Claim("term_101", "rises", frames=(0, 1)), Claim("term_104", "rises", frames=(3, 4)))),
         Step("Predict: which list is better?", "predict",
              "List A has its two hits at ranks 1 and 5; list B at ranks 2 and 3. Both have P@5 = 2/5.",
              ranking({101: 1, 105: 1}, k=5), "ndcg", focus=("ndcg_at_k",),
              question=Question(
                  "Which list scores higher on NDCG@5?", "compare", "ndcg_at_k",
-                 (Option("A", "The hit at rank 1 earns a full 1, more than ranks 2 and 3 earn together "
-                              "beyond A's rank-5 hit."),
+                 (Option("A", "A: 1 at rank 1 + 0.3869 at rank 5 = DCG 1.3869. B: 0.6309 at rank 2 + 0.5000 at "
+                              "rank 3 = 1.1309. One hit at the top beats two just below it."),
                   Option("B", "B's hits are close together, but the first rank is worth the most: 1 vs 0.63."),
                   Option("the same", "That is what P@5 says. NDCG weighs each hit by its rank.")),
                  "A", "A: 1 + 1/log2 6 = 1.3869; B: 1/log2 3 + 1/log2 4 = 1.1309; same IDCG.",
@@ -226,7 +246,7 @@ NDCG = Lesson(
              "order includes 999, so even a perfect reordering of this list cannot reach 1.",
              ranking(GRADED_TRUTH), "ndcg", focus=("dcg_at_k", "idcg_at_k", "ndcg_at_k")),
         Step("Predict: exponential gain", "predict",
-             "The second seed's formula uses the gain 2^rel − 1 instead of rel: a 5 is then worth 31, a 3 only 7.",
+             "The offline-evaluation article's formula uses the gain 2^rel − 1 instead of rel: a 5 is then worth 31, a 3 only 7.",
              ranking(GRADED_TRUTH), "ndcg", focus=("ndcg_at_k",),
              question=Question(
                  "Switch the gain from rel to 2^rel − 1. What happens to NDCG@10?", "direction", "ndcg_at_k",
@@ -266,10 +286,14 @@ RATING = Lesson(
                  "1.0, the same as MAE", "With equal errors, RMSE = MAE: the squaring only matters when misses differ.")),
         Step("One miss grows", "demonstrate",
              "Watch the last prediction drift from 5 (right) to 1 (four stars off). MAE grows in a straight "
-             "line; RMSE grows faster, because the miss is squared.",
+             "line, 0.1 per half star; RMSE grows slower than MAE for the first half star, then faster and "
+             "faster, because the miss is squared.",
              {"kind": "ratings", "predictions": [3.5, 4.0, 2.0, 5.0, 5.0], "actuals": [4.0, 4.0, 1.0, 5.0, 5.0]},
              "error_grows", animation={"index": 4, "predictions": [5.0, 4.5, 4.0, 3.5, 3.0, 2.5, 2.0, 1.5, 1.0]},
-             focus=("rmse", "mae")),
+             focus=("rmse", "mae"),
+             claims=(Claim("mae", "rises evenly"), Claim("rmse", "rises ever faster"),
+                     Claim("rmse", "rises less than", frames=(0, 1), than="mae"),
+                     Claim("rmse", "rises more than", frames=(1, 8), than="mae"))),
         Step("Predict: the same MAE", "predict",
              "Model A misses every rating by 1 star. Model B gets three right, misses one by 4 stars and one by 1.",
              {"kind": "ratings", "predictions": [5.0, 3.0, 2.0, 4.0, 2.0], "actuals": [4.0, 4.0, 1.0, 5.0, 3.0]},
@@ -282,12 +306,14 @@ RATING = Lesson(
                  "B", "A: √(5/5) = 1; B: √((16 + 1)/5) = 1.8439. MAE cannot tell them apart, RMSE can.",
                  other={"kind": "ratings", "predictions": [4.0, 4.0, 5.0, 5.0, 2.0],
                         "actuals": [4.0, 4.0, 1.0, 5.0, 3.0]})),
-        Step("The seed's outlier-prone model", "demonstrate",
-             "The first seed's model predicts 1,000 ratings almost perfectly, except for a share of ±4-star "
+        Step("The NumPy tutorial's outlier-prone model", "demonstrate",
+             "The NumPy tutorial's model predicts 1,000 ratings almost perfectly, except for a share of ±4-star "
              "misses. Watch that share grow from 0% to 20%: RMSE jumps with the first outliers, MAE creeps.",
-             sweep([0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2]), "outlier_sweep", focus=("rmse", "mae")),
+             sweep([0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2]), "outlier_sweep", focus=("rmse", "mae"),
+             claims=(Claim("outlier_share", "rises"), Claim("mae", "rises"),
+                     Claim("rmse", "rises more than", than="mae"))),
         Step("Your turn: one big miss", "explore",
-             "Change two of the predictions; the 2-star miss on the last rating stays.",
+             "Change two of the predictions; the 2-star miss on the last rating is not yours to fix.",
              {"kind": "ratings", "predictions": [3.5, 4.0, 2.0, 5.0, 3.0], "actuals": [4.0, 4.0, 1.0, 5.0, 5.0]},
              "rating", focus=("rmse", "mae"),
              controls=(Control("value", "Prediction 1 (actual 4)", field="predictions", index=0, minimum=1, maximum=5, step=0.5),
@@ -302,7 +328,7 @@ CLASSIFICATION = Lesson(
     "Four counts, TP, FP, TN and FN, give every one of these metrics.",
     (
         Step("Four kinds of outcome", "show",
-             "Six impressions from the second seed: did the user click (label) and did the model predict a "
+             "Six impressions from the offline-evaluation article: did the user click (label) and did the model predict a "
              "click? Each pair is a true or false positive or negative; the matrix counts them.",
              {"kind": "labels", "y_true": [0, 1, 1, 0, 1, 1], "y_pred": [0, 1, 0, 1, 1, 1]},
              "confusion", focus=("accuracy",)),
@@ -324,9 +350,10 @@ CLASSIFICATION = Lesson(
         Step("Rare clicks: accuracy flatters", "demonstrate",
              "A model that never predicts a click, on data where clicks get rarer: from 50% to 1%. "
              "Watch its accuracy climb toward 99% while its recall stays 0.",
-             sweep([0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01]), "accuracy_paradox", focus=("accuracy", "recall")),
+             sweep([0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01]), "accuracy_paradox", focus=("accuracy", "recall"),
+             claims=(Claim("accuracy", "rises"), Claim("recall", "unchanged", at=0.0))),
         Step("Predict F1", "predict",
-             "The second seed's text example: precision 0.5, recall 0.7 (TP = 7, FP = 7, FN = 3).",
+             "The offline-evaluation article's text example: precision 0.5, recall 0.7 (TP = 7, FP = 7, FN = 3).",
              {"kind": "labels", "y_true": [1] * 10 + [0] * 7 + [0] * 3, "y_pred": [1] * 7 + [0] * 3 + [1] * 7 + [0] * 3},
              "confusion", focus=("f1",),
              question=Question(
@@ -356,14 +383,14 @@ AUC = Lesson(
     (
         Step("Pairs, not thresholds", "show",
              "Four clicks and four non-clicks make 16 click/non-click pairs. AUC is the share of pairs where the "
-             "click has the higher score: 13 of 16 here.",
+             "click has the higher score: 13 of 16 here; the table beside the curve lets you count them.",
              AUC_SCORES, "auc", focus=("auc",)),
         Step("The ROC curve draws itself", "demonstrate",
              "Watch the threshold sweep from the top score down. Each click it passes steps the curve up, each "
              "non-click steps it right; the area under the finished curve is the AUC.",
              AUC_SCORES, "roc_sweep", focus=("auc",)),
         Step("Predict: halve every score", "predict",
-             "Every score is multiplied by 0.5; the order of the impressions does not change.",
+             "Every score is multiplied by 0.5: 0.9 becomes 0.45, 0.2 becomes 0.1.",
              AUC_SCORES, "auc", focus=("auc",),
              question=Question(
                  "What happens to AUC?", "direction", "auc",
@@ -377,13 +404,14 @@ AUC = Lesson(
              {"kind": "scores", "user_ids": ["u", "u"], "y_true": [1, 0], "y_score": [0.5, 0.5]}, "auc", focus=("auc",),
              question=Question(
                  "What is the AUC?", "value", "auc",
-                 (Option("0", "That is the seed's hand-written loop with a strict >. scikit-learn counts a tie as half.", 0.0),
+                 (Option("0", "That is the offline-evaluation article's hand-written loop with a strict >. scikit-learn counts a tie as half.", 0.0),
                   Option("0.5", "A tied pair counts 1/2, as a coin flip would.", 0.5),
                   Option("1", "A tie is not a win: the click is not above the non-click.", 1.0)),
                  "0.5", "A tie is half a correctly ordered pair: (0 + 0.5 · 1) / (1 · 1) = 0.5.")),
         Step("GAUC: AUC inside each user", "show",
              "GAUC computes AUC within each user and averages, weighting each user by impressions. Pairs of two "
-             "different users never meet, as in a feed where a user only sees their own list.",
+             "different users never meet, as in a feed where a user only sees their own list. user3 only clicked: "
+             "with no non-click of their own they have no pair, so GAUC leaves them out.",
              {"kind": "scores", "user_ids": ["user1"] * 4 + ["user2"] * 4 + ["user3"] * 2,
               "y_true": [1, 1, 0, 0, 1, 0, 1, 0, 1, 1], "y_score": [0.9, 0.5, 0.5, 0.4, 0.7, 0.8, 0.3, 0.2, 0.6, 0.4]},
              "gauc", focus=("auc", "gauc")),
@@ -400,10 +428,10 @@ AUC = Lesson(
                  "GAUC", "GAUC = 1 (each user ordered perfectly); pooled AUC = 3/4, hurt by a cross-user pair.",
                  other_metric="gauc")),
         Step("Your turn: a perfect order", "explore",
-             "Two clicks are scored below some non-clicks. Raise their scores.",
+             "Two clicks are scored below some non-clicks. Give them higher scores with the sliders.",
              AUC_SCORES, "auc", focus=("auc",),
-             controls=(Control("value", "Score of click 3 (now 0.6)", field="y_score", index=3, minimum=0, maximum=1, step=0.05),
-                       Control("value", "Score of click 4 (now 0.4)", field="y_score", index=5, minimum=0, maximum=1, step=0.05)),
+             controls=(Control("value", "Score of click 3 (impression #4)", field="y_score", index=3, minimum=0, maximum=1, step=0.05),
+                       Control("value", "Score of click 4 (impression #6)", field="y_score", index=5, minimum=0, maximum=1, step=0.05)),
              goal=Goal("Make AUC exactly 1.", (("auc", "==", 1.0),),
                        "Every click above every non-click: all 16 pairs count 1.")),
     ),
@@ -414,15 +442,19 @@ LOGLOSS = Lesson(
     "LogLoss judges predicted probabilities; normalised entropy and calibration make it comparable.",
     (
         Step("The cost of a probability", "show",
-             "Each impression costs −ln(the probability given to what happened). The second seed's three "
+             "Each impression costs −ln(the probability given to what happened). The offline-evaluation article's three "
              "impressions cost −ln 0.8, −ln 0.6 and −ln(1 − 0.3); LogLoss is their mean, 0.3635.",
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.8, 0.6, 0.3]}, "logloss", focus=("log_loss",)),
         Step("Confidence, then a mistake", "demonstrate",
              "Watch the first impression, a real click, get a lower and lower predicted probability: from 0.95 to "
-             "0.01. Its cost −ln p grows slowly, then explodes.",
+             "0.01. Its cost −ln p grows faster and faster while p falls to 0.2, then by ln 2 = 0.69 at each "
+             "halving of p (0.4, 0.2, 0.1, 0.05): it has no bound as p nears 0.",
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.95, 0.6, 0.3]}, "confidence",
              animation={"index": 0, "probabilities": [0.95, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05, 0.02, 0.01]},
-             focus=("log_loss",)),
+             focus=("log_loss",),
+             claims=(Claim("probability", "falls"), Claim("sample_loss", "rises"), Claim("log_loss", "rises"),
+                     Claim("sample_loss", "rises ever faster", frames=(0, 4)),
+                     Claim("sample_loss", "rises evenly", frames=(3, 6)))),
         Step("Predict: a certain mistake", "predict",
              "A click predicted with probability 0. −ln 0 is infinite, so the probability is first clipped to "
              "ε = 2.2e-16 (scikit-learn's float64 machine epsilon).",
@@ -446,11 +478,12 @@ LOGLOSS = Lesson(
                  "B", "Rare clicks make a low LogLoss easy: A scores 0.098, B 0.611, for the same know-nothing model.",
                  other={"kind": "probabilities", "y_true": [1, 1, 1] + [0] * 7, "y_prob": [0.3] * 10})),
         Step("Normalised entropy divides the click rate out", "demonstrate",
-             "The know-nothing model again, on data with click rates from 1% to 50%. Its LogLoss grows tenfold; "
-             "its normalised entropy, LogLoss / LogLoss of the base rate, stays 1.",
+             "The know-nothing model again, on data with click rates from 1% to 50%. Its LogLoss grows more than "
+             "tenfold; its normalised entropy, LogLoss / LogLoss of the base rate, stays 1.",
              sweep([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]), "base_rate_sweep",
-             focus=("log_loss", "normalized_entropy")),
-        Step("NE and calibration of the seed's model", "show",
+             focus=("log_loss", "normalized_entropy"),
+             claims=(Claim("log_loss", "rises"), Claim("normalized_entropy", "unchanged", at=1.0))),
+        Step("NE and calibration of the article's model", "show",
              "NE = 0.3635 / 0.6365 = 0.5712: the model removes 43% of the base rate's uncertainty. Calibration = "
              "predicted clicks / real clicks = 1.7 / 2 = 0.85: it expects too few clicks.",
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.8, 0.6, 0.3]}, "ctr",

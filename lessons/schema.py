@@ -71,6 +71,30 @@ class Goal:
     reached: str                                     # what to say when every condition holds
 
 
+CLAIM_DIRECTIONS = ("rises", "falls", "unchanged", "never falls", "never rises", "rises evenly",
+                    "rises ever faster", "falls ever slower", "rises more than", "rises less than")
+"""How a value moves over each move between consecutive frames of a claim's range. "rises evenly":
+by the same amount each move; "ever faster"/"ever slower": each move's change larger/smaller than the
+one before; "rises more/less than": rises, by more/less than ``than`` changes on the same move."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a step's text says moves, as data a test checks against the step's own numbers.
+
+    ``value`` is a column of the step's frames (``ui.lessons.claim_frames``: the animation frames of a
+    demonstrate step, before and after the change of a predict step). ``frames`` is the range of
+    frame indices (0-based, both ends included) the claim holds over, all frames if None; ``at``,
+    if given, is the value every frame of the range shows.
+    """
+
+    value: str
+    direction: str
+    frames: tuple[int, int] | None = None
+    at: float | None = None
+    than: str | None = None
+
+
 @dataclass(frozen=True)
 class Step:
     title: str
@@ -83,6 +107,7 @@ class Step:
     question: Question | None = None
     controls: tuple[Control, ...] = ()
     goal: Goal | None = None
+    claims: tuple[Claim, ...] = ()    # every sentence of ``text`` about what moves, checked by a test
 
 
 @dataclass(frozen=True)

@@ -41,10 +41,24 @@ class Status:
 NDCG_TARGET, MAX_SWAPS, CHALLENGE_K = 0.9, 2, 5
 
 
+def halfway_through_a_swap(start: list, current: list) -> str | None:
+    """What to do next when ``current`` is ``start`` halfway through a typed swap: one item typed over
+    another, so it appears twice (the second copy is left out of the list) and the other is missing."""
+    named = [str(i) for i in current]
+    missing = [str(i) for i in start if str(i) not in set(named)]
+    if len(named) == len(start) - 1 and len(missing) == 1 and set(named) <= {str(i) for i in start}:
+        return (f"Halfway through a swap: {missing[0]} is missing, because another item now appears twice. "
+                f"Type {missing[0]} over the second copy to finish the swap.")
+    return None
+
+
 def ndcg_with_few_swaps(start: list, current: list, ground_truth: dict) -> Status:
     """Goal: NDCG@5 >= 0.9 reached from ``start`` with at most two swaps."""
     swaps = swap_distance(start, current)
     if swaps is None:
+        halfway = halfway_through_a_swap(start, current)
+        if halfway:
+            return Status(False, halfway)
         return Status(False, "Only reorder the starting list: keep the same items (move them by changing their rank).")
     value = ndcg_at_k(current, ground_truth, CHALLENGE_K)
     text = f"NDCG@{CHALLENGE_K} = {value:.4f} after {swaps} swap{'s' * (swaps != 1)}."
@@ -57,6 +71,9 @@ def ndcg_with_few_swaps(start: list, current: list, ground_truth: dict) -> Statu
 
 def precision_and_ap_disagree(start: list, current: list, ground_truth: dict) -> Status:
     """Goal: the edited list and the starting list are ordered one way by P@5 and the other way by AP@5."""
+    halfway = halfway_through_a_swap(start, current)
+    if halfway:
+        return Status(False, halfway)
     p_start, p_now = (precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
     ap_start, ap_now = (average_precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
     text = (f"P@{CHALLENGE_K}: yours {p_now:.4f} vs start {p_start:.4f}; "

@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="multiple-testing correction over the metrics (default: holm)")
     compare.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
     compare.add_argument("--resamples", type=int, default=10_000, help="bootstrap and permutation resamples (default: 10000)")
-    compare.add_argument("--seed", type=int, default=0, help="seed of the resampling (default: 0)")
+    compare.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default: 0)")
     return parser
 
 

@@ -160,7 +160,7 @@ APP = Convention(
         "precision": "metrics.topn_metrics.precision_at_k", "recall": "metrics.topn_metrics.recall_at_k",
         "average_precision": "metrics.ranked_metrics.average_precision_at_k",
         "ndcg": "metrics.ndcg.ndcg_at_k", "reciprocal_rank": "metrics.ranked_metrics.reciprocal_rank"},
-    notes="The defaults of this app: the seed documents' definitions.",
+    notes="The defaults of this app: the definitions of the NumPy tutorial and the offline-evaluation article.",
 )
 """The app's own defaults, described the same way as the libraries."""
 

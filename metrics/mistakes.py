@@ -103,3 +103,18 @@ def reciprocal_rank_from_zero(recommended, ground_truth) -> float | None:
     if rank is None:
         return 0.0
     return None if rank == 1 else 1.0 / (rank - 1)
+
+
+def ndcg_ideal_from_top_k(recommended, ground_truth, k, *, gain="linear") -> float:
+    """NDCG@K with the ideal built only from the grades in the list's own top K, sorted best first.
+
+    Relevant items below rank K, or never recommended, are left out of IDCG, so the score is too high.
+
+    Examples
+    --------
+    >>> round(ndcg_ideal_from_top_k([1, 2, 3], {2: 1, 3: 1}, 2), 4)  # ideal of [0, 1]: 1; right: 1 + 1/log2 3
+    0.6309
+    """
+    relevances = _list_relevances(recommended, ground_truth)
+    ideal = _dcg(sorted(relevances[: check_k(k)], reverse=True), k, gain, lambda r: 1.0 / np.log2(r + 1))
+    return _dcg(relevances, k, gain, lambda r: 1.0 / np.log2(r + 1)) / ideal if ideal > 0 else 0.0

@@ -1,8 +1,8 @@
 """Practice mode without Streamlit: answer checking, the mistake catalogue, quiz questions, goal challenges.
 
-A typed answer is right when it is within :data:`TOLERANCE` of the exact value (four decimals),
-typed as a decimal (``0.6429``, ``0,6429``, ``64.29%``) or as a fraction (``9/14``). When it is
-wrong, :func:`mistakes` recomputes the metric under each common mistaken convention from the same
+A typed answer is right when it is the exact value rounded to the decimals typed, at least
+:data:`MIN_DECIMALS` of them (``0.643``, ``0.6429``, ``0,6429``, ``64.29%``), or the exact value itself
+(``9/14``, ``0.5``). When it is wrong, :func:`mistakes` recomputes the metric under each common mistaken convention from the same
 input; the first one that gives the typed number is named.
 """
 
@@ -14,8 +14,11 @@ from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 
 from metrics import mistakes as wrong
+from metrics import practice_data, worked
+from metrics import registry as metric_registry
 from metrics.ndcg import GAINS, dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
 from metrics.ranked_metrics import (
     AP_DENOMINATORS, average_precision_at_k, reciprocal_rank, reciprocal_rank_at_k,
@@ -24,7 +27,13 @@ from metrics.registry import RankingCase
 from metrics.topn_metrics import f1_at_k, precision_at_k, recall_at_k
 
 TOLERANCE = 0.5e-4
-"""Half a unit in the fourth decimal: 0.6429 is right for 9/14 = 0.642857..., 0.643 is not."""
+"""Half a unit in the fourth decimal: how close two computed values must be to count as the same."""
+
+MIN_DECIMALS = 3
+EXACT = 1e-9
+ANSWER_RULE = ("Give at least 3 decimals (0.643 or 0.6429) or the exact fraction (9/14): an answer is right when "
+               "it is the exact value rounded to the decimals you typed.")
+"""What the answer boxes say about the precision asked."""
 
 MAX_ANSWER_LENGTH = 40
 
@@ -56,6 +65,38 @@ def parse_answer(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise ValueError(f"{text.strip()!r} is not a number: type a decimal such as 0.6429 or a fraction such as 9/14.") from None
     return value / 100 if percent else value
+
+
+def typed_decimals(text: str) -> int | None:
+    """How many decimals a typed decimal answer has (a percentage's two more); None for a fraction or 1e-3.
+
+    Examples
+    --------
+    >>> typed_decimals("1.631"), typed_decimals("0,5"), typed_decimals("64.29%"), typed_decimals("9/14")
+    (3, 1, 4, None)
+    """
+    cleaned = str(text).strip().replace(" ", "")
+    body = cleaned.removesuffix("%")
+    if "/" in body or "e" in body.lower():
+        return None
+    point = "." if "." in body else "," if body.count(",") == 1 else None
+    decimals = len(body.split(point, 1)[1]) if point else 0
+    return decimals + 2 * cleaned.endswith("%")
+
+
+def matches(typed: Fraction, decimals: int | None, value: float) -> bool:
+    """Whether a typed answer stands for ``value``: exactly, or ``value`` rounded to the typed decimals
+    when there are at least :data:`MIN_DECIMALS` of them.
+
+    Examples
+    --------
+    >>> matches(Fraction("1.631"), 3, 1.6309), matches(Fraction("1.63"), 2, 1.6309), matches(Fraction(9, 14), None, 9 / 14)
+    (True, False, True)
+    """
+    gap = abs(float(typed) - float(value))
+    if gap <= EXACT:
+        return True
+    return decimals is not None and decimals >= MIN_DECIMALS and gap <= 0.5 * 10.0 ** -decimals + 1e-12
 
 
 def as_fraction(value: float, max_denominator: int = 1000) -> Fraction | None:
@@ -129,6 +170,8 @@ def _ndcg_mistakes(c: RankingCase) -> dict[str, float | None]:
         _GAIN_MISTAKE[c.gain]: ndcg_at_k(c.recommended, c.ground_truth, c.k, gain=_other_gain(c)),
         "the ideal ranking built from the recommended list only (relevant items never recommended left out)":
             ndcg_ideal_from_list(c.recommended, c.ground_truth, c.k, gain=c.gain),
+        f"the ideal ranking built from the top K = {c.k} of the list only (relevant items below rank {c.k} "
+        "or never recommended left out)": wrong.ndcg_ideal_from_top_k(c.recommended, c.ground_truth, c.k, gain=c.gain),
         f"{RANKS_FROM_ZERO} in the discount (1/log2(i + 2) at rank i)":
             wrong.ndcg_ranks_off_by_one(c.recommended, c.ground_truth, c.k, gain=c.gain),
     }
@@ -201,15 +244,22 @@ class Verdict:
     message: str
     mistake: str | None = None
     unreadable: bool = False  # not a number (or no option chosen): ask again, do not score
+    solution: tuple[worked.Worked, ...] = ()  # a wrong answer's worked solution, its slip marked
 
 
 def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
-    """Right or wrong to :data:`TOLERANCE`; when wrong, the mistake that gives the typed number, if any.
+    """Right when the typed answer :func:`matches` ``exact``; when wrong, the mistake that gives it, if any.
+
+    The typed answer is quoted as typed. Too few decimals to tell (``0.64`` for 0.6429) is not scored.
 
     Examples
     --------
     >>> check_number("9/14", 9 / 14).correct, check_number("0.6429", 9 / 14).correct, check_number("0.643", 9 / 14).correct
-    (True, True, False)
+    (True, True, True)
+    >>> check_number("1.631", 1.6309).message
+    'Right: 1.631 is 1.6309 rounded to 3 decimals.'
+    >>> check_number("0.64", 9 / 14).unreadable
+    True
     >>> check_number("0.5", 9 / 14, {"AP divided by the hits": 0.5}).mistake
     'AP divided by the hits'
     """
@@ -217,18 +267,30 @@ def check_number(text: str, exact: float, known_mistakes: dict[str, float] | Non
         typed = parse_answer(text)
     except ValueError as problem:
         return Verdict(False, str(problem), unreadable=True)
-    if close(typed, exact):
-        return Verdict(True, f"Right: {describe(exact)}.")
+    shown, decimals = str(text).strip(), typed_decimals(text)
+    if matches(typed, decimals, exact):
+        if abs(float(typed) - exact) <= EXACT:
+            return Verdict(True, f"Right: {describe(exact)}.")
+        return Verdict(True, f"Right: {shown} is {exact:.4f} rounded to {decimals} decimals.")
     for name, value in (known_mistakes or {}).items():
-        if close(typed, value):
-            return Verdict(False, f"Not quite: {float(typed):.4f} is what you get with {name}. "
+        if matches(typed, decimals, value):
+            return Verdict(False, f"Not quite: {shown} is what you get with {name}. "
                                   f"The answer is {describe(exact)}.", name)
-    return Verdict(False, f"Not quite: you typed {float(typed):.4f}; the answer is {describe(exact)}.")
+    if decimals is not None and decimals < MIN_DECIMALS and abs(float(typed) - exact) <= 0.5 * 10.0 ** -decimals:
+        low, high = float(typed) - 0.5 * 10.0 ** -decimals, float(typed) + 0.5 * 10.0 ** -decimals
+        return Verdict(False, f"{shown} stands for anything from {low:g} to {high:g}: give at least {MIN_DECIMALS} "
+                              "decimals, or the exact fraction, so it can be checked.", unreadable=True)
+    return Verdict(False, f"Not quite: you typed {shown}; the answer is {describe(exact)}.")
 
 
 def check_metric(text: str, metric: str, case: RankingCase) -> Verdict:
-    """:func:`check_number` against a metric of ``case``, with its mistake catalogue."""
-    return check_number(text, QUIZ_METRICS[metric].compute(case), mistakes(metric, case))
+    """:func:`check_number` against a metric of ``case``, with its mistake catalogue; a wrong answer
+    carries the worked solution with the step the diagnosed mistake changes marked."""
+    verdict = check_number(text, QUIZ_METRICS[metric].compute(case), mistakes(metric, case))
+    if verdict.correct or verdict.unreadable:
+        return verdict
+    solution = worked.ranking_solution(metric, case).with_mark(worked.slip(metric, verdict.mistake))
+    return replace(verdict, solution=(solution,))
 
 
 # --- quiz questions from a seeded random scenario -------------------------------------------------
@@ -246,10 +308,10 @@ class QuizSettings:
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # "compute", "compare", "swap" or "k_equal"
-    metric: str  # a key of QUIZ_METRICS
+    kind: str  # "compute", "compare", "swap", "k_equal" or "data"
+    metric: str  # a key of QUIZ_METRICS; for "data", a registry key of practice_data.FAMILIES
     prompt: str
-    case: RankingCase
+    case: object  # a RankingCase; for "data" the registry case of its family
     other: RankingCase | None = None  # list B of a "compare" question
     options: tuple[str, ...] = ()
     right_options: frozenset = frozenset()
@@ -257,10 +319,18 @@ class Question:
 
     @property
     def label(self) -> str:
+        if self.kind == "data":
+            return metric_registry.BY_KEY[self.metric].label
         return QUIZ_METRICS[self.metric].display_label(self.case.k)
 
+    @property
+    def latex(self) -> str:
+        if self.kind == "data":
+            return metric_registry.BY_KEY[self.metric].latex
+        return QUIZ_METRICS[self.metric].latex.replace("K", str(self.case.k))
 
-KINDS = ("compute", "compare", "swap", "k_equal")
+
+KINDS = ("compute", "compare", "swap", "k_equal", "data", "data")
 COMPARE_OPTIONS = ("List A", "List B", "They score the same")
 
 
@@ -302,6 +372,16 @@ def _compute_question(rng, settings) -> Question:
     metric = str(rng.choice(list(QUIZ_METRICS)))
     label = QUIZ_METRICS[metric].display_label(case.k)
     return Question("compute", metric, f"Compute {label} for the list below.", case)
+
+
+def two_lists_table(a: RankingCase, b: RankingCase) -> pd.DataFrame:
+    """Lists A and B side by side, one row per rank, each item with its grade and whether it is in the top K."""
+    def cells(case: RankingCase, item) -> str:
+        grade = case.ground_truth.get(item, 0.0)
+        return f"{item} (grade {grade:g})" if grade > 0 else str(item)
+    return pd.DataFrame({"rank": [f"#{r}{' ·top K' if r <= a.k else ''}" for r in range(1, len(a.recommended) + 1)],
+                         "list A": [cells(a, i) for i in a.recommended],
+                         "list B": [cells(b, i) for i in b.recommended]})
 
 
 def _compare_question(rng, settings) -> Question:
@@ -347,6 +427,24 @@ def _k_equal_question(rng, settings) -> Question | None:
                     f"(K from 1 to {len(case.recommended)})", case, right_ks=ks)
 
 
+_DATA_PROMPTS = {"ScoreCase": "for the impressions below (clicked: 1 = a click)",
+                 "ProbabilityCase": "for the predicted click probabilities below (natural log)",
+                 "RatingCase": "for the predicted and actual ratings below",
+                 "LabelCase": "for the clicks and predicted clicks below"}
+
+
+def _data_question(rng, settings, number: int) -> Question:
+    """A question of the next family in turn (AUC, GAUC, LogLoss, ratings, classification)."""
+    family = practice_data.FAMILIES[(settings.seed + number) % len(practice_data.FAMILIES)]
+    metric, case = practice_data.draw(rng, family)
+    value = practice_data.compute(metric, case)
+    if not np.isfinite(value):
+        return None
+    label = metric_registry.BY_KEY[metric].label
+    extra = " GAUC weights each user by their impressions." if metric == "gauc" else ""
+    return Question("data", metric, f"Compute {label} {_DATA_PROMPTS[type(case).__name__]}.{extra}", case)
+
+
 _MAKERS = {"compute": _compute_question, "compare": _compare_question, "swap": _swap_question,
            "k_equal": _k_equal_question}
 
@@ -356,18 +454,21 @@ def make_quiz(settings: QuizSettings) -> list[Question]:
 
     Examples
     --------
-    >>> [q.kind for q in make_quiz(QuizSettings(seed=7, questions=5))]
-    ['compute', 'compare', 'swap', 'k_equal', 'compute']
+    >>> [q.kind for q in make_quiz(QuizSettings(seed=7, questions=7))]
+    ['compute', 'compare', 'swap', 'k_equal', 'data', 'data', 'compute']
     >>> make_quiz(QuizSettings(seed=7)) == make_quiz(QuizSettings(seed=7))
     True
     """
     rng = np.random.default_rng(settings.seed)
-    quiz = []
+    quiz: list[Question] = []
     for index in range(settings.questions):
         kind = KINDS[index % len(KINDS)]
         question = None
         while question is None:  # a draw with no answer (no swap helps) is drawn again
-            question = _MAKERS[kind](rng, settings)
+            if kind == "data":
+                question = _data_question(rng, settings, sum(q.kind == "data" for q in quiz))
+            else:
+                question = _MAKERS[kind](rng, settings)
         quiz.append(question)
     return quiz
 
@@ -376,6 +477,8 @@ def check(question: Question, typed: str) -> Verdict:
     """Check a typed answer (a number, a K or the chosen option) against a question."""
     if question.kind == "compute":
         return check_metric(typed, question.metric, question.case)
+    if question.kind == "data":
+        return _check_data(question, typed)
     if question.kind == "k_equal":
         try:
             k = parse_answer(typed)
@@ -389,19 +492,80 @@ def check(question: Question, typed: str) -> Verdict:
         p = precision_at_k(question.case.recommended, question.case.ground_truth, int(k))
         r = recall_at_k(question.case.recommended, question.case.ground_truth, int(k))
         return Verdict(False, f"Not quite: at K = {k}, P@K = {p:.4f} and R@K = {r:.4f}. "
-                              f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).")
+                              f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).",
+                       solution=(_k_solution(question, int(k)),))
     if typed in question.right_options:
         return Verdict(True, f"Right: {typed}.")
     right = " or ".join(sorted(question.right_options))
     if typed not in question.options:
         return Verdict(False, "Pick one of the options first.", unreadable=True)
-    return Verdict(False, f"Not quite: the answer is {right}.{_compare_mistake(question, typed)}")
+    if question.kind == "compare":
+        mistake = _compare_mistake(question, typed)
+        step = worked.slip(question.metric, mistake) if mistake else "result"
+        said = f" Your choice is what {mistake} gives." if mistake else ""
+        solution = tuple(worked.ranking_solution(question.metric, c).with_mark(step).titled(name)
+                         for name, c in (("List A", question.case), ("List B", question.other)))
+        return Verdict(False, f"Not quite: the answer is {right}.{said}", mistake, solution=solution)
+    return Verdict(False, f"Not quite: the answer is {right}.", solution=_swap_solution(question, typed))
 
 
-def _compare_mistake(question: Question, typed: str) -> str:
+def _check_data(question: Question, typed: str) -> Verdict:
+    exact = practice_data.compute(question.metric, question.case)
+    found = {name: (float(value), step) for name, (value, step)
+             in practice_data.mistakes(question.metric, question.case).items()
+             if np.isfinite(value) and not close(value, exact)}
+    verdict = check_number(typed, exact, {name: value for name, (value, _) in found.items()})
+    if verdict.correct or verdict.unreadable:
+        return verdict
+    mark = found[verdict.mistake][1] if verdict.mistake else None
+    return replace(verdict, solution=(practice_data.solution(question.metric, question.case).with_mark(mark),))
+
+
+def _k_solution(question: Question, chosen: int) -> worked.Worked:
+    """P@K and R@K at every K, the chosen K marked."""
+    case = question.case
+    rows = [{"K": k, "hits": round(precision_at_k(case.recommended, case.ground_truth, k) * k),
+             "P@K": round(precision_at_k(case.recommended, case.ground_truth, k), 4),
+             "R@K": round(recall_at_k(case.recommended, case.ground_truth, k), 4),
+             "": "your K" if k == chosen else "equal" if k in question.right_ks else ""}
+            for k in range(1, len(case.recommended) + 1)]
+    steps = (("relevant", f"|Rel| = {len(case.binary_truth)}: P@K = hits/K and R@K = hits/|Rel| are equal when K = |Rel|, "
+                          "or while there is no hit"),
+             ("choice", f"at your K = {chosen}: P@K = {rows[chosen - 1]['P@K']:.4f}, R@K = {rows[chosen - 1]['R@K']:.4f}"))
+    return worked.Worked("P@K and R@K at every K", pd.DataFrame(rows), steps, "choice")
+
+
+def _swap_of(option: str) -> tuple[int, int]:
+    first, second = option.removeprefix("swap ranks ").split(" and ")
+    return int(first), int(second)
+
+
+def _swap_solution(question: Question, typed: str) -> tuple[worked.Worked, ...]:
+    """The offered swaps with the metric after each (the chosen one marked), and the worked solution
+    of the list after the chosen swap and after the best one."""
+    metric, case = question.metric, question.case
+    gains = swap_gains(metric, case)
+    before = QUIZ_METRICS[metric].compute(case)
+    label = question.label
+    rows = [{"swap": option, f"{label} after": round(before + gains[_swap_of(option)], 4),
+             "change": round(gains[_swap_of(option)], 4),
+             "": "your choice" if option == typed else "best" if option in question.right_options else ""}
+            for option in question.options]
+    best = next(o for o in question.options if o in question.right_options)
+    steps = (("before", f"{label} of the list as it is: {before:.4f}"),
+             ("choice", f"{typed}: {label} changes by {gains[_swap_of(typed)]:+.4f}"),
+             ("best", f"{best}: {label} changes by {gains[_swap_of(best)]:+.4f}, the most of any swap"))
+    offered = worked.Worked("The offered swaps", pd.DataFrame(rows), steps, "choice")
+    after = []
+    for name, option in (("After your swap", typed), ("After the best swap", best)):
+        i, j = _swap_of(option)
+        swapped = replace(case, recommended=_swapped(case.recommended, i - 1, j - 1))
+        after.append(worked.ranking_solution(metric, swapped).titled(f"{name} ({option})"))
+    return (offered, *after)
+
+
+def _compare_mistake(question: Question, typed: str) -> str | None:
     """For a compare question: the mistaken convention under which the chosen list would win."""
-    if question.kind != "compare":
-        return ""
     a = QUIZ_METRICS[question.metric].mistakes(question.case)
     b = QUIZ_METRICS[question.metric].mistakes(question.other)
     for name in a:
@@ -409,8 +573,8 @@ def _compare_mistake(question: Question, typed: str) -> str:
             continue
         verdict = COMPARE_OPTIONS[2] if abs(a[name] - b[name]) < 1e-12 else COMPARE_OPTIONS[0 if a[name] > b[name] else 1]
         if verdict == typed:
-            return f" Your choice is what {name} gives."
-    return ""
+            return name
+    return None
 
 
 def summary(results: list[tuple[str, bool]]) -> tuple[int, int, list[str]]:

@@ -14,8 +14,8 @@ import pandas as pd
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 
-SEED_1 = "Seed 1 (Turkish): Doğruluk Metrikleri — Tam Matematik + NumPy"
-SEED_2 = "Seed 2 (English/Chinese): offline evaluation indicators for recommendation systems"
+SEED_1 = "The NumPy tutorial on accuracy metrics (in Turkish: Doğruluk Metrikleri — Tam Matematik + NumPy)"
+SEED_2 = "The article on offline evaluation indicators for recommendation systems (English and Chinese)"
 
 RECOMMENDED = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
 

@@ -8,7 +8,7 @@ from ui import lessons as engine
 from ui import text
 from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
-from ui.widgets import delta_colour, page
+from ui.widgets import delta_colour, page, sources_link
 
 SMALL = r"\small "
 KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
@@ -76,6 +76,15 @@ def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:
             st.latex(SMALL + engine.highlight(view.substituted[key], (previous or {}).get(key)))
 
 
+def data_table(view: engine.View) -> None:
+    """The step's data, so each number the text states can be counted by hand."""
+    if view.left_out:
+        st.warning(view.left_out, icon="👤")
+    if view.data is not None:
+        st.dataframe(view.data, hide_index=True, width="stretch", placeholder="—")
+        st.caption(view.data_caption)
+
+
 def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, before_cards=None) -> None:
     """Numbers and formulas on the left, the chart on the right: one projector screen."""
     left, right = st.columns(2)
@@ -86,6 +95,7 @@ def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, be
         formulas(view, keys, previous)
     with right:
         st.plotly_chart(view.figure, key=chart_key)
+        data_table(view)
 
 
 key, index = read_url()
@@ -172,6 +182,7 @@ elif step.kind == "predict":
                     cards(view.values, metric_keys, view.k, deltas)
                     formulas(view, metric_keys, previous)
                     st.plotly_chart(view.figure, key=f"{chart_key}_{caption}")
+                    data_table(view)
 
 elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)
@@ -192,8 +203,12 @@ elif step.kind == "explore":
         formulas(view, keys or list(view.values), previous)
     with chart_side:
         st.plotly_chart(view.figure, key=chart_key)
+        data_table(view)
 
 if index + 1 == len(lesson.steps):
     st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
                  icon="📖")
+    st.page_link(TOPIC_PAGES["which_metric"], label="Which metric when: every question a team asks, on one page",
+                 icon="🧭")
 st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")
+sources_link()

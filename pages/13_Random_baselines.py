@@ -74,7 +74,7 @@ show_table(shown.rename(columns={"value": "your list", "expected": "E[random] (e
            column_config={c: st.column_config.NumberColumn(format="%.4f")
                           for c in ("your list", "E[random] (exact)", "perfect order", "beats (share)", "chance-corrected")})
 st.caption("A dash in chance-corrected means undefined: the perfect order scores no better than chance. "
-           f"{ORDERINGS:,} random orderings of the {n} recommended items, seed 0. The expectation is exact "
+           f"{ORDERINGS:,} random orderings of the {n} recommended items, random seed 0. The expectation is exact "
            "(closed forms, see metrics/baselines.py), not the histogram's mean.")
 
 pitfalls(

@@ -26,7 +26,7 @@ with st.form("sampled_settings", border=True):
     cols = st.columns(3)
     n_items = cols[0].number_input("Catalogue size N (items)", min_value=20, max_value=200_000, value=sim.n_items, step=1000)
     n_users = cols[1].number_input("Users", min_value=10, max_value=100_000, value=sim.n_users, step=500)
-    seed = cols[2].number_input("Seed", min_value=0, max_value=2**31 - 1, value=sim.seed, step=1)
+    seed = cols[2].number_input("Random seed", min_value=0, max_value=2**31 - 1, value=sim.seed, step=1)
     cols = st.columns(3)
     a_hit = cols[0].slider("Model A: share of users it nails (top 0.05%)", 0.0, 1.0, sim.a_hit_share, 0.05)
     b_spread = cols[1].slider("Model B: share of the catalogue above it, at most", 0.001, 0.2, sim.b_spread, 0.001,

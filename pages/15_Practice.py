@@ -5,18 +5,18 @@ import secrets
 import pandas as pd
 import streamlit as st
 
-from metrics import practice
+from metrics import practice, practice_data
 from metrics.challenges import CHALLENGE_K, CHALLENGES
 from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
-from ui import charts, text
+from ui import charts, text, worked_view
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import page, show_table
 
 page(
     "Practice: quiz and goal challenges", "🏋️",
-    "Test yourself. The **quiz** draws random lists from a seed: give the class the same seed (or the "
+    "Test yourself. The **quiz** draws random lists from a quiz number: give the class the same number (or the "
     "lesson link in the sidebar) and everyone gets the same questions. The **goal challenges** ask you to "
     "edit a list until a goal is met; they are checked after every edit. The **Hide the answers** switch "
     "in the sidebar turns every other page into an exercise too.",
@@ -83,17 +83,21 @@ def _show_list(case, title: str, key: str) -> None:
     across = pd.DataFrame([table["item"].astype(str).tolist(), [f"{g:g}" for g in table["grade"]]],
                           index=["item", "grade"], columns=[f"#{r}" for r in table["rank"]])
     show_table(across, hide_index=False)
+    _outside(case)
+    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
+
+
+def _outside(case) -> None:
     outside = [item for item in case.ground_truth if item not in set(case.recommended)]
     if outside:
         st.caption("Relevant but never recommended: " +
                    ", ".join(f"{item} (grade {case.ground_truth[item]:g})" for item in outside))
-    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
 
 
 def quiz() -> None:
     controls = st.columns([1, 1, 1, 1, 1], vertical_alignment="bottom")
     with controls[0]:
-        _control(st.number_input, "Quiz seed", "seed", min_value=0, max_value=2**32 - 1, step=1)
+        _control(st.number_input, "Quiz number", "seed", min_value=0, max_value=2**32 - 1, step=1)
     with controls[1]:
         _control(st.slider, "List length", "length", min_value=3, max_value=15)
     with controls[2]:
@@ -101,12 +105,12 @@ def quiz() -> None:
     with controls[3]:
         _control(st.toggle, "Graded relevance", "graded")
     with controls[4]:
-        st.button("🎲 New quiz", on_click=_new_seed, help="A new random seed.")
+        st.button("🎲 New quiz", on_click=_new_seed, help="A new quiz number, drawn at random.")
     settings = _settings()
     questions = _quiz(settings)
     progress = _progress(settings)
     right, asked, missed = practice.summary(progress["results"])
-    st.markdown(f"**Quiz code:** seed {settings.seed} · {settings.length} items · "
+    st.markdown(f"**Quiz code:** quiz {settings.seed} · {settings.length} items · "
                 f"{'graded' if settings.graded else 'binary'} · K = {settings.k}. &nbsp; **Score:** {right} / {asked}")
 
     if progress["index"] >= len(questions):
@@ -118,41 +122,54 @@ def quiz() -> None:
         else:
             st.success("No metric missed.", icon="🏆")
         st.latex(QUIZ_METRICS["ndcg_at_k"].latex)
-        _show_list(questions[-1].case, "The last question's list", "quiz_last_list")
+        last_list = next((q.case for q in reversed(questions) if q.kind != "data"), None)
+        if last_list is not None:
+            _show_list(last_list, "The last list of the quiz", "quiz_last_list")
         st.button("Start this quiz again", on_click=_restart, args=(progress,))
         return
 
     question = questions[progress["index"]]
     st.subheader(f"Question {progress['index'] + 1} of {len(questions)}")
     st.markdown(question.prompt)
-    st.latex(QUIZ_METRICS[question.metric].latex.replace("K", str(question.case.k)) if question.kind != "k_equal"
+    st.latex(question.latex if question.kind != "k_equal"
              else r"\mathrm{P@K}=\frac{\mathrm{hits}_K}{K}\quad \mathrm{R@K}=\frac{\mathrm{hits}_K}{\lvert\mathrm{Rel}\rvert}")
-    if question.kind == "compare":
+    if question.kind == "data":
+        show_table(practice_data.data_table(question.case))
+    elif question.kind == "compare":
+        # One table, a row per rank, so neither list is cut at a half-width column's edge.
+        st.markdown(f"**List A and list B** (best first; K = {question.case.k})")
+        show_table(practice.two_lists_table(question.case, question.other))
+        _outside(question.case)
         left, right_column = st.columns(2)
-        with left:
-            _show_list(question.case, "List A", "quiz_list_a")
-        with right_column:
-            _show_list(question.other, "List B", "quiz_list_b")
+        for column, case, name in ((left, question.case, "a"), (right_column, question.other, "b")):
+            with column:
+                st.caption(f"List {name.upper()}")
+                st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
+                                key=f"quiz_list_{name}")
     else:
         _show_list(question.case, "The list", "quiz_list")
 
     answered = len(progress["results"]) > progress["index"]
     key = _answer_key(progress)
-    if question.options:
-        st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
-    else:
-        st.text_input("Your answer", key=key, disabled=answered,
-                      placeholder="a whole number K" if question.kind == "k_equal" else "4 decimals, e.g. 0.6429, or a fraction, e.g. 9/14")
-    buttons = st.columns([1, 1, 4])
-    with buttons[0]:
-        st.button("Check", key="_quiz_check", on_click=_check, args=(question, progress), disabled=answered,
-                  type="primary")
-    with buttons[1]:
-        st.button("Next question" if progress["index"] + 1 < len(questions) else "See the summary", key="_quiz_next",
-                  on_click=_next, args=(progress,), disabled=not answered)
+    # A form: Enter in the answer box checks the answer, as the Check button does.
+    with st.form(f"_quiz_form_{progress['round']}_{progress['index']}", border=False, enter_to_submit=True):
+        if question.options:
+            st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
+        else:
+            st.text_input("Your answer", key=key, disabled=answered,
+                          placeholder="a whole number K" if question.kind == "k_equal" else "e.g. 0.643, 0.6429 or 9/14")
+            if question.kind != "k_equal":
+                st.caption(practice.ANSWER_RULE + " Press Enter or Check.")
+        st.form_submit_button("Check", key="_quiz_check", on_click=_check, args=(question, progress),
+                              disabled=answered, type="primary")
+    st.button("Next question" if progress["index"] + 1 < len(questions) else "See the summary", key="_quiz_next",
+              on_click=_next, args=(progress,), disabled=not answered)
     verdict = progress["verdict"]
     if verdict is not None:
-        (st.success if verdict.correct else st.error)(verdict.message, icon="✅" if verdict.correct else "❌")
+        # The message quotes what was typed: escaped, so it shows as typed.
+        (st.success if verdict.correct else st.error)(text.markdown(verdict.message),
+                                                      icon="✅" if verdict.correct else "❌")
+        worked_view.show(verdict.solution, f"_quiz_worked_{progress['round']}_{progress['index']}")
 
 
 def _start(key: str) -> None:

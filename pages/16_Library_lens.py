@@ -83,16 +83,16 @@ with results:
 st.plotly_chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
 
 if not any(grade > 0 for grade in case.ground_truth.values()):
-    st.markdown("**What this user does to a mean.** Averaged with the seed's user (101..110, relevant "
+    st.markdown("**What this user does to a mean.** Averaged with the NumPy tutorial's user (101..110, relevant "
                 "{101, 104, 107}), each library's way:")
     seed_user = ([str(i) for i in range(101, 111)], {"101": 1, "104": 1, "107": 1})
     means = conv.mean_over_users([seed_user, (case.recommended, case.ground_truth)], case.k)
     alone = conv.library_values(*seed_user, case.k)
-    show_table(pd.DataFrame({"MAP@K, seed user alone": alone["average_precision"],
+    show_table(pd.DataFrame({"MAP@K, the NumPy tutorial's user alone": alone["average_precision"],
                              "MAP@K with this user": means["average_precision"],
                              "users with no relevant item": [c.describe("empty_users") for c in conv.CONVENTIONS.values()]}),
                hide_index=False, column_config={c: st.column_config.NumberColumn(format="%.4f") for c in (
-                   "MAP@K, seed user alone", "MAP@K with this user")})
+                   "MAP@K, the NumPy tutorial's user alone", "MAP@K with this user")})
 
 st.subheader("Why they differ")
 if diffs.empty:
@@ -152,8 +152,8 @@ pitfalls(
     "the NDCG page shows the effect.",
     "**Means over users.** A library that leaves a user with nothing relevant out of its mean (Evidently, "
     "cornac, Recommenders, RecBole, RecTools) reports a higher MAP than one that counts them as 0 (trec_eval "
-    "for judged users, ranx, torchmetrics, Spark): adding one such user to the seed halves MAP, .6429 → .3214.",
+    "for judged users, ranx, torchmetrics, Spark): adding one such user to the NumPy tutorial's user halves MAP, .6429 → .3214.",
     "**PySpark drops grades.** `RankingMetrics` in Python passes only the list and the labels to the JVM, so "
-    "its NDCG is binary (0.6886 on the graded seed). The Scala API with relevance sums the ideal DCG in label "
+    "its NDCG is binary (0.6886 on the NumPy tutorial's graded example). The Scala API with relevance sums the ideal DCG in label "
     "order, which can exceed 1.",
 )

@@ -26,7 +26,7 @@ TEACHING_PAGES = [("app.py", "Playground", "🎯"), ("pages/2_Precision_Recall_H
 
 def synthetic(settings: dict) -> yd.Log:
     recs, truth = synthetic_log(**settings)
-    described = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in settings.items())
+    described = ", ".join(f"{'random seed' if name == 'seed' else name.replace('_', ' ')} {value}" for name, value in settings.items())
     return yd.Log(recs, truth, f"a synthetic log ({described})")
 
 
@@ -53,7 +53,7 @@ if source == "Synthetic log":
             "relevant": cells[2].number_input("Relevant per user", 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
             "quality": cells[3].slider("Model quality", 0.0, 1.0, SYNTHETIC["quality"], 0.05, key="yd_quality",
                                        help="0 ranks at random; 1 puts most relevant items, best graded first, on top."),
-            "seed": cells[4].number_input("Seed", 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
+            "seed": cells[4].number_input("Random seed", 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
         }
         generate = st.form_submit_button("Generate and evaluate", type="primary")
     if generate:

@@ -60,7 +60,7 @@ if source.startswith("A synthetic"):
     true_delta = left.select_slider("True difference in NDCG@10 (B − A) over the population", TRUE_DELTAS,
                                     value=0.01, key="compare_true_delta")
     users = middle.select_slider("Users in the experiment", SAMPLE_SIZES, value=1000, key="compare_users")
-    seed = right.number_input("Seed of the population", min_value=0, max_value=2**31 - 1, value=0, step=1,
+    seed = right.number_input("Random seed of the population", min_value=0, max_value=2**31 - 1, value=0, step=1,
                               key="compare_seed")
     pair = population(true_delta, int(seed))
     recs_a, recs_b, truth = pair.sample(users)
@@ -117,9 +117,12 @@ try:
 except ValueError as error:
     st.error(f"The two logs cannot be compared: {text.markdown(str(error))}")
     st.stop()
-per_user_a, per_user_b, table = result["a"], result["b"], result["table"]
+# On screen every metric goes by the registry's label (AP@10, RR), not the batch engine's column name.
+labels = {column: compare_charts.metric_label(column) for column in result["table"].index}
+per_user_a, per_user_b = result["a"].rename(columns=labels), result["b"].rename(columns=labels)
+table = result["table"].rename(index=labels)
 
-focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(f"ndcg@{k}"),
+focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(labels[f"ndcg@{k}"]),
                      key="compare_focus")
 row = table.loc[focus]
 differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]

@@ -1,4 +1,4 @@
-"""Rating errors: RMSE, MAE and MSE on your ratings, then the first seed's three-model demo."""
+"""Rating errors: RMSE, MAE and MSE on your ratings, then the NumPy tutorial's three-model demo."""
 
 import streamlit as st
 
@@ -85,9 +85,9 @@ else:
     st.plotly_chart(charts.rating_errors(breakdown), key="rating_errors_chart")
 
 st.divider()
-st.subheader("The seed's demo: naive, low-noise and outlier-prone models")
+st.subheader("The NumPy tutorial's demo: naive, low-noise and outlier-prone models")
 st.markdown(
-    "The first seed document simulates 1000 ratings (1–5 stars) and three models: the **naive** one "
+    "The NumPy tutorial simulates 1000 ratings (1–5 stars) and three models: the **naive** one "
     "predicts the mean rating for everyone, the **low-noise** one adds a small Gaussian error, and the "
     "**outlier-prone** one is very precise (error N(0, 0.2)) except for a share of users it misses by "
     "±4 stars. Move the sliders to change the low-noise model's noise and the outlier share."
@@ -102,7 +102,7 @@ with controls[1]:
                           min_value=0.0, max_value=0.3, step=0.01)
 with controls[2]:
     seed = _demo_control(st.number_input, "Random seed", "seed", min_value=0, max_value=MAX_SEED, step=1,
-                         help="The seed document uses np.random.seed(42); NumPy takes seeds 0 to 2^32 − 1.")
+                         help="The NumPy tutorial uses np.random.seed(42); NumPy takes random seeds 0 to 2^32 − 1.")
 
 summary, models_chart, outliers_chart = _demo(float(noise), float(share), int(seed))
 show_table(summary,
@@ -122,7 +122,7 @@ st.markdown(
 example = EXAMPLES["rating_models"]
 with st.container(border=True):
     st.markdown(
-        "**The document's printed numbers do not come from its code.** The seed prints its results under "
+        "**The document's printed numbers do not come from its code.** The tutorial prints its results under "
         "the code, but running that code with `np.random.seed(42)` (noise 0.5, 5% outliers, 1000 ratings, "
         "as this demo does at its defaults) gives different numbers. "
         "The lesson survives: the outlier-prone model's RMSE is far above its MAE."
@@ -135,7 +135,7 @@ pitfalls(
     "RMSE, MAE and MSE depend on the rating scale: 0.9 is poor on a 1–5 scale and good on 1–100. "
     "Compare models on the same data and scale only.",
     "MSE is in squared stars; take the square root (RMSE) before comparing it with MAE.",
-    "scikit-learn takes `(y_true, y_pred)`, the seed's functions `(predictions, actuals)`. "
+    "scikit-learn takes `(y_true, y_pred)`, the NumPy tutorial's functions `(predictions, actuals)`. "
     "The errors are squared or made absolute, so the order does not change these numbers — it does for "
     "precision and recall.",
     "scikit-learn removed `mean_squared_error(..., squared=False)` (1.6); use `root_mean_squared_error`.",

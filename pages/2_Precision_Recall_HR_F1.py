@@ -47,7 +47,7 @@ if counts["never_recommended"]:
     st.info(f"Relevant but never recommended: {missing}. They still count in the Recall@{case.k} denominator, "
             f"so Recall@{case.k} cannot reach 1 however large K gets.")
 if not counts["n_relevant"]:
-    st.info("The ground truth has no relevant item (grade > 0): Recall@K is 0 by the seed's convention "
+    st.info("The ground truth has no relevant item (grade > 0): Recall@K is 0 by the NumPy tutorial's convention "
             "(trec_eval also scores such a user 0), and so are Precision, F1 and HR.")
 
 if not case.recommended:
@@ -66,16 +66,16 @@ else:
 
 pitfalls(
     "**Lists shorter than K.** Precision@K here divides by K even when the list has fewer items "
-    "(empty slots are misses), as trec_eval, ranx and the seed do. Evidently and torchmetrics "
+    "(empty slots are misses), as trec_eval, ranx and the NumPy tutorial do. Evidently and torchmetrics "
     "(`adaptive_k=True`) divide by min(K, list length) instead, so a 3-item list with 3 hits scores "
     "1.0 there and 0.3 here at K = 10.",
-    "**Recall counts what was never recommended.** A relevant item absent from the list (the seed's 999) "
+    "**Recall counts what was never recommended.** A relevant item absent from the list (the NumPy tutorial's 999) "
     "stays in the denominator. A library that only sees the recommended rows (Evidently, scikit-learn "
-    "on the list) reports Recall@10 = 1.0 instead of 0.75 for the seed example.",
+    "on the list) reports Recall@10 = 1.0 instead of 0.75 for the NumPy tutorial's example.",
     "**F1 over many users.** F1 of the mean P and mean R (Evidently) is not the mean of each user's F1 "
     "(ranx, RecTools, cornac); the two differ whenever users differ.",
     "**Hit rate.** HR@K of one user is 0 or 1; averaged over users it is the share of users with at least one "
-    "hit. The second seed's text calls 3 hits among 10 recommendations a hit rate of 0.3, which is Precision@10; "
+    "hit. The offline-evaluation article's text calls 3 hits among 10 recommendations a hit rate of 0.3, which is Precision@10; "
     "its own code scores a user 1 if any item hits.",
     "**Order inside the top K is ignored** by all four metrics: use AP, RR or NDCG when the position of a hit matters.",
 )

@@ -35,7 +35,7 @@ with results:
 st.subheader("The formula with your numbers")
 formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(
     hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"], int(chosen["divide_by"]), case.k, ap))
-st.caption(f"The registry formula shows the seed's D = min(|Rel|, K); the line with your numbers uses the "
+st.caption(f"The registry formula shows the NumPy tutorial's D = min(|Rel|, K); the line with your numbers uses the "
            f"denominator chosen above: D = {DENOMINATOR_NAMES[case.ap_denominator]} = {int(chosen['divide_by'])}.")
 
 st.markdown(f"**The same list under each denominator** (AP@{case.k})")
@@ -92,9 +92,9 @@ else:
                                          f"{ap_label} per user"), key="ap_per_user")
 
 pitfalls(
-    "**Three denominators, three answers.** min(|Rel|, K) (the seed, Recommenders `map_at_k`, RecBole), |Rel| "
+    "**Three denominators, three answers.** min(|Rel|, K) (the NumPy tutorial, Recommenders `map_at_k`, RecBole), |Rel| "
     "(trec_eval `map_cut`, ranx `map@k`, Recommenders `map`) and hits in the top K (torchmetrics). With a relevant "
-    "item never recommended (the seed's 999) they give 0.2771, 0.2771 and 0.3694. RecTools can also divide by K. "
+    "item never recommended (the NumPy tutorial's 999) they give 0.2771, 0.2771 and 0.3694. RecTools can also divide by K. "
     "Users keep reporting this as a bug: Recommenders issues #1702 and #2309.",
     "**No cut-off.** scikit-learn `average_precision_score` and cornac score the whole ranking, not the top K "
     "(0.3680 on the 999 example).",

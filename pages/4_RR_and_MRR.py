@@ -39,7 +39,7 @@ else:
     st.markdown(f"First hit: item **{text.markdown(positions.loc[positions['first_hit'], 'item'].iloc[0])}** at rank **{rank}**. RR ignores K: "
                 f"the K slider changes only the RR@{case.k} card.")
     if rr_at_k != rr:
-        st.warning(f"The first hit (rank {rank}) is below K = {case.k}: RR (no cut-off, as in the seed and "
+        st.warning(f"The first hit (rank {rank}) is below K = {case.k}: RR (no cut-off, as in the NumPy tutorial and "
                    f"trec_eval recip_rank) still counts it, but ranx's mrr@{case.k} scores this user 0.", icon="✂️")
 
 st.subheader("Step by step")
@@ -70,7 +70,7 @@ else:
                                          "RR per user"), key="rr_per_user")
 
 pitfalls(
-    "**RR has no cut-off** here, as in the seed and trec_eval `recip_rank`: a first hit at rank 15 still scores 1/15. "
+    "**RR has no cut-off** here, as in the NumPy tutorial and trec_eval `recip_rank`: a first hit at rank 15 still scores 1/15. "
     "ranx `mrr@k` (and many evaluation scripts' MRR@K) score 0 when the first hit is below K, so the same run can "
     "give two MRRs. Say which one you report.",
     "**Only the first hit counts.** A list with hits at ranks 1, 2 and 3 has the same RR as one with a hit only "

@@ -105,7 +105,7 @@ else:
     if missing:
         st.info(
             f"The ideal ordering uses **every** relevant item of the ground truth, including "
-            f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the seed's 999). "
+            f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the NumPy tutorial's 999). "
             "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
             "stays below 1.", icon="ℹ️")
     elif any(g > 0 for g in case.ground_truth.values()):
@@ -201,19 +201,19 @@ else:
 pitfalls(
     "**Which items form the ideal.** trec_eval, ranx and this app build IDCG from every relevant item of the "
     "ground truth. scikit-learn, torchmetrics and Evidently only see the items passed in, so a relevant item "
-    "never recommended disappears from the ideal: the seed's graded example gives "
+    "never recommended disappears from the ideal: the NumPy tutorial's graded example gives "
     f"{ndcg.ndcg_ideal_from_list(seeds.RECOMMENDED, seeds.GT_GRADED, 10):.4f} there instead of "
     f"{ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_GRADED, 10):.4f}. RecBole and cornac use min(|Rel|, K) binary "
     "slots; RecTools assumes K relevant slots.",
-    "**Linear vs exponential gain.** The first seed, trec_eval, scikit-learn, torchmetrics and ranx `ndcg` use "
-    "gain = rel; the second seed's formula, ranx `ndcg_burges` and Recommenders `score_type=\"exp\"` use "
+    "**Linear vs exponential gain.** The NumPy tutorial, trec_eval, scikit-learn, torchmetrics and ranx `ndcg` use "
+    "gain = rel; the offline-evaluation article's formula, ranx `ndcg_burges` and Recommenders `score_type=\"exp\"` use "
     "2^rel − 1. The two agree for binary grades only. RecBole, cornac and RecTools ignore grades altogether.",
     "**Ties.** scikit-learn (default) and torchmetrics average tied items; trec_eval breaks ties by document "
     "id, descending (renaming items changes the score); ranx and Recommenders keep the input order; Evidently "
     "gives all tied items the better rank. scikit-learn's `ignore_ties=True` picks one order.",
-    "**The first seed prints NDCG@10 = 0.8290, which is wrong.** Its own example gives "
+    "**The NumPy tutorial prints NDCG@10 = 0.8290, which is wrong.** Its own example gives "
     "DCG = 1 + 1/log2(5) + 1/log2(8) = 1.7640 and IDCG = 1 + 1/log2(3) + 1/log2(4) = 2.1309, so "
     f"NDCG@10 = {ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_RANKED, 10):.4f}. Its float32 arithmetic only "
     "changes the 7th digit.",
-    "NDCG with no relevant item in the ground truth is 0/0; this app, the seed and trec_eval score it 0.",
+    "NDCG with no relevant item in the ground truth is 0/0; this app, the NumPy tutorial and trec_eval score it 0.",
 )

@@ -18,7 +18,7 @@ SCORE_COLUMNS = {
 WEIGHT_LABELS = {
     "impressions": "impressions (DIN paper)",
     "clicks": "clicks (RecBole)",
-    "uniform": "uniform (the seed's plain mean)",
+    "uniform": "uniform (the offline-evaluation article's plain mean)",
 }
 CREDIT_TEXT = {1.0: "positive higher → 1", 0.5: "tie → 0.5", 0.0: "positive lower → 0"}
 PAIR_COLUMNS = {
@@ -75,7 +75,7 @@ else:
         metric_cards(
             {"auc": cls.roc_auc(labels, scores), "AUC, ties count 0 (strict >)": counts["auc_strict"]},
             group="auc", columns=2,
-            help_text={"AUC, ties count 0 (strict >)": "The seed's hand-written loop and cornac: a tie earns nothing."},
+            help_text={"AUC, ties count 0 (strict >)": "The offline-evaluation article's hand-written loop and cornac: a tie earns nothing."},
         )
         st.markdown(
             f"Of the {counts['positives']} × {counts['negatives']} positive/negative pairs, **{counts['higher']}** "
@@ -84,7 +84,7 @@ else:
         )
         st.markdown(
             "**Ties: 0.5 or 0?** scikit-learn counts a tied pair as half a win: with equal scores the model "
-            "cannot tell the two apart, so it is right half the time. The seed's hand-written loop "
+            "cannot tell the two apart, so it is right half the time. The offline-evaluation article's hand-written loop "
             "(`if y_score[i] > y_score[j]`) and cornac use a strict `>`, so a tie earns nothing and AUC comes out "
             "lower whenever a positive ties a negative:"
         )
@@ -135,13 +135,13 @@ else:
     )
 
 pitfalls(
-    "**Ties.** scikit-learn's `roc_auc_score` counts a tied positive/negative pair as 0.5; the seed's "
+    "**Ties.** scikit-learn's `roc_auc_score` counts a tied positive/negative pair as 0.5; the offline-evaluation article's "
     "hand-written loop and cornac use a strict `>` and count it 0. Scores rounded to a few digits create many ties.",
     "**GAUC weights.** The DIN paper (Zhou et al., KDD 2018, eq. 10) weights each user's AUC by impressions; "
     "DIN's released code takes a plain mean; RecBole weights by clicks; cornac and torchmetrics use a plain mean. "
     "Say which one you report.",
-    "**The seed calls its per-user mean \"AUC\".** A mean of per-user AUCs is GAUC with uniform weights, not AUC.",
+    "**The offline-evaluation article calls its per-user mean \"AUC\".** A mean of per-user AUCs is GAUC with uniform weights, not AUC.",
     "**Users with one class.** Their AUC is undefined and they are dropped almost everywhere. scikit-learn 1.9 "
-    "returns nan with a warning for them, so the seed's `np.mean(auc_list)` becomes nan as soon as one such user "
+    "returns nan with a warning for them, so the offline-evaluation article's `np.mean(auc_list)` becomes nan as soon as one such user "
     "appears; this page skips them and says who.",
 )

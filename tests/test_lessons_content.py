@@ -6,7 +6,7 @@ import re
 import pytest
 
 from lessons import LESSONS
-from lessons.schema import QUESTION_KINDS, STEP_KINDS
+from lessons.schema import CLAIM_DIRECTIONS, QUESTION_KINDS, STEP_KINDS, Claim
 from ui import lessons as engine
 from tests.conftest import ROOT
 from ui.navigation import TOPIC_PAGES
@@ -96,3 +96,36 @@ def test_readme_lists_every_lesson_with_its_step_count():
     readme = (ROOT / "README.md").read_text()
     rows = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", readme, flags=re.MULTILINE))
     assert {lesson.title: str(len(lesson.steps)) for lesson in LESSONS}.items() <= rows.items()
+
+
+# --------------------------------------------------------------------------- claims about what moves
+
+DIRECTIONAL = re.compile(r"\b(ris(?:e|es|ing)|rais(?:e|es)|fall(?:s|ing)?|follows?|unchanged|drops?|grows?|growing|"
+                         r"shrinks?|climbs?|stays?|jumps?|creeps?|halves|lifts?|explodes?|lowers?|increases?|"
+                         r"decreases?)\b", re.IGNORECASE)
+CLAIMED = [s for s in STEPS if s[2].claims]
+
+
+@pytest.mark.parametrize(("lesson", "index", "step"), STEPS, ids=STEP_IDS)
+def test_every_step_that_says_something_moves_carries_claims(lesson, index, step):
+    words = DIRECTIONAL.findall(step.text)
+    assert not words or step.claims, f"{step.text!r} says {words} but states no Claim"
+
+
+@pytest.mark.parametrize(("lesson", "index", "step"), CLAIMED, ids=[f"{s[0].key}-{s[1] + 1}" for s in CLAIMED])
+def test_every_claim_holds_for_the_numbers_of_its_own_frames(lesson, index, step):
+    frames = engine.claim_frames(step)
+    problems = [(claim, engine.claim_problem(claim, frames)) for claim in step.claims]
+    assert not [p for p in problems if p[1]], [p for p in problems if p[1]]
+    assert all(claim.direction in CLAIM_DIRECTIONS for claim in step.claims)
+
+
+def test_the_claim_check_rejects_what_the_old_texts_said():
+    by_title = {step.title: step for _, _, step in STEPS}
+    ap_walk, ndcg_walk = by_title["A hit climbs the list"], by_title["A hit walks down the ranks"]
+    # AP step 3 once said "each step up raises its own precision term": false at 5 -> 4 (0.6 -> 0.5)
+    assert engine.claim_problem(Claim("item_term", "rises"), engine.claim_frames(ap_walk))
+    # NDCG step 2 once said NDCG "follows" the shrinking bar: it does not move at 1 -> 2 and 4 -> 5
+    assert engine.claim_problem(Claim("ndcg_at_k", "falls"), engine.claim_frames(ndcg_walk))
+    assert engine.claim_problem(Claim("no_such_value", "rises"), engine.claim_frames(ndcg_walk))
+    assert engine.claim_problem(Claim("ndcg_at_k", "falls", frames=(4, 20)), engine.claim_frames(ndcg_walk))

@@ -9,7 +9,7 @@ from ui.state import TOPIC_PAGES, scores_table
 
 PAGE = TOPIC_PAGES["auc"]
 GAUC = {w: f"GAUC, {label}" for w, label in (
-    ("impressions", "impressions (DIN paper)"), ("clicks", "clicks (RecBole)"), ("uniform", "uniform (the seed's plain mean)"))}
+    ("impressions", "impressions (DIN paper)"), ("clicks", "clicks (RecBole)"), ("uniform", "uniform (the offline-evaluation article's plain mean)"))}
 STRICT = "AUC, ties count 0 (strict >)"
 # The default scores: user1 has one tied pair (0.5 vs 0.5), user3 only clicks.
 USER1_AUC = (1 + 1 + 0.5 + 1) / 4

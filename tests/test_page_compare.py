@@ -11,6 +11,7 @@ from metrics import batch, beyond_accuracy, significance
 from metrics.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
 from ui import text
+from ui.compare_charts import metric_label
 from ui.navigation import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["compare"]
@@ -28,13 +29,13 @@ def test_default_synthetic_pair_shows_table_verdict_and_charts():
     a, b, truth = pair.sample(1000)
     expected = significance.compare(batch.evaluate(a, truth, 10), batch.evaluate(b, truth, 10))
     table = at.dataframe[0].value
-    assert list(table.index) == list(expected.index)
+    assert list(table.index) == [metric_label(name) for name in expected.index]
     assert table["delta"].to_numpy() == pytest.approx(expected["delta"].to_numpy())
     assert table["p_adjusted"].to_numpy() == pytest.approx(expected["p_adjusted"].to_numpy())
-    verdicts = [m.value for m in at.markdown if "ndcg@10" in m.value and "interval" in m.value]
-    assert verdicts and "No clear difference on ndcg@10" in verdicts[0]
-    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
-    assert titles[0].startswith("Difference B − A") and "Per-user difference in ndcg@10" in titles[1]
+    verdicts = [m.value for m in at.markdown if "NDCG@10 (graded)" in m.value and "interval" in m.value]
+    assert verdicts and "No clear difference on NDCG@10 (graded)" in verdicts[0]
+    titles = [spec["layout"]["title"]["text"].replace("<br>", " ") for spec in chart_specs(at)]
+    assert titles[0].startswith("Difference B − A") and "Per-user difference in NDCG@10 (graded)" in titles[1]
     assert any("relevant items" in t for t in titles) and any("popular" in t for t in titles)
     assert any("to detect a difference" in m.value for m in at.markdown)
 
@@ -43,9 +44,9 @@ def test_the_whole_population_reveals_the_true_difference():
     at = run_page(PAGE)
     at.select_slider(key="compare_users").set_value(20_000).run()
     assert not at.exception
-    row = at.dataframe[0].value.loc["ndcg@10"]
+    row = at.dataframe[0].value.loc["NDCG@10 (graded)"]
     assert row["delta"] == pytest.approx(synthetic_pair(0.01, users=20_000, seed=0).true_delta)
-    assert any(m.value.startswith("**B is better on ndcg@10") for m in at.markdown)
+    assert any(m.value.startswith("**B is better on NDCG@10 (graded)") for m in at.markdown)
 
 
 def test_uploaded_files_are_compared_and_a_bad_file_keeps_the_last_results():
@@ -84,7 +85,7 @@ def test_settings_change_the_test_and_k():
     at.number_input(key="compare_k").set_value(5).run()
     at.selectbox(key="compare_test").set_value("wilcoxon").run()
     assert not at.exception
-    assert "ndcg@5" in at.dataframe[0].value.index
+    assert "NDCG@5 (graded)" in at.dataframe[0].value.index
     assert any("Wilcoxon signed-rank" in c.value for c in at.caption)
 
 

@@ -226,3 +226,39 @@ def test_a_bad_scenario_beside_a_step_is_named_and_the_step_still_opens():
     assert any("This link could not be opened" in w.value and "version" in w.value for w in at.warning)
     check_step(at, BY_KEY["rr"], 2)
     assert at.query_params["v"] == "1" and at.query_params["step"] == "3"
+
+
+# --------------------------------------------------------------------------- the data behind a step
+
+
+def step_number(lesson_key: str, title: str) -> int:
+    return next(i for i, s in enumerate(BY_KEY[lesson_key].steps) if s.title == title) + 1
+
+
+def test_the_auc_pairs_step_shows_every_score_and_click_so_13_of_16_can_be_counted():
+    at = open_lesson("auc", step_number("auc", "Pairs, not thresholds"))
+    table = next(d.value for d in at.dataframe if "score" in d.value.columns)
+    scenario = BY_KEY["auc"].steps[0].scenario
+    assert table["score"].tolist() == scenario["y_score"]
+    assert table["clicked"].tolist() == ["click" if y else "no click" for y in scenario["y_true"]]
+    below = table["non-clicks scored below"].dropna()
+    assert below.sum() == 13 and len(below) == 4
+    assert "13 of 16" in texts(at)
+
+
+def test_the_gauc_step_shows_user3_and_says_why_it_is_left_out():
+    step = BY_KEY["auc"].steps[step_number("auc", "GAUC: AUC inside each user") - 1]
+    at = open_lesson("auc", step_number("auc", "GAUC: AUC inside each user"))
+    table = next(d.value for d in at.dataframe if "score" in d.value.columns)
+    assert table["user"].tolist() == step.scenario["user_ids"], "every impression, user3's too"
+    assert "user3" in step.text
+    shown = texts(at)
+    assert "Left out of GAUC: user3" in shown and "no non-click" in shown
+
+
+def test_the_map_step_shows_each_users_list_and_relevant_items():
+    at = open_lesson("ap", step_number("ap", "MAP: the mean over users"))
+    table = next(d.value for d in at.dataframe if "user" in d.value.columns)
+    assert table["user"].tolist() == ["alice", "bob", "carol"]
+    assert table["top 5 (✓ relevant)"].tolist()[0] == "101 ✓, 102, 103, 104 ✓, 105"
+    assert table["relevant"].tolist() == ["101, 104", "203", "399"]

@@ -1,6 +1,7 @@
 """Practice page, hide-the-answers, lesson links and scenario files, as a learner and a teacher use them."""
 
 import json
+import re
 from fractions import Fraction
 from math import log2
 
@@ -30,13 +31,18 @@ def answer(at, typed: str):
     return at
 
 
+def plain(shown: str) -> str:
+    """An escaped message (ui.text.markdown) as the reader sees it."""
+    return re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
+
+
 def score(at) -> str:
     return next(m.value for m in at.markdown if "**Score:**" in m.value).split("**Score:** ")[1]
 
 
 def test_the_page_opens_with_the_seed_a_formula_and_a_chart():
     at = quiz_page()
-    assert "**Quiz code:** seed 4" in texts(at)
+    assert "**Quiz code:** quiz 4" in texts(at)
     assert r"\mathrm{AP@5}" in latex(at)
     assert chart_specs(at)
     assert score(at) == "0 / 0"
@@ -58,7 +64,7 @@ def test_a_wrong_answer_names_the_mistake_and_the_score_is_kept():
     mistaken = QUIZ_METRICS["ap_at_k"].mistakes(question.case)
     value = next(v for name, v in mistaken.items() if name.startswith("AP divided by the hits"))
     at = answer(quiz_page(), f"{value:.4f}")
-    assert "AP divided by the hits in the top K" in at.error[0].value and "23/48" in at.error[0].value
+    assert "AP divided by the hits in the top K" in plain(at.error[0].value) and "23/48" in plain(at.error[0].value)
     assert score(at) == "0 / 1"
     at.button(key="_quiz_next").click().run()
     second = make_quiz(QuizSettings(seed=SEED))[1]
@@ -113,7 +119,7 @@ def test_hide_the_answers_hides_cards_and_numbers_until_a_check(home):
     assert scenario_link.VERSION and "hidden: check your own answer first" in latex(home)
     check_answer(home, "home", "ap_at_k", "9/14")
     assert card(home, "AP@10") == "0.6429"
-    assert "Right: 0.6429 (= 9/14)" in home.success[0].value
+    assert "Right: 0.6429 (= 9/14)" in plain(home.success[0].value)
     edit(home, "recommended", edited_rows={6: {"rank": 2}})  # a new scenario hides the answers again
     assert not home.metric
 
@@ -272,3 +278,83 @@ def test_a_file_with_numbers_in_text_columns_opens_them_as_text(home):
     assert home.session_state["recommended"].values.tolist() == [["1", "104"], ["2", "101"], ["3", "102"]]
     assert home.session_state["ground_truth"].values.tolist() == [["101", "1"], ["104", "2"]]
     assert card(home, "AP@10") == f"{(1 + 2 / 2) / 2:.4f}"
+
+
+def test_the_answer_box_states_the_precision_asked_and_quotes_the_answer_as_typed():
+    at = quiz_page()
+    assert "at least 3 decimals" in texts(at)
+    at = answer(at, "0.479")  # 23/48 = 0.47917: right to 3 decimals
+    assert at.success and "0.479 is" in plain(at.success[0].value) and score(at) == "1 / 1"
+    at = answer(quiz_page(), "**0.9**")
+    shown = at.error[0].value
+    assert r"\*\*0\.9\*\*" in shown, "what was typed is escaped, so it shows literally"
+
+
+def test_the_answer_box_is_a_form_so_enter_checks_the_answer():
+    at = quiz_page()
+    assert at.get("form"), "Enter in a form's text box submits it"
+    box = next(t for t in at.text_input if t.label == "Your answer")
+    assert box.form_id
+
+
+def test_a_wrong_swap_answer_shows_the_worked_solution_with_the_choice_marked():
+    at = quiz_page(seed=1)
+    quiz = make_quiz(QuizSettings(seed=1))
+    for question in quiz[:2]:
+        answer(at, "12345" if not question.options else next(iter(question.right_options)))
+        at.button(key="_quiz_next").click().run()
+    swap = quiz[2]
+    chosen = next(o for o in swap.options if o not in swap.right_options)
+    answer(at, chosen)
+    offered = next(d.value for d in at.dataframe if "swap" in d.value.columns)
+    assert offered.set_index("swap").loc[chosen, ""] == "your choice"
+    assert "This step went wrong" in texts(at) and "After the best swap" in plain(texts(at))
+
+
+def test_the_ndcg_top_k_ideal_mistake_is_named_and_its_idcg_step_marked_on_screen():
+    from metrics import mistakes
+    question = make_quiz(QuizSettings(seed=19))[0]  # NDCG@5 = 0.3066; the ideal of the top 5 only gives 0.5
+    assert question.metric == "ndcg_at_k"
+    c = question.case
+    slip = mistakes.ndcg_ideal_from_top_k(c.recommended, c.ground_truth, c.k)
+    at = answer(quiz_page(seed=19), f"{slip:.4f}")
+    assert "top K = 5 of the list only" in plain(at.error[0].value)
+    marked = next(m.value for m in at.markdown if "This step went wrong" in m.value)
+    assert "IDCG@5" in plain(marked)
+
+
+def test_a_data_question_shows_its_data_and_formula_and_a_wrong_answer_its_pairs():
+    at = quiz_page(seed=1)
+    quiz = make_quiz(QuizSettings(seed=1))
+    index = next(i for i, q in enumerate(quiz) if q.kind == "data")
+    for _ in range(index):
+        answer(at, "12345" if not quiz[_].options else next(iter(quiz[_].right_options)))
+        at.button(key="_quiz_next").click().run()
+    question = quiz[index]
+    assert question.metric == "gauc"
+    shown = next(d.value for d in at.dataframe if "score" in d.value.columns)
+    assert shown["score"].tolist() == list(question.case.y_score) and "user" in shown.columns
+    assert r"\mathrm{GAUC}" in latex(at)
+    answer(at, "12345")
+    per_user = next(d.value for d in at.dataframe if "AUC" in d.value.columns)
+    assert per_user["user"].tolist() == list(dict.fromkeys(question.case.user_ids))
+
+
+def test_a_two_list_question_shows_every_rank_of_both_lists_in_one_table():
+    at = quiz_page(seed=1, length=12)
+    quiz = make_quiz(QuizSettings(seed=1, length=12))
+    assert quiz[1].kind == "compare"
+    answer(at, "12345")
+    at.button(key="_quiz_next").click().run()
+    both = next(d.value for d in at.dataframe if "list B" in d.value.columns)
+    assert len(both) == 12 and both["list B"].iloc[-1].startswith(str(quiz[1].other.recommended[-1]))
+
+
+def test_halfway_through_a_typed_swap_the_challenge_says_how_to_finish():
+    at = quiz_page()
+    at.radio(key="_challenge_choice").set_value("ndcg_two_swaps").run()
+    at.button(key="_challenge_start").click().run()
+    edit(at, "recommended", edited_rows={0: {"item": "103"}})
+    shown = [i.value for i in at.info]
+    assert any("Halfway through a swap: 101 is missing" in s for s in shown), shown
+    assert not any("Only reorder" in s for s in shown)

@@ -46,12 +46,28 @@ def test_parse_answer_rejects_what_is_not_a_number(text):
 
 
 @pytest.mark.parametrize(("typed", "correct"), [
-    ("9/14", True), ("0.6429", True), ("0.64286", True), ("0,6429", True), ("64.29%", True),
-    ("0.643", False), ("0.6428", False), ("5/7", False), ("", False),
+    ("9/14", True), ("0.6429", True), ("0.64286", True), ("0,6429", True), ("64.29%", True), ("0.643", True),
+    ("0.6428", False), ("0.642", False), ("0.64285", False), ("5/7", False), ("", False),
 ])
-def test_seed_ap_answer_to_four_decimals_or_exact_fraction(typed, correct):
-    # AP@10 of the first seed: (1/1 + 2/4 + 3/7) / 3 = 9/14
+def test_ap_answer_is_the_exact_value_rounded_to_the_typed_decimals_or_the_exact_fraction(typed, correct):
+    # AP@10 of the NumPy tutorial's list: (1/1 + 2/4 + 3/7) / 3 = 9/14 = 0.642857...
     assert check_metric(typed, "ap_at_k", case(SEED_BINARY)).correct is correct
+
+
+def test_an_answer_right_to_3_decimals_is_accepted_and_quoted_as_typed():
+    dcg = case({101: 1.0, 102: 1.0})  # 1 + 1/log2(3) = 1.63093
+    verdict = check_metric("1.631", "dcg_at_k", dcg)
+    assert verdict.correct and "1.631 " in verdict.message and "1.6310" not in verdict.message
+    wrong = check_metric(" 1.632 ", "dcg_at_k", dcg)
+    assert not wrong.correct and "you typed 1.632;" in wrong.message
+    assert "2/3" in check_metric("2/3", "dcg_at_k", dcg).message  # a fraction is quoted as a fraction
+
+
+def test_too_few_decimals_to_tell_are_not_scored_and_say_the_precision_asked():
+    verdict = check_metric("0.64", "ap_at_k", case(SEED_BINARY))
+    assert verdict.unreadable and "at least 3 decimals" in verdict.message
+    assert not check_metric("0.5", "ap_at_k", case(SEED_BINARY)).unreadable, "a wrong short answer is wrong"
+    assert "at least 3 decimals" in practice.ANSWER_RULE
 
 
 @pytest.mark.parametrize(("metric", "ground_truth", "k", "hand", "mistake"), [
@@ -105,7 +121,7 @@ def test_the_same_seed_gives_the_same_quiz_and_another_seed_another():
     chosen = QuizSettings(seed=2026, length=10, graded=True, k=5, questions=8)
     assert make_quiz(chosen) == make_quiz(chosen)
     assert make_quiz(chosen) != make_quiz(QuizSettings(seed=2027, length=10, graded=True, k=5, questions=8))
-    assert [q.kind for q in make_quiz(chosen)] == list(practice.KINDS) * 2
+    assert [q.kind for q in make_quiz(chosen)] == [practice.KINDS[i % len(practice.KINDS)] for i in range(8)]
 
 
 @settings(max_examples=25, deadline=None)
@@ -208,3 +224,131 @@ def test_every_listed_mistake_is_named_when_its_number_is_typed(seed, graded, k,
             verdict = check_metric(repr(value), metric, case)
             assert not verdict.correct and verdict.mistake is not None, (metric, name, value, right)
             assert practice.close(practice.mistakes(metric, case)[verdict.mistake], value)
+
+
+# --- a wrong answer gets the worked solution, the step that went wrong marked -------------------------
+
+def wrong_answer(question) -> str:
+    if question.options:
+        return next(o for o in question.options if o not in question.right_options)
+    if question.kind == "k_equal":
+        return str(next(k for k in range(1, len(question.case.recommended) + 1) if k not in question.right_ks))
+    return "12345"
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_every_wrong_answer_gets_a_worked_solution_whose_numbers_are_the_metrics(seed):
+    for question in make_quiz(QuizSettings(seed=seed)):
+        verdict = check(question, wrong_answer(question))
+        assert not verdict.correct and verdict.solution, (question.kind, verdict)
+        for solution in verdict.solution:
+            assert len(solution.table) and solution.steps
+        if question.kind in ("compute", "compare"):
+            cases = [question.case] + ([question.other] if question.other else [])
+            for solution, one in zip(verdict.solution, cases, strict=True):
+                value = QUIZ_METRICS[question.metric].compute(one)
+                last = solution.steps[-1][1]
+                assert last.endswith(f"{value:.4f}"), (last, value)
+        if question.kind == "swap":
+            chosen = verdict.solution[0].table.set_index("swap")[""]
+            assert chosen[wrong_answer(question)] == "your choice" and verdict.solution[0].marked == "choice"
+
+
+def test_the_ndcg_ideal_from_the_top_k_only_is_diagnosed_and_its_idcg_step_marked():
+    # The list a newcomer met: hits at ranks 2 and 3 of the top 5, two more relevant items below it.
+    listed = RankingCase([655, 523, 885, 869, 696, 851, 100, 200], {523: 1.0, 885: 1.0, 851: 1.0, 378: 1.0}, 5)
+    assert f"{QUIZ_METRICS['ndcg_at_k'].compute(listed):.4f}" == "0.4415"
+    verdict = check_metric("0.6934", "ndcg_at_k", listed)  # (1/log2 3 + 1/2) / (1 + 1/log2 3)
+    assert verdict.mistake and "top K = 5 of the list only" in verdict.mistake
+    assert verdict.solution[0].marked == "idcg"
+    assert "IDCG@5 = 2.5616" in dict(verdict.solution[0].steps)["idcg"]
+
+
+def test_a_diagnosed_ap_mistake_marks_the_dividing_step():
+    verdict = check_metric(f"{(1 / 3 + 2 / 5 + 3 / 8) / 3:.4f}", "ap_at_k", case(SEED_999, 10))
+    assert verdict.mistake.startswith("AP divided by the hits")
+    assert verdict.solution[0].marked == "divide"
+    assert dict(verdict.solution[0].steps)["result"].endswith(f"{(1 / 3 + 2 / 5 + 3 / 8) / 4:.4f}")
+
+
+# --- beyond rankings: AUC, GAUC, LogLoss, RMSE/MAE and the confusion matrix ----------------------------
+
+def test_the_quiz_asks_every_family_of_metrics_across_a_few_quizzes():
+    from metrics.practice_data import FAMILIES
+    asked = {q.metric for seed in range(1, 21) for q in make_quiz(QuizSettings(seed=seed)) if q.kind == "data"}
+    for family in FAMILIES:
+        assert asked & set(family.metrics), family.name
+    assert {"auc", "gauc", "log_loss", "rmse", "mae"} <= asked
+    assert asked & {"accuracy", "precision", "recall", "f1"}
+
+
+@pytest.mark.parametrize("seed", range(1, 16))
+def test_data_questions_are_checked_against_an_independent_calculation(seed):
+    from sklearn.metrics import accuracy_score, f1_score, log_loss, mean_absolute_error, mean_squared_error
+    from sklearn.metrics import precision_score, recall_score, roc_auc_score
+    for question in (q for q in make_quiz(QuizSettings(seed=seed)) if q.kind == "data"):
+        c = question.case
+        if question.metric == "gauc":
+            users = sorted(set(c.user_ids))
+            parts = []
+            for user in users:
+                index = [i for i, u in enumerate(c.user_ids) if u == user]
+                labels = [c.y_true[i] for i in index]
+                if 0 < sum(labels) < len(labels):
+                    parts.append((len(index), roc_auc_score(labels, [c.y_score[i] for i in index])))
+            expected = sum(w * a for w, a in parts) / sum(w for w, _ in parts)
+        else:
+            expected = {
+                "auc": lambda: roc_auc_score(c.y_true, c.y_score),
+                "log_loss": lambda: log_loss(c.y_true, c.y_prob, labels=[0, 1]),
+                "rmse": lambda: mean_squared_error(c.actuals, c.predictions) ** 0.5,
+                "mae": lambda: mean_absolute_error(c.actuals, c.predictions),
+                "accuracy": lambda: accuracy_score(c.y_true, c.y_pred),
+                "precision": lambda: precision_score(c.y_true, c.y_pred),
+                "recall": lambda: recall_score(c.y_true, c.y_pred),
+                "f1": lambda: f1_score(c.y_true, c.y_pred),
+            }[question.metric]()
+        assert check(question, f"{expected:.4f}").correct, (question.metric, expected)
+        wrong = check(question, "12345")
+        assert not wrong.correct and wrong.solution and wrong.solution[0].steps[-1][1].endswith(f"{expected:.4f}")
+
+
+@pytest.mark.parametrize(("metric", "mistake", "step"), [
+    ("auc", "a tie counted 0", "ties"), ("gauc", "a plain mean over users", "weights"),
+    ("log_loss", "log base 10", "terms"), ("rmse", "MSE: the root was not taken", "root"),
+    ("mae", "signed errors averaged", "absolute"), ("precision", "recall's denominator", "result"),
+])
+def test_a_data_mistake_is_named_and_its_step_marked(metric, mistake, step):
+    from metrics import practice_data
+    from metrics.practice import Question
+    cases = {"auc": practice_data.registry.ScoreCase(["u"] * 4, [1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2]),
+             "gauc": practice_data.registry.ScoreCase(["a", "a", "b", "b", "b"], [1, 0, 1, 0, 0],
+                                                      [0.9, 0.1, 0.2, 0.8, 0.1]),
+             "log_loss": practice_data.registry.ProbabilityCase([1, 0, 1], [0.8, 0.3, 0.6]),
+             "rmse": practice_data.registry.RatingCase([3.0, 4.0, 2.0], [4.0, 4.0, 5.0]),
+             "mae": practice_data.registry.RatingCase([3.0, 5.0, 2.0], [4.0, 4.0, 4.0]),
+             "precision": practice_data.registry.LabelCase([1, 1, 1, 0, 0], [1, 0, 0, 1, 0])}
+    question = Question("data", metric, "", cases[metric])
+    value = next(v for name, (v, _) in practice_data.mistakes(metric, question.case).items() if name.startswith(mistake))
+    verdict = check(question, f"{value:.4f}")
+    assert verdict.mistake and verdict.mistake.startswith(mistake)
+    assert verdict.solution[0].marked == step
+
+
+def test_halfway_through_a_typed_swap_the_goal_says_how_to_finish_it():
+    for key in CHALLENGES:
+        challenge = CHALLENGES[key]
+        start = list(challenge.recommended)
+        # 103 typed over 101 at rank 1: 103 appears twice, its second copy (rank 3) is left out
+        halfway = [103] + start[1:2] + start[3:]
+        status = challenge.check(start, halfway, challenge.ground_truth)
+        assert not status.met and "Halfway through a swap: 101 is missing" in status.message
+        assert "Only reorder" not in status.message
+    assert "same items" in CHALLENGES["ndcg_two_swaps"].check(start, start[:-1] + [999], {}).message
+
+
+def test_two_lists_are_one_table_with_a_row_per_rank():
+    question = next(q for q in make_quiz(QuizSettings(seed=3, length=12)) if q.kind == "compare")
+    table = practice.two_lists_table(question.case, question.other)
+    assert len(table) == 12 and list(table.columns) == ["rank", "list A", "list B"]
+    assert table["list B"].iloc[-1].split(" ")[0] == str(question.other.recommended[-1])

@@ -6,9 +6,28 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from metrics.registry import BY_KEY
 from ui.charts import PALETTE, _layout
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
+
+# The batch engine's column names (``metrics.batch.column_name``) and the registry metric each is.
+_BATCH_TO_REGISTRY = {"precision": "precision_at_k", "recall": "recall_at_k", "f1": "f1_at_k",
+                      "hit_rate": "hit_rate_at_k", "average_precision": "ap_at_k", "ndcg": "ndcg_graded_at_k",
+                      "reciprocal_rank": "rr"}
+
+
+def metric_label(column: str) -> str:
+    """The registry's label for a batch column: "average_precision@10" -> "AP@10", "reciprocal_rank" -> "RR".
+
+    >>> metric_label("average_precision@10"), metric_label("reciprocal_rank"), metric_label("novelty@10 (bits)")
+    ('AP@10', 'RR', 'novelty@10 (bits)')
+    """
+    name, _, k = column.partition("@")
+    key = _BATCH_TO_REGISTRY.get(name)
+    if key is None:
+        return column
+    return BY_KEY[key].display_label(int(k) if k.isdigit() else None)
 
 
 def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:

@@ -39,7 +39,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "precision_ignores_order", "P@K does not see order inside the top K",
-        "B reverses the top 5 of the seed list, so the hits 101 and 104 go from ranks 1 and 4 to ranks 5 and 2. "
+        "B reverses the top 5 of the NumPy tutorial's list, so the hits 101 and 104 go from ranks 1 and 4 to ranks 5 and 2. "
         "**Precision@5 stays 0.4000**, while AP@5 falls from 0.5000 to **0.3000** and NDCG@5 from 0.6714 to **0.4776**.",
         SEED, _order(105, 104, 103, 102, 101, 106, 107, 108, 109, 110), {"101": 1, "104": 1, "107": 1}, 5,
         (("precision_at_k", "A", 0.4), ("precision_at_k", "B", 0.4), ("ap_at_k", "B", 0.3), ("ndcg_binary_at_k", "B", 0.4776)),

@@ -55,7 +55,9 @@ def _walk(step: Step, duration: int) -> tuple[go.Figure, pd.DataFrame, list[dict
         value = walk_value(scenario, metric)
         term = float(table.loc[table["item"] == item, "term"].iloc[0]) if (table["item"] == item).any() else 0.0
         tables.append(table)
-        rows.append({"rank": rank, "item_term": term, key: value})
+        others = {f"term_{other}": float(t) for other, t in zip(table["item"], table["term"], strict=True)
+                  if other != item and other in scenario["ground_truth"]}
+        rows.append({"rank": rank, "item_term": term, key: value, **others})
         captions.append(f"{item} at rank {rank}: its term = {term:.4f}; {label(key, scenario['k'])} = {value:.4f}")
     y_max = max(float(t["term"].max()) for t in tables) or 1.0
     figure = lesson_charts.walking_bars(tables, item, captions, duration=duration, y_title="term", y_max=y_max)

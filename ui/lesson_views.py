@@ -167,6 +167,9 @@ class View:
     figure: go.Figure
     frames: pd.DataFrame | None = None  # demonstrate: the values each animation frame shows
     k: int | None = None
+    data: pd.DataFrame | None = None    # the step's data, so every number it states can be counted by hand
+    data_caption: str = ""
+    left_out: str = ""                  # who the metric leaves out, and why (empty if nobody)
 
 
 def _registry_values(case, keys) -> dict[str, float]:
@@ -230,6 +233,15 @@ def _ndcg(s: dict) -> View:
     return View(values, general, substituted, charts.dcg_actual_vs_ideal(actual, ideal), k=case.k)
 
 
+def users_data(s: dict, per_user: pd.Series, name: str) -> pd.DataFrame:
+    """Each user's top K with the hits ticked, their relevant items and their metric."""
+    lists = [", ".join(f"{item} ✓" if item in set(relevant) else str(item) for item in recommended[: s["k"]])
+             for recommended, relevant in zip(s["recommended"], s["relevant"], strict=True)]
+    return pd.DataFrame({"user": list(s["users"]), f"top {s['k']} (✓ relevant)": lists,
+                         "relevant": [", ".join(str(i) for i in relevant) for relevant in s["relevant"]],
+                         name: [round(float(v), 4) for v in per_user]})
+
+
 def _per_user(s: dict, column: str, key: str, name: str) -> View:
     case = parse(s)
     table = ranked_metrics.per_user_table(s["users"], case.all_recommended, case.all_ground_truth, case.k)
@@ -238,7 +250,8 @@ def _per_user(s: dict, column: str, key: str, name: str) -> View:
     figure = charts.per_user_bars(table.rename(columns={column: shown}), shown,
                                   value, label(key, case.k), f"{shown} per user")
     return View({key: value}, _general(key), {key: formulas.mean_over_users_latex(label(key, case.k), table[column], value)},
-                figure, k=case.k)
+                figure, k=case.k, data=users_data(s, table[column], shown),
+                data_caption=f"Each user's list: the {label(key, case.k)} averages the last column.")
 
 
 def _rating(s: dict) -> View:
@@ -260,11 +273,56 @@ def _confusion(s: dict) -> View:
     return View(values, _general(*keys), formulas.classification_latex(counts, values), figure)
 
 
+def scores_data(s: dict, with_users: bool = False) -> pd.DataFrame:
+    """Every impression: its score, whether it was clicked, and for a click how many non-clicks
+    (of its own user, with ``with_users``) it outscores, a tie counting half."""
+    users = list(s["user_ids"])
+    below: list[float | None] = [None] * len(users)
+    for user in dict.fromkeys(users):
+        index = [i for i, u in enumerate(users) if u == user]
+        labels = [s["y_true"][i] for i in index]
+        if with_users and len(set(labels)) < 2:
+            continue
+        if not with_users:
+            index, labels = list(range(len(users))), list(s["y_true"])
+        pairs = cls.auc_pairs_table(labels, [s["y_score"][i] for i in index])
+        for position, credit in pairs.groupby("positive")["credit"].sum().items():
+            below[index[position]] = float(credit)
+        if not with_users:
+            break
+    table = pd.DataFrame({"impression": [f"#{i + 1}" for i in range(len(users))], "user": users,
+                          "score": list(s["y_score"]),
+                          "clicked": ["click" if y else "no click" for y in s["y_true"]],
+                          "non-clicks scored below": below})
+    return table if with_users else table.drop(columns="user")
+
+
+def _pairs_caption(counts: dict) -> str:
+    right = counts["higher"] + counts["tied"] / 2
+    return (f"{right:g} of {counts['positives'] * counts['negatives']} click/non-click pairs put the click higher: "
+            "the last column counts, for each click, the non-clicks scored below it (a tie counts ½).")
+
+
 def _auc(s: dict) -> View:
     case = parse(s)
     counts = cls.auc_pair_counts(case.y_true, case.y_score)
     figure = charts.roc_curve(cls.roc_curve_points(case.y_true, case.y_score), counts["auc"])
-    return View({"auc": counts["auc"]}, _general("auc"), {"auc": formulas.auc_pairs_latex(counts)["ties_half"]}, figure)
+    return View({"auc": counts["auc"]}, _general("auc"), {"auc": formulas.auc_pairs_latex(counts)["ties_half"]}, figure,
+                data=scores_data(s), data_caption=_pairs_caption(counts))
+
+
+def left_out_of_gauc(table: pd.DataFrame) -> str:
+    """Who GAUC skips (one-class users) and why, from ``gauc_table``; empty if nobody."""
+    skipped = table[table["skipped_because"] != ""]
+    if skipped.empty:
+        return ""
+    kept = [str(u) for u in table.loc[table["skipped_because"] == "", "user"]]
+    used = " and ".join([", ".join(kept[:-1]), kept[-1]] if len(kept) > 1 else kept)
+    parts = [f"{row.user} ({row.impressions} impressions, " +
+             ("clicks only: no non-click" if row.clicks == row.impressions else "no click: nothing clicked")
+             + " to pair with)" for row in skipped.itertuples()]
+    return (f"Left out of GAUC: {'; '.join(parts)}. With one class only, a user has no click/non-click pair, "
+            f"so their AUC is undefined; GAUC averages {used or 'nobody'}. Pooled AUC still counts their impressions.")
 
 
 def _gauc(s: dict) -> View:
@@ -275,7 +333,10 @@ def _gauc(s: dict) -> View:
     return View({"auc": counts["auc"], "gauc": value}, _general("auc", "gauc"),
                 {"auc": formulas.auc_pairs_latex(counts)["ties_half"],
                  "gauc": formulas.gauc_latex(table, "impressions", value)},
-                charts.per_user_auc(table, "impressions"))
+                charts.per_user_auc(table, "impressions"), data=scores_data(s, with_users=True),
+                data_caption="Every impression; the last column counts, for each click, the non-clicks of the same "
+                             "user scored below it (a tie counts ½).",
+                left_out=left_out_of_gauc(table))
 
 
 def _logloss(s: dict) -> View:

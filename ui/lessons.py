@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Goal, Step
+from lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
@@ -117,6 +118,76 @@ def goal_reached(goal: Goal, values: dict[str, float]) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------- claims
+
+
+def claim_frames(step: Step) -> pd.DataFrame:
+    """The numbers a step's claims are checked against, one row per frame.
+
+    demonstrate: the animation's frames; predict with a change: before and after it (the view's values
+    and every registry metric of the scenario); any other step: its one view.
+    """
+    if step.kind == "demonstrate":
+        return demonstration(step)[0].frames.reset_index(drop=True)
+    scenarios = [step.scenario]
+    if step.question is not None and step.question.change:
+        scenarios.append(changed(step.scenario, step.question.change))
+    rows = []
+    for scenario in scenarios:
+        row = dict(registry.evaluate(parse(scenario))) if scenario["kind"] != "sweep" else {}
+        row.update(static_view(step.view, scenario).values)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _moves_hold(direction: str, changes: list[float], other: list[float] | None) -> bool:
+    tiny = 1e-9
+    if direction == "rises":
+        return all(c > tiny for c in changes)
+    if direction == "falls":
+        return all(c < -tiny for c in changes)
+    if direction == "unchanged":
+        return all(abs(c) <= tiny for c in changes)
+    if direction == "never falls":
+        return all(c >= -tiny for c in changes)
+    if direction == "never rises":
+        return all(c <= tiny for c in changes)
+    if direction == "rises evenly":
+        return all(c > tiny for c in changes) and all(abs(c - changes[0]) <= 1e-6 for c in changes)
+    if direction == "rises ever faster":
+        return all(c > tiny for c in changes) and all(b > a + tiny for a, b in zip(changes, changes[1:]))
+    if direction == "falls ever slower":
+        return all(c < -tiny for c in changes) and all(b > a + tiny for a, b in zip(changes, changes[1:]))
+    if direction == "rises more than":
+        return all(c > tiny for c in changes) and all(c > o + tiny for c, o in zip(changes, other, strict=True))
+    if direction == "rises less than":
+        return all(c > tiny for c in changes) and all(c < o - tiny for c, o in zip(changes, other, strict=True))
+    raise ValueError(f"unknown claim direction {direction!r}")
+
+
+def claim_problem(claim: Claim, frames: pd.DataFrame) -> str | None:
+    """Why ``claim`` does not hold for these frames, or None if it does."""
+    for column in (claim.value, claim.than):
+        if column is not None and column not in frames.columns:
+            return f"{column!r} is not one of the frames' values {list(frames.columns)}"
+    first, last = claim.frames if claim.frames is not None else (0, len(frames) - 1)
+    if not 0 <= first <= last < len(frames):
+        return f"frames {first}..{last} are outside the {len(frames)} frames"
+    values = [float(v) for v in frames[claim.value].iloc[first:last + 1]]
+    if claim.at is not None and not all(_close(v, claim.at) for v in values):
+        return f"{claim.value} should be {claim.at} over frames {first}..{last}: {values}"
+    if first == last:
+        return None if claim.direction == "unchanged" else f"{claim.direction!r} needs at least two frames"
+    changes = [b - a for a, b in zip(values, values[1:])]
+    other = None
+    if claim.than is not None:
+        seen = [float(v) for v in frames[claim.than].iloc[first:last + 1]]
+        other = [b - a for a, b in zip(seen, seen[1:])]
+    if not _moves_hold(claim.direction, changes, other):
+        return f"{claim.value} does not {claim.direction} {claim.than or ''} over frames {first}..{last}: {values}"
+    return None
+
+
 # --------------------------------------------------------------------------- highlighting
 
 
@@ -174,7 +245,7 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
-           "check_scenario", "control_value", "demonstration", "goal_reached", "highlight",
+           "check_scenario", "claim_frames", "claim_problem", "control_value", "demonstration", "goal_reached", "highlight",
            "label", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]

@@ -31,7 +31,7 @@ SEED_LIST = list(range(101, 111))
 
 PRESETS = (
     Preset("never_recommended", "999 never recommended",
-           "The seed's relevant item 999 is not in the list. Libraries that are given only the recommended "
+           "The NumPy tutorial's relevant item 999 is not in the list. Libraries that are given only the recommended "
            "rows never learn it exists; torchmetrics divides AP by the hits it found.",
            SEED_LIST, {103: 1, 105: 1, 108: 1, 999: 1}, 10),
     Preset("more_relevant_than_k", "|Rel| > K",
@@ -39,7 +39,7 @@ PRESETS = (
            "cannot score 1; min(|Rel|, K) = 5 can.",
            SEED_LIST, {102: 1, 104: 1, 106: 1, 107: 1, 108: 1, 109: 1}, 5),
     Preset("graded", "Graded relevance",
-           "The seed's graded example: linear or exponential gain, grades ignored, the ideal sorted or not.",
+           "The NumPy tutorial's graded example: linear or exponential gain, grades ignored, the ideal sorted or not.",
            SEED_LIST, {101: 5, 104: 4, 107: 3, 999: 5}, 10),
     Preset("short_list", "List shorter than K",
            "Five recommendations, K = 10: most libraries count the five empty slots as misses; Evidently "

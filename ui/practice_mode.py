@@ -111,14 +111,15 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
         shown = st.session_state.get("_practice_verdict")
         if shown and shown[0] == group and _settings().get("hide_answers"):
             _, label, correct, message = shown
-            (st.success if correct else st.error)(f"**{text.markdown(label)}:** {message}", icon="✅" if correct else "❌")
+            (st.success if correct else st.error)(f"**{text.markdown(label)}:** {text.markdown(message)}",
+                                                  icon="✅" if correct else "❌")
         return False
     with st.container(border=True):
         run = st.session_state.get("_run_number")
         if st.session_state.get("_gate_explained_in") != run:  # the first form of a page says what to do
             st.session_state["_gate_explained_in"] = run
             st.markdown("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
-                        "(4 decimals, or a fraction such as 9/14) and press **Check** to see every number.")
+                        f"and press **Check** to see every number. {practice.ANSWER_RULE}")
         else:
             st.markdown("🙈 **Answers hidden** here too: check one of these.")
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
@@ -126,7 +127,7 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
         with columns[0]:
             st.selectbox("Metric", keys, key=f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
         with columns[1]:
-            st.text_input("Your value", key=f"_practice_{group}_answer", placeholder="e.g. 0.6429 or 9/14")
+            st.text_input("Your value", key=f"_practice_{group}_answer", placeholder="e.g. 0.643, 0.6429 or 9/14")
         with columns[2]:
             st.button("Check", key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k))
     return True

@@ -18,7 +18,7 @@ RECOMMENDED_COLUMNS = {
     "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
 }
 GROUND_TRUTH_COLUMNS = {
-    "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the seed's 999).",
+    "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the NumPy tutorial's 999).",
                                         width=85),
     "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
                                          width=70),
@@ -130,7 +130,7 @@ def users_scenario() -> tables.Parsed:
 
 
 DENOMINATOR_LABELS = {
-    "min": "min(|Rel|, K): the seed, Recommenders map_at_k, RecBole",
+    "min": "min(|Rel|, K): the NumPy tutorial, Recommenders map_at_k, RecBole",
     "relevant": "|Rel|: trec_eval map_cut, ranx",
     "hits": "hits in top K: torchmetrics",
 }

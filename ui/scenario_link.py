@@ -174,7 +174,7 @@ def _choice(value, name: str, choices) -> str:
 
 def _rating_demo(value) -> dict:
     if not isinstance(value, Mapping) or set(value) != {"noise", "outlier_share", "seed"}:
-        raise ScenarioError("rating_demo must be an object with exactly noise, outlier_share and seed.")
+        raise ScenarioError("rating_demo must be an object with exactly the keys noise, outlier_share and 'seed' (its random seed).")
     return {"noise": _number(value["noise"], "rating_demo.noise", 0, 2),
             "outlier_share": _number(value["outlier_share"], "rating_demo.outlier_share", 0, 0.3),
             "seed": _whole_number(value["seed"], "rating_demo.seed", 0, 2**63 - 1)}

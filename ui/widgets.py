@@ -13,7 +13,7 @@ from lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, formulas, lesson_link, practice_mode, tables, text
-from ui.navigation import PAGES, grouped
+from ui.navigation import PAGES, TOPIC_PAGES, grouped
 from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
@@ -316,9 +316,20 @@ def formula(latex: str, substituted: str | None = None) -> None:
             st.latex(substituted)
 
 
+SOURCES_TEXT = ("Sources: the NumPy tutorial on accuracy metrics and the article on offline evaluation indicators "
+                "for recommendation systems. Every example of both is a one-click preset on the worked-examples page.")
+
+
+def sources_link() -> None:
+    """Name the two source documents and link the page that holds their worked examples."""
+    st.caption(SOURCES_TEXT)
+    st.page_link(TOPIC_PAGES["examples"], label="Worked examples of both source documents", icon="📚")
+
+
 def pitfalls(*lines: str) -> None:
     with st.expander("Pitfalls", expanded=False):
         st.markdown("\n".join(f"- {line}" for line in lines))
+        sources_link()
 
 
 def loaded_example_banner(topic: str) -> None:
@@ -346,3 +357,4 @@ def loaded_example_banner(topic: str) -> None:
                 st.info(f"**{value.label}:** {value.note}")
         if example.note:
             st.caption(example.note)
+        sources_link()

@@ -63,7 +63,7 @@ TRAPS = {
     "shorter_than_k": Trap(
         "Lists shorter than K (largest K chosen)",
         "Empty slots are misses: Precision@K still divides by K.",
-        "Same in trec_eval, ranx and the seed documents; Evidently and torchmetrics (adaptive_k) divide "
+        "Same in trec_eval, ranx and both source documents (the NumPy tutorial and the offline-evaluation article); Evidently and torchmetrics (adaptive_k) divide "
         "by the list length instead, which scores short lists higher."),
     "relevant_never_recommended": Trap(
         "Relevant items never recommended",

@@ -19,7 +19,7 @@ def test_graded_preset_fills_the_editors_and_the_heatmap(server, page):
 
     page.get_by_role("button", name="Graded relevance").click()  # scrolls back up to the presets
     wait_until_idle(page)
-    story = page.locator("[data-testid^='stAlert']").filter(has_text="The seed's graded example: linear or exponential")
+    story = page.locator("[data-testid^='stAlert']").filter(has_text="The NumPy tutorial's graded example: linear or exponential")
     expect(story.first).to_be_visible()
     truth = editor(page, 1)
     expect(truth.locator("#glide-cell-1-3")).to_have_text("999")  # the ground-truth editor shows the preset
