@@ -32,7 +32,7 @@ def new_student_id() -> str:
 
 def digest(secret: str) -> str:
     """What the database keeps of a secret: its SHA-256 (a key with 256 random bits needs no slow hash)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+    return hashlib.sha256(str(secret).encode()).hexdigest()
 
 
 def same_secret(secret: str, stored_digest: str) -> bool:

@@ -27,7 +27,7 @@ from classroom.schema import answers, join_failures, questions, retired_codes, r
 
 STATES = ("open", "locked", "revealed")
 MAX_ANSWER = 200
-# Wrong join codes a browser may type at full speed; then each one doubles the wait, up to a minute.
+# Wrong join codes a browser may type at full speed; then 5 s, and each further one doubles it, up to a minute.
 FREE_WRONG_CODES = 5
 MAX_JOIN_WAIT = 60.0
 FORGET_FAILURES_AFTER = 15 * 60.0
@@ -206,7 +206,7 @@ class Store:
                 join_failures.c.browser_digest == codes.digest(browser))).first()
         if row is None or row.failures < FREE_WRONG_CODES or row.last_at < self.clock() - FORGET_FAILURES_AFTER:
             return 0.0
-        wait = min(MAX_JOIN_WAIT, 2.0 ** (row.failures - FREE_WRONG_CODES))
+        wait = min(MAX_JOIN_WAIT, 5.0 * 2.0 ** (row.failures - FREE_WRONG_CODES))
         return max(0.0, row.last_at + wait - self.clock())
 
     def wrong_code(self, browser: str) -> None:

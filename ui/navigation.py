@@ -32,6 +32,7 @@ PAGES = (
     Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "⚖️", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
+    Page("live", "pages/19_Live_class.py", "Live class", "📡", "Learn"),
     Page("ab", "pages/11_A_vs_B.py", "A vs B: what one move does", "🔀", "Labs"),
     Page("sensitivity", "pages/12_Sensitivity_explorer.py", "Sensitivity explorer", "🎚️", "Labs"),
     Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),
