@@ -120,8 +120,8 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
     if not summary.answered:
         st.info("Nobody answered this question.")
         return
-    st.metric("Right", f"{summary.right} of {summary.answered}", delta=f"{summary.share_right:.0%}",
-              delta_color="off", border=True)
+    st.metric("Right", f"{summary.right} of {summary.answered}", border=True,
+              help=f"{summary.share_right:.0%} of the answers are right.")
     if step.options:
         st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
     else:
@@ -271,6 +271,8 @@ def _student_question(code: str, student_id: str, step: LiveStep, state: str, qu
     if state == "locked":
         st.info(f"The teacher locked the answers. Yours: {text.quoted(mine) if mine else 'none'}.")
         return
+    if st.session_state.pop("live_late", False):
+        st.warning("Your last choice came after the teacher locked the answers: it was not recorded.")
     right = step.right_answer
     tally = store().distribution(code, question_id)
     verdict = summarize(step, {mine: 1}) if mine else None
@@ -334,7 +336,7 @@ def teacher_screen() -> None:
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
     join_link = f"{page_address()}?{urlencode({'room': code})}"
     head = st.columns([2, 1, 3], vertical_alignment="center")
-    head[0].html(f"<div style='font-size:clamp(48px,7vw,96px);font-weight:700;letter-spacing:0.12em;"
+    head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
                  f"font-family:monospace' data-testid='live-code'>{code}</div>")
     head[1].image(qr_svg(join_link), width=180)
     with head[2]:
