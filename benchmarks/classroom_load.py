@@ -200,7 +200,7 @@ class Browser:
                 self._finished.set_result(self.run)
 
     async def send_rerun(self, states: list[WidgetState] = (), page_hash: str | None = None,
-                         query_string: str = "", fragment_id: str = "") -> None:
+                         query_string: str = "", fragment_id: str = "", auto: bool = True) -> None:
         """Send a rerun_script BackMsg as the browser does (a fragment's timer sends one with its id)."""
         message = BackMsg()
         client_state = message.rerun_script
@@ -210,7 +210,7 @@ class Browser:
         client_state.cached_message_hashes.extend(self.cache)
         if fragment_id:
             client_state.fragment_id = fragment_id
-            client_state.is_auto_rerun = True
+            client_state.is_auto_rerun = auto
         await self._ws.send(message.SerializeToString())
 
     async def rerun(self, states: list[WidgetState] = (), page_hash: str | None = None,

@@ -70,7 +70,7 @@ class LiveBrowser(Browser):
         self.fragment_id = ""
         self.seen: dict[str, float] = {}      # text watched for -> when it first arrived
         self.watch: set[str] = set()
-        self.radios: dict[str, str] = {}      # widget id -> options joined
+        self.radios: dict[str, str] = {}      # widget id -> the fragment it is drawn in
         self.live_page_hash = ""
 
     def _handle(self, msg) -> None:
@@ -90,7 +90,7 @@ class LiveBrowser(Browser):
             if element_type in ("markdown", "heading"):
                 body = getattr(element, element_type).body
             elif element_type == "radio":
-                self.radios[element.radio.id] = "|".join(element.radio.options)
+                self.radios[element.radio.id] = msg.delta.fragment_id
             now = time.perf_counter()
             for wanted in self.watch:
                 if wanted in body and wanted not in self.seen:
@@ -130,10 +130,10 @@ async def keep_polling(browser: LiveBrowser, stop: asyncio.Event) -> None:
                 return
 
 
-def radio_state(browser: LiveBrowser, question_id: str, label: str) -> WidgetState:
-    """A click on an option: Streamlit 1.67's radio sends the option's (formatted) text."""
+def radio_state(browser: LiveBrowser, question_id: str, label: str) -> tuple[WidgetState, str]:
+    """A click on an option (Streamlit 1.67's radio sends the option's text), and the fragment to rerun."""
     widget_id = next(w for w in browser.radios if f"live_answer_{question_id}" in w)
-    return WidgetState(id=widget_id, string_value=label)
+    return WidgetState(id=widget_id, string_value=label), browser.radios[widget_id]
 
 
 async def run_class(base_url: str, store: classroom.Store, students: int, seed: int, idle: float,
@@ -192,9 +192,12 @@ async def one_step(store, room, step, browsers, rng, result: Tally, timeout: flo
             await asyncio.sleep(0.05)  # the title arrived; the options are on their way
         last_answer[number] = step.options[index].label  # sent: whatever happens next, the tally must say so
         try:
-            state = radio_state(browser, step.question_id, step.options[index].label)
+            state, fragment = radio_state(browser, step.question_id, step.options[index].label)
             sent = time.perf_counter()
-            await browser.rerun([state], page_hash=browser.live_page_hash, timeout=timeout, query_string=browser.query)
+            # As the frontend does: a widget inside a fragment reruns only that fragment. Not awaited:
+            # whether it counted is what the tally check says.
+            await browser.send_rerun([state], page_hash=browser.live_page_hash, query_string=browser.query,
+                                     fragment_id=fragment, auto=False)
         except Exception as problem:  # noqa: BLE001 - every failure is counted and reported
             result.errors.append(f"student {number} answering: {type(problem).__name__}: {problem}")
             return

@@ -65,6 +65,25 @@ def browser_key() -> str:
 
 # --------------------------------------------------------------------------- drawing a step
 
+@st.cache_resource(max_entries=256, show_spinner=False)
+def step_content(lesson: str, index: int, revealed: bool) -> list[tuple[str, list, object]]:
+    """(caption, cards, figure) of a lesson step, built once per process: a whole class shows the same
+    step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
+    lesson_step = live_step(lesson, index).lesson_step
+    if lesson_step.kind == "demonstrate":
+        return [("", [], engine.demonstration(lesson_step, "normal")[0].figure)]
+    if lesson_step.kind == "predict" and not revealed:
+        puzzles = [lesson_step.scenario] + ([lesson_step.question.other] if lesson_step.question.other else [])
+        return [(("List A" if n == 0 else "List B") if len(puzzles) > 1 else "", [], engine.puzzle_figure(scenario))
+                for n, scenario in enumerate(puzzles)]
+    if lesson_step.kind == "predict":
+        question = lesson_step.question
+        keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
+        return [(caption, _cards(view, keys), view.figure) for caption, view in engine.reveal(lesson_step).shown]
+    view = engine.step_view(lesson_step)  # show, explore: the step's locked view at its own scenario
+    return [("", _cards(view, lesson_step.focus or list(view.values)), view.figure)]
+
+
 def draw_step(step: LiveStep, state: str, key: str) -> None:
     """The step as the lessons page draws it, locked; predict steps show the numbers after the reveal."""
     st.subheader(step.title)
@@ -72,35 +91,16 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
     if step.lesson_step is None:
         _draw_playground(step, state, key)
         return
-    lesson_step = step.lesson_step
-    if lesson_step.kind == "demonstrate":
-        view, _ = engine.demonstration(lesson_step, "normal")
-        st.plotly_chart(view.figure, key=f"{key}_demo")
-    elif lesson_step.kind == "predict" and state != "revealed":
-        puzzles = [lesson_step.scenario] + ([lesson_step.question.other] if lesson_step.question.other else [])
-        for number, scenario in enumerate(puzzles):
-            if len(puzzles) > 1:
-                st.caption("List A" if number == 0 else "List B")
-            st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_puzzle_{number}")
-    elif lesson_step.kind == "predict":
-        question = lesson_step.question
-        keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
-        for caption, view in engine.reveal(lesson_step).shown:
-            if caption:
-                st.markdown(f"**{caption}**")
-            _cards(view, keys)
-            st.plotly_chart(view.figure, key=f"{key}_reveal_{caption}")
-    else:  # show, explore: the step's locked view at its own scenario
-        view = engine.step_view(lesson_step)
-        _cards(view, lesson_step.focus or list(view.values))
-        st.plotly_chart(view.figure, key=f"{key}_view")
+    for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, state == "revealed")):
+        if caption:
+            st.markdown(f"**{caption}**")
+        for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
+            column.metric(label, value, border=True)
+        st.plotly_chart(figure, key=f"{key}_{number}")
 
 
-def _cards(view, keys) -> None:
-    shown = [k for k in keys if k in view.values]
-    for column, value_key in zip(st.columns(max(len(shown), 1)), shown, strict=False):
-        value, _ = engine.card_text(view.values[value_key])
-        column.metric(engine.label(value_key, view.k), value, border=True)
+def _cards(view, keys) -> list[tuple[str, str]]:
+    return [(engine.label(k, view.k), engine.card_text(view.values[k])[0]) for k in keys if k in view.values]
 
 
 def _draw_playground(step: LiveStep, state: str, key: str) -> None:
@@ -244,35 +244,46 @@ def student_screen(code: str, student_id: str) -> None:
 
 
 def _student_question(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
-    mine = store().my_answer(code, student_id, question_id)
-    st.markdown(f"**{step.prompt}**")
+    st.markdown(f"**{text.markdown(step.prompt)}**")
     if state == "open":
-        widget_key = f"live_answer_{question_id}"
-        if step.options:
-            labels = [o.label for o in step.options]
-            st.radio("Your answer", labels, index=labels.index(mine) if mine in labels else None, horizontal=True,
-                     key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
-        else:
-            with st.form(f"live_number_{question_id}", border=False):
-                typed = st.text_input("Your answer (a number such as 0.6429 or 9/14)", value=mine or "",
-                                      max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
-                if st.form_submit_button("Send"):
-                    try:
-                        practice.parse_answer(typed)
-                        store().answer(code, student_id, question_id, typed.strip())
-                        mine = typed.strip()
-                    except ValueError as problem:
-                        st.error(text.markdown(str(problem)))
-                    except PermissionError as problem:
-                        st.warning(text.markdown(str(problem)))
-        if mine is not None:
-            st.success(f"Your answer {text.quoted(mine)} is in. You can change it until the teacher locks it.")
+        _answer_box(code, student_id, step, question_id)
         return
+    mine = store().my_answer(code, student_id, question_id)
+    _after_answers(code, step, state, question_id, mine)
+
+
+@st.fragment
+def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) -> None:
+    """Answering reruns only this box, not the page: thirty phones answering at once stay cheap."""
+    mine = store().my_answer(code, student_id, question_id)
+    widget_key = f"live_answer_{question_id}"
+    if step.options:
+        labels = [o.label for o in step.options]
+        st.radio("Your answer", labels, index=labels.index(mine) if mine in labels else None, horizontal=True,
+                 key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+    else:
+        with st.form(f"live_number_{question_id}", border=False):
+            typed = st.text_input("Your answer (a number such as 0.6429 or 9/14)", value=mine or "",
+                                  max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
+            if st.form_submit_button("Send"):
+                try:
+                    practice.parse_answer(typed)
+                    store().answer(code, student_id, question_id, typed.strip())
+                    mine = typed.strip()
+                except ValueError as problem:
+                    st.error(text.markdown(str(problem)))
+                except PermissionError as problem:
+                    st.warning(text.markdown(str(problem)))
+    if st.session_state.pop("live_late", False):
+        st.warning("The teacher locked the answers just before your choice: it was not recorded.")
+    elif mine is not None:
+        st.success(f"Your answer {text.quoted(mine)} is in. You can change it until the teacher locks it.")
+
+
+def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine: str | None) -> None:
     if state == "locked":
         st.info(f"The teacher locked the answers. Yours: {text.quoted(mine) if mine else 'none'}.")
         return
-    if st.session_state.pop("live_late", False):
-        st.warning("Your last choice came after the teacher locked the answers: it was not recorded.")
     right = step.right_answer
     tally = store().distribution(code, question_id)
     verdict = summarize(step, {mine: 1}) if mine else None
