@@ -185,6 +185,8 @@ def test_hiding_a_nickname_and_ending_the_class():
     ann = student(code, "rude name")
     ran(at)
     hide = next(b for b in at.button if b.key and b.key.startswith("live_hide_"))
+    student_id = ann.query_params["student"]
+    assert (student_id[0] if isinstance(student_id, list) else student_id) not in everything_sent(at)
     hide.click()
     ran(at)
     assert "rude name" not in texts(at)

@@ -466,6 +466,7 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
 
 
 def class_tools(code: str, key: str) -> None:
+    # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
     with st.expander("Students, answers and ending the class"):
         roster = store().roster(code, key)
         if roster.empty:
@@ -473,7 +474,7 @@ def class_tools(code: str, key: str) -> None:
         for row in roster.itertuples():
             name, hide = st.columns([4, 1], vertical_alignment="center")
             name.markdown("*(hidden)*" if row.hidden else text.markdown(row.nickname))
-            hide.button("Show" if row.hidden else "Hide", key=f"live_hide_{row.student_id}", on_click=store().hide,
+            hide.button("Show" if row.hidden else "Hide", key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
                         args=(code, key, row.student_id, not row.hidden))
         st.download_button("Download every answer (CSV)", lambda: store().export(code, key).to_csv(index=False),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
