@@ -190,9 +190,9 @@ async def one_step(store, room, step, browsers, rng, result: Tally, timeout: flo
         index = rng.randrange(len(step.options))
         while not any(f"live_answer_{step.question_id}" in w for w in browser.radios) and time.perf_counter() < deadline:
             await asyncio.sleep(0.05)  # the title arrived; the options are on their way
-        last_answer[number] = step.options[index].label  # sent: whatever happens next, the tally must say so
         try:
             state, fragment = radio_state(browser, step.question_id, step.options[index].label)
+            last_answer[number] = step.options[index].label  # sent: whatever happens next, the tally must say so
             sent = time.perf_counter()
             # As the frontend does: a widget inside a fragment reruns only that fragment. Not awaited:
             # whether it counted is what the tally check says.
@@ -257,9 +257,9 @@ def main() -> None:
     parser.add_argument("--step-timeout", type=float, default=30)
     args = parser.parse_args()
 
-    scratch = Path(tempfile.mkdtemp(prefix="receval-live-bench-"))
+    scratch = Path(tempfile.mkdtemp(prefix="receval-live-bench-"))  # its own folder: postgres must reach it
     if args.postgres:
-        url = postgres.start(scratch / "pg")
+        url = postgres.start(scratch)
     else:
         url = f"sqlite:///{scratch / 'live_class.db'}"
     os.environ["RECEVAL_CLASSROOM_URL"] = url  # the app processes inherit it
@@ -284,7 +284,7 @@ def main() -> None:
         server.stop()
         store.engine.dispose()
         if args.postgres:
-            postgres.stop(scratch / "pg")
+            postgres.stop(scratch)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
