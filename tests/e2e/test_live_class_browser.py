@@ -12,7 +12,7 @@ from tests.e2e.streamlit_page import screenshot
 
 # The prompt is escaped Markdown: an invisible word joiner follows "@" (it stops autolinks).
 RECALL_QUESTION = re.compile("What is Recall@\u2060?10\\?")
-FOLLOW = 10_000  # ms: the issue asks for 2 s; a shared 2-core machine gets slack, the benchmark measures it
+FOLLOW = 30_000  # ms: a liveness bound, not a timing claim (the issue asks for 2 s: the benchmark measures it)
 
 
 @contextmanager
