@@ -199,20 +199,28 @@ class Browser:
             if self._finished and not self._finished.done():
                 self._finished.set_result(self.run)
 
-    async def rerun(self, states: list[WidgetState] = (), page_hash: str | None = None,
-                    timeout: float = 60) -> tuple[Run, float]:
-        """Send a rerun_script BackMsg as the browser does; wait for script_finished."""
+    async def send_rerun(self, states: list[WidgetState] = (), page_hash: str | None = None,
+                         query_string: str = "", fragment_id: str = "", auto: bool = True) -> None:
+        """Send a rerun_script BackMsg as the browser does (a fragment's timer sends one with its id)."""
         message = BackMsg()
         client_state = message.rerun_script
-        client_state.query_string = ""
+        client_state.query_string = query_string
         client_state.page_script_hash = page_hash if page_hash is not None else self.page_hash
         client_state.widget_states.widgets.extend(states)
         client_state.cached_message_hashes.extend(self.cache)
+        if fragment_id:
+            client_state.fragment_id = fragment_id
+            client_state.is_auto_rerun = auto
+        await self._ws.send(message.SerializeToString())
+
+    async def rerun(self, states: list[WidgetState] = (), page_hash: str | None = None,
+                    timeout: float = 60, query_string: str = "") -> tuple[Run, float]:
+        """Send a rerun_script BackMsg as the browser does; wait for script_finished."""
         self.run = Run()
         self.first_message_at = None
         self._finished = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
-        await self._ws.send(message.SerializeToString())
+        await self.send_rerun(states, page_hash, query_string)
         try:
             run = await asyncio.wait_for(self._finished, timeout)
         except asyncio.TimeoutError as exc:

@@ -105,3 +105,53 @@ def plotly_array(values) -> list:
     if isinstance(values, dict) and "bdata" in values:
         return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
     return list(values)
+
+
+# ---------------------------------------------------------------------------- live-class databases
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server URL: RECEVAL_TEST_POSTGRES_URL (set by .ci/run), else a private cluster
+    started here from Debian's binaries. In CI (CI=true) a missing PostgreSQL fails the tests."""
+    import os
+    import shutil
+    import tempfile
+
+    from deploy import postgres
+
+    given = os.environ.get("RECEVAL_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    if postgres.binaries() is None:
+        message = "PostgreSQL is not installed (apt-get install postgresql); .ci/run installs it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    directory = Path(tempfile.mkdtemp(prefix="receval-test-pg-"))
+    try:
+        yield postgres.start(directory)
+    finally:
+        postgres.stop(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path) -> str:
+    """A fresh, empty live-class database of each kind: a file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'live.db'}"
+    return new_postgres_database(request.getfixturevalue("postgres_server"))
+
+
+def new_postgres_database(server: str) -> str:
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    name = f"live_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return server.rsplit("/", 1)[0] + f"/{name}"

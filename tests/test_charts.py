@@ -54,7 +54,9 @@ def _colours(node, path=""):
             yield from _colours(value, f"{path}[{index}]")
 
 
-CHARTLESS = {"kata"}  # Write it yourself shows code, verdicts and tables, no chart
+# Write it yourself shows code, verdicts and tables; the live class's first screen is a join form
+# (its reveal charts are checked below).
+CHARTLESS = {"kata", "live"}
 
 
 @pytest.mark.parametrize("path", [p.path for p in PAGES if p.topic not in CHARTLESS],
@@ -76,3 +78,20 @@ def test_the_k_marker_is_not_black_and_the_confusion_matrix_text_reads_on_its_ce
         assert contrast(charts.MARKER, background) >= 3
     for _, cell in charts.HEATMAP_SCALE:
         assert contrast(charts.HEATMAP_TEXT, cell) >= 3
+
+
+def test_the_live_class_reveal_charts_read_on_light_and_dark_backgrounds():
+    from ui import live_charts
+
+    figures = [live_charts.answers_bars([("0.3", 9, False), ("0.75", 3, True)], mine="0.3"),
+               live_charts.answers_histogram([(0.5, 2), (0.8278, 3)], 0.8278, mine=0.5)]
+    checked = 0
+    for figure in figures:
+        spec = figure.to_plotly_json()
+        for where, colour in [*_colours(spec["data"]), *_colours(spec["layout"].get("shapes", []), "shapes")]:
+            if colour.startswith("rgba(0,0,0,0)"):
+                continue  # no outline
+            for theme, background in BACKGROUNDS.items():
+                assert contrast(colour, background) >= 3, (where, colour, theme)
+            checked += 1
+    assert checked >= 4

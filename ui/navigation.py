@@ -22,6 +22,7 @@ GROUPS = ("Learn", "Labs", "Your data")
 PAGES = (
     Page("home", "app.py", "Playground", "🎯", "Learn"),
     Page("lessons", "pages/10_Lessons.py", "Guided lessons", "🎓", "Learn"),
+    Page("live", "pages/19_Live_class.py", "Live class", "📡", "Learn"),
     Page("practice", "pages/15_Practice.py", "Practice: quiz and goal challenges", "🏋️", "Learn"),
     Page("kata", "pages/20_Write_it_yourself.py", "Write it yourself", "⌨️", "Learn"),
     Page("rating", "pages/1_Rating_errors.py", "Rating errors", "📏", "Learn"),
@@ -33,7 +34,7 @@ PAGES = (
     Page("auc", "pages/7_AUC_and_GAUC.py", "AUC and GAUC", "⚖️", "Learn"),
     Page("logloss", "pages/8_LogLoss.py", "LogLoss", "🎲", "Learn"),
     Page("examples", "pages/9_Worked_examples.py", "Worked examples", "📚", "Learn"),
-    Page("which_metric", "pages/19_Which_metric_when.py", "Which metric when", "🧭", "Learn"),
+    Page("which_metric", "pages/21_Which_metric_when.py", "Which metric when", "🧭", "Learn"),
     Page("ab", "pages/11_A_vs_B.py", "A vs B: what one move does", "🔀", "Labs"),
     Page("sensitivity", "pages/12_Sensitivity_explorer.py", "Sensitivity explorer", "🎚️", "Labs"),
     Page("random", "pages/13_Random_baselines.py", "Random and perfect baselines", "🎰", "Labs"),

@@ -52,9 +52,17 @@ def _defaults() -> dict:
 
 
 def init_state() -> None:
-    """Give every scenario table its default once per session; every page calls this first."""
+    """Give every scenario table its default once per session; every page calls this first.
+
+    The defaults (a dozen DataFrames, ~2 ms) are built only when one is missing, not on every rerun.
+    """
+    if all(name in st.session_state for name in _DEFAULT_NAMES):
+        return
     for name, value in _defaults().items():
         st.session_state.setdefault(name, value)
+
+
+_DEFAULT_NAMES = tuple(_defaults())
 
 
 def reset_editor(name: str) -> None:

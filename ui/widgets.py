@@ -52,8 +52,12 @@ def open_at_top(path: str) -> None:
     st.switch_page(path)
 
 
-def page(title: str, icon: str, idea: str) -> None:
-    """Page config, the shared state, the title and the one-paragraph idea."""
+def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> None:
+    """Page config, the shared state, the title and the one-paragraph idea.
+
+    ``scenario_link=False`` keeps the scenario out of the address bar and the sidebar's share link
+    (the live class: a student's address holds their student id, which must not travel in a shared link).
+    """
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
     if st.session_state.pop("_scroll_to_top", False):
@@ -67,7 +71,8 @@ def page(title: str, icon: str, idea: str) -> None:
             st.caption(group)
             for entry in pages:
                 st.page_link(entry.path, label=entry.label, icon=entry.icon)
-    lesson_link.sync()
+    if scenario_link:
+        lesson_link.sync()
     lesson = LESSON_BY_TITLE.get(title)
     if lesson is None:
         st.title(f"{icon} {title}")

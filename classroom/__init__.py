@@ -1,0 +1,11 @@
+"""A live class kept in a database, so every app process (and a restart) sees the same class.
+
+No Streamlit here: ``pages/19_Live_class.py`` draws it, tests and benchmarks drive it directly.
+:class:`Store` works on SQLite (the embedded default) and PostgreSQL through one SQLAlchemy Core
+code path.
+"""
+
+from classroom.codes import ALPHABET, CODE_LENGTH
+from classroom.store import NicknameTaken, Room, RoomNotFound, Store
+
+__all__ = ["ALPHABET", "CODE_LENGTH", "NicknameTaken", "Room", "RoomNotFound", "Store"]

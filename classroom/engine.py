@@ -1,0 +1,69 @@
+"""One SQLAlchemy engine for SQLite or PostgreSQL, set up for many processes and threads at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine, make_url
+
+SQLITE_BUSY_MS = 30_000
+
+
+def make_engine(url: str) -> Engine:
+    """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``postgresql://user@host:port/db`` (psycopg 3)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+        # Every app process holds its own pool: a few connections each keep PostgreSQL's 100 enough.
+        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_size=5, max_overflow=10,
+                             pool_pre_ping=True)
+    if parsed.get_backend_name() != "sqlite":
+        raise ValueError(f"A live-class database is sqlite:///... or postgresql://..., not {parsed.drivername}://")
+    if not parsed.database or parsed.database == ":memory:":
+        raise ValueError("A live class needs a database file (sqlite:///path/to/file.db): memory is one process's own.")
+    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, pool_size=5, max_overflow=15)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection, _record) -> None:
+    # SQLAlchemy emits BEGIN itself (below); the driver's own implicit BEGIN would be DEFERRED, and a
+    # deferred transaction that later writes fails at once with "database is locked" instead of waiting.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+    cursor.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a power cut loses at most the last commits
+    cursor.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten with zeros, not left in free pages
+    cursor.close()
+
+
+def _sqlite_begin(connection) -> None:
+    read_only = connection.get_execution_options().get("receval_read_only")
+    connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def reclaim_deleted(engine: Engine) -> None:
+    """Make deleted rows unreadable from the database's files, not only from SQL.
+
+    SQLite: ``secure_delete`` zeroed them in the pages; a TRUNCATE checkpoint copies those pages into
+    the main file and empties the write-ahead log, which still held the rows as first written.
+    PostgreSQL: VACUUM FULL rewrites the tables into new files (the old ones are unlinked).
+    """
+    if engine.dialect.name == "sqlite":
+        # The raw connection: the driver is in autocommit mode (see _sqlite_connect), and a checkpoint
+        # cannot run inside the transaction SQLAlchemy would begin.
+        raw = engine.raw_connection()
+        try:
+            for _ in range(50):
+                busy, _log, _done = raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    break
+        finally:
+            raw.close()
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        for table in ("live_answers", "live_students", "live_questions", "live_rooms"):
+            connection.execute(text(f"VACUUM FULL {table}"))

@@ -1,0 +1,84 @@
+"""The live-class tables (SQLAlchemy Core), created race-free by however many processes start at once."""
+
+from __future__ import annotations
+
+from sqlalchemy import (Boolean, Column, Float, ForeignKeyConstraint, Index, Integer, MetaData,
+                        PrimaryKeyConstraint, String, Table, Text, text)
+from sqlalchemy.engine import Connection
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+metadata = MetaData()
+
+rooms = Table(
+    "live_rooms", metadata,
+    Column("code", String(8), primary_key=True),
+    Column("teacher_key_digest", String(64), nullable=False),
+    Column("lesson", Text),
+    Column("step", Integer, nullable=False, default=0),
+    Column("question_id", Text),
+    Column("version", Integer, nullable=False, default=1),
+    Column("created_at", Float, nullable=False),
+)
+
+questions = Table(
+    "live_questions", metadata,
+    Column("room", String(8), nullable=False),
+    Column("question_id", Text, nullable=False),
+    Column("right_answer", Text),
+    Column("state", String(8), nullable=False),  # open, locked, revealed
+    PrimaryKeyConstraint("room", "question_id"),
+    ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
+)
+
+students = Table(
+    "live_students", metadata,
+    Column("student_id", String(32), primary_key=True),
+    Column("room", String(8), nullable=False),
+    Column("nickname", Text, nullable=False),
+    Column("hidden", Boolean, nullable=False, default=False),
+    Column("joined_at", Float, nullable=False),
+    ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
+    Index("live_students_nickname", "room", "nickname", unique=True),
+)
+
+answers = Table(
+    "live_answers", metadata,
+    Column("room", String(8), nullable=False),
+    Column("question_id", Text, nullable=False),
+    Column("student_id", String(32), nullable=False),
+    Column("value", Text, nullable=False),
+    Column("answered_at", Float, nullable=False),
+    PrimaryKeyConstraint("room", "question_id", "student_id"),
+    ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
+)
+
+# Codes of rooms that ended or expired today, by digest: not handed out again the same day.
+retired_codes = Table(
+    "live_retired_codes", metadata,
+    Column("code_digest", String(64), primary_key=True),
+    Column("day", String(10), nullable=False),
+)
+
+# Wrong join codes per browser (by digest), so guessing codes gets slower for everyone's processes.
+join_failures = Table(
+    "live_join_failures", metadata,
+    Column("browser_digest", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_at", Float, nullable=False),
+)
+
+SCHEMA_LOCK = 7_254_012  # any constant: PostgreSQL's advisory lock for creating the tables
+
+
+def create(connection: Connection) -> None:
+    """CREATE ... IF NOT EXISTS, inside the caller's transaction.
+
+    On SQLite the caller's BEGIN IMMEDIATE serialises the processes; on PostgreSQL two concurrent
+    CREATE TABLE IF NOT EXISTS can still collide on the catalogue, so an advisory lock orders them.
+    """
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+    for table in metadata.sorted_tables:
+        connection.execute(CreateTable(table, if_not_exists=True))
+        for index in table.indexes:
+            connection.execute(CreateIndex(index, if_not_exists=True))

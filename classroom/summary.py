@@ -1,0 +1,54 @@
+"""The reveal's numbers: how the class answered, the share right, and the mistakes named."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from classroom.judge import as_number, is_right
+from classroom.steps import LiveStep
+from metrics import practice
+
+
+@dataclass(frozen=True)
+class Summary:
+    answered: int
+    right: int
+    counts: list[tuple[str, int, bool]]          # (answer, students, right), options in their order
+    mistakes: list[tuple[str, int]]               # (what the wrong answer came from, students), most first
+    numbers: list[tuple[float, int]]              # numeric answers (a typed-number question), for the histogram
+
+    @property
+    def share_right(self) -> float:
+        return self.right / self.answered if self.answered else float("nan")
+
+
+def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
+    right_answer = step.right_answer
+    answered = sum(tally.values())
+    right = sum(n for value, n in tally.items() if is_right(value, right_answer))
+    if step.options:
+        labels = [o.label for o in step.options]
+        counts = [(label, tally.get(label, 0), label == right_answer) for label in labels]
+        counts += [(value, n, False) for value, n in tally.items() if value not in labels]
+        explanations = {o.label: o.explanation for o in step.options}
+        mistakes = sorted(((explanations[label], n) for label, n, ok in counts if not ok and n and label in explanations),
+                          key=lambda m: -m[1])
+        return Summary(answered, right, counts, mistakes, [])
+    counts = [(value, n, bool(is_right(value, right_answer))) for value, n in tally.items()]
+    numbers = [(as_number(value), n) for value, n in tally.items() if as_number(value) is not None]
+    named: dict[str, int] = {}
+    for name, wrong in step.mistakes().items():
+        students = sum(n for value, n in numbers if practice.close(value, wrong))
+        if students:
+            named[name] = students
+    return Summary(answered, right, counts, sorted(named.items(), key=lambda m: -m[1]), numbers)
+
+
+def standing(summary: Summary, my_answer: str | None) -> str:
+    """Where one student stands, in a sentence (no one else's name or answer)."""
+    if my_answer is None:
+        return f"You did not answer; {summary.right} of {summary.answered} students got it right."
+    same = sum(n for value, n, _ in summary.counts if value == my_answer)
+    others = same - 1
+    share = f"{summary.right} of {summary.answered} students got it right"
+    return f"{share}; {others} other student{'s' if others != 1 else ''} gave the same answer as you."

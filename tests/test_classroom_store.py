@@ -1,0 +1,512 @@
+"""The live-class store on SQLite and PostgreSQL: the class's life, permissions, isolation, deletion, load."""
+
+from __future__ import annotations
+
+import datetime
+import multiprocessing
+import re
+import threading
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from sqlalchemy import func, select
+
+import classroom
+from classroom import codes, schema
+from classroom.store import QuestionNotFound
+from tests.conftest import new_postgres_database
+
+Q1, Q2 = "topn:3", "topn:5"
+
+
+@pytest.fixture
+def store(database_url):
+    made = classroom.Store(database_url)
+    yield made
+    made.engine.dispose()
+
+
+@pytest.fixture
+def room(store):
+    return store.create_room("topn")
+
+
+def asked(store, room, question=Q1, right="0.75", step=2):
+    store.set_step(room.code, room.teacher_key, "topn", step, question, right)
+
+
+def rows(store, table) -> int:
+    with store.engine.connect() as connection:
+        return connection.execute(select(func.count()).select_from(table)).scalar_one()
+
+
+# ---------------------------------------------------------------------------- codes and keys
+
+def test_code_has_six_characters_of_one_case_without_look_alikes(store):
+    made = [store.create_room().code for _ in range(30)]
+    assert all(re.fullmatch(f"[{classroom.ALPHABET}]{{6}}", code) for code in made), made
+    assert not set("0O1IlL2Z5S8B") & set(classroom.ALPHABET)
+    assert len(set(made)) == 30
+
+
+def test_teacher_key_has_at_least_128_bits_and_only_its_digest_is_stored(store, room):
+    assert len(room.teacher_key) >= 43  # token_urlsafe: 6 bits a character
+    assert room.teacher_key not in repr(room)
+    with store.engine.connect() as connection:
+        stored = [str(v) for row in connection.execute(select(schema.rooms)) for v in row]
+    assert room.teacher_key not in " ".join(stored)
+    assert codes.digest(room.teacher_key) in stored
+
+
+def test_a_typed_code_in_lower_case_with_spaces_finds_the_room(store, room):
+    spaced = f"{room.code[:3].lower()} {room.code[3:].lower()}"
+    assert store.current(spaced)["code"] == room.code
+
+
+# ---------------------------------------------------------------------------- a class's life
+
+def test_every_change_the_screens_follow_raises_the_version(store, room):
+    versions = [store.current(room.code)["version"]]
+    asked(store, room)
+    versions.append(store.current(room.code)["version"])
+    store.set_step(room.code, room.teacher_key, "topn", 3)
+    versions.append(store.current(room.code)["version"])
+    store.set_step(room.code, room.teacher_key, "topn", 2, Q1)  # Back
+    versions.append(store.current(room.code)["version"])
+    for change in (store.lock, store.reveal, store.reset):
+        change(room.code, room.teacher_key, Q1)
+        versions.append(store.current(room.code)["version"])
+    assert versions == sorted(set(versions)) and len(versions) == 7, versions
+
+
+def test_current_says_lesson_step_question_and_state(store, room):
+    asked(store, room)
+    now = store.current(room.code)
+    assert {k: now[k] for k in ("lesson", "step", "question_id", "state")} == \
+        {"lesson": "topn", "step": 2, "question_id": Q1, "state": "open"}
+    assert now["right_answer"] is None  # not before the reveal
+    store.lock(room.code, room.teacher_key, Q1)
+    assert store.current(room.code)["state"] == "locked"
+    store.reveal(room.code, room.teacher_key, Q1)
+    assert store.current(room.code)["state"] == "revealed"
+    assert store.current(room.code)["right_answer"] == "0.75"
+
+
+def test_the_last_answer_before_the_lock_counts(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.answer(room.code, ann, Q1, "0.75")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 1, "0.75": 1}
+    assert store.my_answer(room.code, ann, Q1) == "0.75"
+    store.lock(room.code, room.teacher_key, Q1)
+    with pytest.raises(PermissionError):
+        store.answer(room.code, bob, Q1, "0.75")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 1, "0.75": 1}
+
+
+def test_a_slow_answer_to_the_previous_question_counts_until_it_is_locked(store, room):
+    asked(store, room, Q1)
+    asked(store, room, Q2, "down", step=4)
+    ann = store.join(room.code, "Ann")
+    store.answer(room.code, ann, Q1, "0.75")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.75": 1}
+    store.lock(room.code, room.teacher_key, Q1)
+    with pytest.raises(PermissionError):
+        store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, ann, Q2, "down")  # the other question is still open
+
+
+def test_reveal_stops_answers_and_lock_after_reveal_keeps_it_revealed(store, room):
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    store.reveal(room.code, room.teacher_key, Q1)
+    with pytest.raises(PermissionError):
+        store.answer(room.code, ann, Q1, "0.75")
+    store.lock(room.code, room.teacher_key, Q1)
+    assert store.current(room.code)["state"] == "revealed"
+
+
+def test_reset_opens_the_question_again_without_answers(store, room):
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.reveal(room.code, room.teacher_key, Q1)
+    store.reset(room.code, room.teacher_key, Q1)
+    assert store.current(room.code)["state"] == "open"
+    assert store.tally(room.code, room.teacher_key, Q1) == {}
+    store.answer(room.code, ann, Q1, "0.75")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.75": 1}
+
+
+def test_students_see_the_distribution_only_after_the_reveal(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "0.75")
+    with pytest.raises(PermissionError):
+        store.distribution(room.code, Q1)
+    assert store.question(room.code, Q1)["right_answer"] is None
+    store.reveal(room.code, room.teacher_key, Q1)
+    assert store.distribution(room.code, Q1) == {"0.3": 1, "0.75": 1}
+    assert store.question(room.code, Q1) == {"question_id": Q1, "state": "revealed", "right_answer": "0.75"}
+
+
+def test_nothing_a_student_call_returns_holds_another_student_or_the_key(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann the first"), store.join(room.code, "Bob the second")
+    store.answer(room.code, bob, Q1, "bobs-answer-0.3")
+    returned = [store.current(room.code), store.student(room.code, ann), store.my_answer(room.code, ann, Q1),
+                store.question(room.code, Q1)]
+    seen = repr(returned)
+    for secret in ("Bob the second", "bobs-answer", bob, room.teacher_key, codes.digest(room.teacher_key)):
+        assert secret not in seen
+
+
+def test_unknown_question_is_refused(store, room):
+    ann = store.join(room.code, "Ann")
+    with pytest.raises(QuestionNotFound):
+        store.answer(room.code, ann, "nope", "1")
+    with pytest.raises(QuestionNotFound):
+        store.lock(room.code, room.teacher_key, "nope")
+
+
+def test_export_has_one_row_per_student_and_question_with_the_last_answer(store, room):
+    asked(store, room, Q1, "0.75")
+    store.set_step(room.code, room.teacher_key, "topn", 3, "free", None)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "<b>Bob</b>")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, ann, Q1, "3/4")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.answer(room.code, bob, "free", "anything")
+    table = store.export(room.code, room.teacher_key)
+    assert list(table.columns[:1]) == ["nickname"]
+    assert {"nickname", "question", "answer", "right", "answered_at"} <= set(table.columns)
+    got = {(r.nickname, r.question): (r.answer, r.right) for r in table.itertuples()}
+    assert got == {("Ann", Q1): ("3/4", True), ("<b>Bob</b>", Q1): ("0.3", False), ("<b>Bob</b>", "free"): ("anything", None)}
+    assert str(table["answered_at"].dt.tz) == "UTC"
+    assert (table["answered_at"] > pd.Timestamp.now(tz="UTC") - pd.Timedelta(minutes=5)).all()
+
+
+# ---------------------------------------------------------------------------- nicknames
+
+@pytest.mark.parametrize("nickname", ["  Ann  ", "**bold** [link](http://x.io)", "<script>x</script>", "👩‍💻 Zoë",
+                                      "x" * 40, "$\\frac{1}{2}$"], ids=["spaces", "markdown", "html", "emoji", "forty", "latex"])
+def test_a_nickname_is_kept_literally(store, room, nickname):
+    student = store.join(room.code, nickname)
+    assert store.student(room.code, student)["nickname"] == nickname
+    assert store.roster(room.code, room.teacher_key)["nickname"].tolist() == [nickname]
+
+
+@pytest.mark.parametrize("nickname, message", [("x" * 41, "41 characters"), ("a\nb", "control"), ("a\x00b", "control"),
+                                               ("a\u202eb", "U\\+202E"), ("   ", "Type a nickname"), ("", "Type a nickname")],
+                         ids=["41", "newline", "nul", "rtl-override", "blank", "empty"])
+def test_a_bad_nickname_is_refused_with_the_reason(store, room, nickname, message):
+    with pytest.raises(ValueError, match=message):
+        store.join(room.code, nickname)
+    assert store.roster(room.code, room.teacher_key).empty
+
+
+def test_a_nickname_is_unique_within_a_room_only(store, room):
+    store.join(room.code, "Ann")
+    with pytest.raises(classroom.NicknameTaken):
+        store.join(room.code, "Ann")
+    assert issubclass(classroom.NicknameTaken, ValueError)
+    store.join(room.code, "ann")  # kept literally: another nickname
+    other = store.create_room()
+    store.join(other.code, "Ann")
+
+
+def test_hiding_a_nickname_keeps_the_answers(store, room):
+    asked(store, room)
+    ann = store.join(room.code, "rude name")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.hide(room.code, room.teacher_key, ann)
+    assert store.roster(room.code, room.teacher_key)["hidden"].tolist() == [True]
+    assert store.student(room.code, ann)["hidden"] is True
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 1}
+
+
+# ---------------------------------------------------------------------------- permissions
+
+def _teacher_calls(store, room, key):
+    return {
+        "set_step": lambda: store.set_step(room.code, key, "topn", 4, Q2, "down"),
+        "lock": lambda: store.lock(room.code, key, Q1),
+        "reveal": lambda: store.reveal(room.code, key, Q1),
+        "reset": lambda: store.reset(room.code, key, Q1),
+        "tally": lambda: store.tally(room.code, key, Q1),
+        "export": lambda: store.export(room.code, key),
+        "roster": lambda: store.roster(room.code, key),
+        "hide": lambda: store.hide(room.code, key, "someone"),
+        "end_room": lambda: store.end_room(room.code, key),
+    }
+
+
+TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room"]
+
+
+def _snapshot(store, room):
+    return (store.current(room.code), store.tally(room.code, room.teacher_key, Q1),
+            store.export(room.code, room.teacher_key).to_dict(), store.roster(room.code, room.teacher_key).to_dict())
+
+
+@pytest.mark.parametrize("call", TEACHER_CALLS)
+@pytest.mark.parametrize("wrong_key", ["", "x", "other room's key", "right key with a typo"])
+def test_every_teacher_call_with_a_wrong_key_is_refused_and_changes_nothing(store, room, call, wrong_key):
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    store.answer(room.code, ann, Q1, "0.3")
+    key = {"other room's key": store.create_room().teacher_key, "right key with a typo": room.teacher_key[:-1] + "!"
+           }.get(wrong_key, wrong_key)
+    before = _snapshot(store, room)
+    with pytest.raises(PermissionError):
+        _teacher_calls(store, room, key)[call]()
+    assert _snapshot(store, room) == before
+
+
+def _student_calls(store, code, student, question):
+    return {
+        "join": lambda: store.join(code, "Newcomer"),
+        "current": lambda: store.current(code),
+        "student": lambda: store.student(code, student),
+        "answer": lambda: store.answer(code, student, question, "0.75"),
+        "my_answer": lambda: store.my_answer(code, student, question),
+        "question": lambda: store.question(code, question),
+        "distribution": lambda: store.distribution(code, question),
+    }
+
+
+STUDENT_CALLS = ["join", "current", "student", "answer", "my_answer", "question", "distribution"]
+
+
+@pytest.mark.parametrize("call", STUDENT_CALLS + TEACHER_CALLS)
+def test_every_call_after_the_end_raises_room_not_found(store, room, call):
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    store.end_room(room.code, room.teacher_key)
+    calls = {**_student_calls(store, room.code, ann, Q1), **_teacher_calls(store, room, room.teacher_key)}
+    with pytest.raises(classroom.RoomNotFound):
+        calls[call]()
+    assert issubclass(classroom.RoomNotFound, LookupError)
+
+
+@pytest.mark.parametrize("call", STUDENT_CALLS)
+def test_an_unknown_code_raises_room_not_found(store, call):
+    with pytest.raises(classroom.RoomNotFound):
+        _student_calls(store, "AAAAAA", "nobody", Q1)[call]()
+
+
+@pytest.mark.parametrize("state", ["lock", "reveal"])
+def test_an_answer_after_lock_or_reveal_is_refused_and_not_counted(store, room, state):
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    store.answer(room.code, ann, Q1, "0.3")
+    getattr(store, state)(room.code, room.teacher_key, Q1)
+    with pytest.raises(PermissionError):
+        store.answer(room.code, ann, Q1, "0.75")
+    assert store.my_answer(room.code, ann, Q1) == "0.3"
+
+
+# ---------------------------------------------------------------------------- isolation
+
+def test_rooms_are_isolated(store, room):
+    other = store.create_room("ap")
+    asked(store, room)
+    asked(store, other)
+    ann, olga = store.join(room.code, "Ann"), store.join(other.code, "Olga")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(other.code, olga, Q1, "0.75")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 1}
+    assert store.tally(other.code, other.teacher_key, Q1) == {"0.75": 1}
+    with pytest.raises(LookupError):
+        store.answer(other.code, ann, Q1, "1.0")  # a student of one room cannot answer in another
+    with pytest.raises(LookupError):
+        store.student(other.code, ann)
+    with pytest.raises(PermissionError):
+        store.tally(other.code, room.teacher_key, Q1)
+    store.reveal(room.code, room.teacher_key, Q1)
+    assert store.current(other.code)["state"] == "open"
+    store.end_room(room.code, room.teacher_key)
+    assert store.tally(other.code, other.teacher_key, Q1) == {"0.75": 1}
+    assert store.roster(other.code, other.teacher_key)["nickname"].tolist() == ["Olga"]
+
+
+# ---------------------------------------------------------------------------- deletion
+
+def test_end_deletes_every_row_of_the_room(store, room):
+    other = store.create_room()
+    asked(store, room)
+    store.answer(room.code, store.join(room.code, "Ann"), Q1, "0.3")
+    store.join(other.code, "Olga")
+    store.end_room(room.code, room.teacher_key)
+    assert rows(store, schema.rooms) == 1
+    assert rows(store, schema.students) == 1
+    assert rows(store, schema.answers) == rows(store, schema.questions) == 0
+
+
+def _file_bytes(database_url: str) -> bytes:
+    path = Path(database_url.removeprefix("sqlite:///"))
+    return b"".join(p.read_bytes() for p in sorted(path.parent.glob(path.name + "*")))
+
+
+def test_on_sqlite_the_ended_room_cannot_be_read_back_from_the_files(tmp_path):
+    url = f"sqlite:///{tmp_path / 'live.db'}"
+    store = classroom.Store(url)
+    room = store.create_room()
+    asked(store, room)
+    nickname, answer = "Zephyrine-Quokka", "answer-Xylophone-42"
+    store.answer(room.code, store.join(room.code, nickname), Q1, answer)
+    assert nickname.encode() in _file_bytes(url)  # the check can fail: the nickname is there before
+    store.end_room(room.code, room.teacher_key)
+    data = _file_bytes(url)
+    assert nickname.encode() not in data and answer.encode() not in data
+    assert room.code.encode() not in data
+    store.engine.dispose()
+
+
+def test_on_postgresql_the_ended_room_is_vacuumed_out_of_the_table_files(postgres_server):
+    store = classroom.Store(new_postgres_database(postgres_server))
+    room = store.create_room()
+    store.join(room.code, "Zephyrine-Quokka")
+    store.end_room(room.code, room.teacher_key)
+    with store.engine.connect() as connection:
+        # VACUUM FULL gave the table a new, empty file; the dead row's old file is gone.
+        pages = connection.exec_driver_sql("SELECT pg_relation_size('live_students')").scalar()
+    assert pages == 0
+    store.engine.dispose()
+
+
+def test_a_room_older_than_max_age_is_deleted_with_its_data(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, max_age=datetime.timedelta(hours=2), clock=lambda: now[0])
+    room = store.create_room()
+    asked(store, room)
+    store.answer(room.code, store.join(room.code, "Ann"), Q1, "0.3")
+    now[0] += 2 * 3600 - 1
+    assert store.current(room.code)["question_id"] == Q1
+    fresh = store.create_room()
+    now[0] += 1
+    with pytest.raises(classroom.RoomNotFound):
+        store.current(room.code)
+    assert rows(store, schema.students) == rows(store, schema.answers) == rows(store, schema.questions) == 0
+    assert rows(store, schema.rooms) == 1  # the younger room stays
+    assert store.current(fresh.code)["version"] == 1
+    store.engine.dispose()
+
+
+def test_expired_rooms_are_purged_by_the_next_new_room(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    old = store.create_room()
+    store.join(old.code, "Ann")
+    now[0] += 12 * 3600
+    store.create_room()
+    assert rows(store, schema.rooms) == 1 and rows(store, schema.students) == 0
+    store.engine.dispose()
+
+
+def test_the_code_of_an_ended_room_is_not_given_again_the_same_day(database_url, monkeypatch):
+    now = [1_000_000.0]  # 1970-01-12 13:46 UTC
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    drawn = iter(["AAAAAA", "AAAAAA", "CCCCCC", "AAAAAA"])
+    monkeypatch.setattr(codes, "new_code", lambda: next(drawn))
+    first = store.create_room()
+    store.end_room(first.code, first.teacher_key)
+    assert store.create_room().code == "CCCCCC"
+    now[0] += 86_400  # the next day the code may come back
+    assert store.create_room().code == "AAAAAA"
+    store.engine.dispose()
+
+
+# ---------------------------------------------------------------------------- wrong codes
+
+def test_wrong_codes_from_one_browser_get_slower(store):
+    for _ in range(5):
+        assert store.join_wait("browser-1") == 0
+        store.wrong_code("browser-1")
+    assert store.join_wait("browser-1") > 0
+    store.wrong_code("browser-1")
+    assert store.join_wait("browser-1") > 1
+    assert store.join_wait("browser-2") == 0
+
+
+# ---------------------------------------------------------------------------- processes and threads
+
+def _open_store(url, start, results):
+    start.wait()
+    try:
+        classroom.Store(url).engine.dispose()
+        results.put("ok")
+    except Exception as problem:  # noqa: BLE001 - sent back to the test
+        results.put(f"{type(problem).__name__}: {problem}")
+
+
+def test_several_processes_create_the_schema_at_once(database_url):
+    context = multiprocessing.get_context("fork")
+    start, results = context.Event(), context.Queue()
+    workers = [context.Process(target=_open_store, args=(database_url, start, results)) for _ in range(6)]
+    for worker in workers:
+        worker.start()
+    start.set()
+    outcomes = [results.get(timeout=60) for _ in workers]
+    for worker in workers:
+        worker.join(30)
+    assert outcomes == ["ok"] * 6
+
+
+def _students_answer(url, code, first, count, start, results):
+    store = classroom.Store(url)
+    start.wait()
+    try:
+        for number in range(first, first + count):
+            student = store.join(code, f"student {number}")
+            store.answer(code, student, Q1, str(number % 3))
+            store.answer(code, student, Q1, str(number % 4))  # the last answer counts
+        results.put("ok")
+    except Exception as problem:  # noqa: BLE001
+        results.put(f"{type(problem).__name__}: {problem}")
+    finally:
+        store.engine.dispose()
+
+
+def test_several_processes_answering_at_once_are_counted_exactly(store, room, database_url):
+    asked(store, room)
+    context = multiprocessing.get_context("fork")
+    start, results = context.Event(), context.Queue()
+    processes, each = 4, 15
+    workers = [context.Process(target=_students_answer, args=(database_url, room.code, p * each, each, start, results))
+               for p in range(processes)]
+    for worker in workers:
+        worker.start()
+    start.set()
+    outcomes = [results.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join(30)
+    assert outcomes == ["ok"] * processes
+    expected = pd.Series([str(n % 4) for n in range(processes * each)]).value_counts().to_dict()
+    assert store.tally(room.code, room.teacher_key, Q1) == expected
+    assert len(store.roster(room.code, room.teacher_key)) == processes * each
+
+
+def test_one_store_is_safe_from_several_threads(store, room):
+    asked(store, room)
+    problems = []
+
+    def answer(number):
+        try:
+            student = store.join(room.code, f"thread {number}")
+            store.answer(room.code, student, Q1, "0.75" if number % 2 else "0.3")
+            store.current(room.code)
+        except Exception as problem:  # noqa: BLE001
+            problems.append(problem)
+
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not problems
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 12, "0.75": 12}

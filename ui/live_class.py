@@ -1,0 +1,504 @@
+"""The Live class page's Streamlit pieces: the teacher's console and the student's phone screen.
+
+All class state is in the database (``classroom.Store``); the session keeps only who this browser
+is: the teacher key (teacher) or the student id (student, also in the address bar, see
+:func:`student_screen`). Screens poll the room's version once a second in a fragment and rerun the
+page only when it changed, so an idle class costs one small SELECT per student a second.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import segno
+import streamlit as st
+
+from classroom import NicknameTaken, RoomNotFound, Store, codes
+from classroom.steps import LiveStep, live_step, playground_lesson, step_count
+from classroom.summary import standing, summarize
+from lessons import BY_KEY, LESSONS
+from metrics import practice
+from ui import lessons as engine
+from ui import live_charts, tables, text
+
+POLL_SECONDS = 1.0
+PLAYGROUND_CHOICE = "__playground__"
+TEACHER = "live_teacher"
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> Store:
+    """One Store (a connection pool) per process; the state itself is in the database."""
+    return Store(database_url())
+
+
+def database_url() -> str:
+    """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite under RECEVAL_DATA_DIR or ./.receval-data."""
+    url = os.environ.get("RECEVAL_CLASSROOM_URL")
+    if url:
+        return url
+    folder = Path(os.environ.get("RECEVAL_DATA_DIR") or Path(__file__).resolve().parents[1] / ".receval-data")
+    return f"sqlite:///{folder.resolve() / 'live_class.db'}"
+
+
+def page_address() -> str:
+    """This page's address without its query (the join link's base)."""
+    url = st.context.url or "http://localhost:8501/Live_class"
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+def qr_svg(link: str) -> str:
+    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
+
+
+def browser_key() -> str:
+    """What identifies one browser across reloads: Streamlit's XSRF cookie (this session without it)."""
+    cookie = st.context.cookies.get("_streamlit_xsrf")
+    if isinstance(cookie, str) and cookie:
+        return f"xsrf:{cookie}"
+    return "session:" + st.session_state.setdefault("live_browser", codes.new_student_id())
+
+
+# --------------------------------------------------------------------------- drawing a step
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def step_content(lesson: str, index: int, revealed: bool) -> list[tuple[str, list, object]]:
+    """(caption, cards, figure) of a lesson step, built once per process: a whole class shows the same
+    step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
+    lesson_step = live_step(lesson, index).lesson_step
+    if lesson_step.kind == "demonstrate":
+        return [("", [], engine.demonstration(lesson_step, "normal")[0].figure)]
+    if lesson_step.kind == "predict" and not revealed:
+        puzzles = [lesson_step.scenario] + ([lesson_step.question.other] if lesson_step.question.other else [])
+        return [(("List A" if n == 0 else "List B") if len(puzzles) > 1 else "", [], engine.puzzle_figure(scenario))
+                for n, scenario in enumerate(puzzles)]
+    if lesson_step.kind == "predict":
+        question = lesson_step.question
+        keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
+        return [(caption, _cards(view, keys), view.figure) for caption, view in engine.reveal(lesson_step).shown]
+    view = engine.step_view(lesson_step)  # show, explore: the step's locked view at its own scenario
+    return [("", _cards(view, lesson_step.focus or list(view.values)), view.figure)]
+
+
+def draw_step(step: LiveStep, state: str, key: str) -> None:
+    """The step as the lessons page draws it, locked; predict steps show the numbers after the reveal."""
+    st.subheader(step.title)
+    st.markdown(step.text)
+    if step.lesson_step is None:
+        _draw_playground(step, state, key)
+        return
+    for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, state == "revealed")):
+        if caption:
+            st.markdown(f"**{caption}**")
+        for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
+            column.metric(label, value, border=True)
+        st.plotly_chart(figure, key=f"{key}_{number}")
+
+
+def _cards(view, keys) -> list[tuple[str, str]]:
+    return [(engine.label(k, view.k), engine.card_text(view.values[k])[0]) for k in keys if k in view.values]
+
+
+def _draw_playground(step: LiveStep, state: str, key: str) -> None:
+    case = step.case
+    scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
+                "gain": case.gain}
+    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground")
+    st.caption(f"K = {case.k}; relevant items and grades: "
+               + text.markdown(", ".join(f"{item} ({grade:g})" for item, grade in case.ground_truth.items())))
+    if state == "revealed":
+        st.metric(practice.QUIZ_METRICS[step.metric].display_label(case.k), f"{step.exact_value:.4f}", border=True)
+
+
+def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str) -> None:
+    """The reveal: the distribution, the share right, and the mistakes by name."""
+    summary = summarize(step, tally)
+    if not summary.answered:
+        st.info("Nobody answered this question.")
+        return
+    st.metric("Right", f"{summary.right} of {summary.answered}", border=True,
+              help=f"{summary.share_right:.0%} of the answers are right.")
+    if step.options:
+        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
+    else:
+        mine_number = practice.parse_answer(mine) if mine and _is_number(mine) else None
+        st.plotly_chart(live_charts.answers_histogram(summary.numbers, step.exact_value,
+                                                      float(mine_number) if mine_number is not None else None),
+                        key=f"{key}_histogram")
+    for explanation, students in summary.mistakes:
+        who = "1 student" if students == 1 else f"{students} students"
+        st.warning(f"**{who}:** {text.markdown(explanation)}" if step.options
+                   else f"**{who}** used {text.markdown(explanation)}.")
+
+
+def _is_number(value: str) -> bool:
+    try:
+        practice.parse_answer(value)
+        return True
+    except ValueError:
+        return False
+
+
+# --------------------------------------------------------------------------- follow the teacher
+
+def follow(code: str, seen_key: str) -> None:
+    """Rerun the whole page when the room's version moved; else redraw nothing."""
+    @st.fragment(run_every=POLL_SECONDS)
+    def poll() -> None:
+        try:
+            version = store().current(code)["version"]
+        except RoomNotFound:
+            version = -1
+        if st.session_state.get(seen_key) != version:
+            st.rerun(scope="app")
+    poll()
+
+
+# --------------------------------------------------------------------------- landing: teach or join
+
+def landing() -> None:
+    join_side, teach_side = st.columns(2, gap="large")
+    with join_side:
+        st.markdown("#### Join a class")
+        join_form(st.query_params.get("room", ""))
+    with teach_side:
+        st.markdown("#### Teach")
+        st.markdown("Start a class: students join with a code, you move through a lesson, and everyone's "
+                    "answers come together on your screen.")
+        st.button("Start a class", type="primary", key="live_start", on_click=start_class)
+
+
+def start_class() -> None:
+    room = store().create_room(LESSONS[0].key)
+    step = live_step(LESSONS[0].key, 0)
+    store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
+    st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key, "show_link": True}
+    st.query_params.from_dict({"room": room.code})
+
+
+def join_form(code: str) -> None:
+    with st.form("live_join", border=False):
+        typed = st.text_input("Class code", value=code, max_chars=12, key="live_code", placeholder="e.g. 7KXQ4M")
+        nickname = st.text_input("Nickname (leave empty to stay anonymous)", max_chars=codes.MAX_NICKNAME,
+                                 key="live_nickname")
+        submitted = st.form_submit_button("Join", type="primary")
+    if not submitted:
+        return
+    wait = store().join_wait(browser_key())
+    if wait > 0:
+        st.error(f"Too many wrong codes from this browser: wait {wait:.0f} s, then try again.")
+        return
+    code = codes.normal_code(typed)
+    try:
+        for _ in range(5):  # an anonymous name drawn twice in one class: draw again
+            try:
+                student = store().join(code, nickname if nickname.strip() else codes.anonymous_nickname())
+                break
+            except NicknameTaken:
+                if nickname.strip():
+                    raise
+    except RoomNotFound:
+        store().wrong_code(browser_key())
+        st.error(f"No class has the code {text.quoted(typed)}: check it with your teacher.")
+        return
+    except ValueError as problem:  # the nickname: taken, too long, control characters
+        st.error(text.markdown(str(problem)))
+        return
+    st.query_params.from_dict({"room": code, "student": student})
+    st.rerun()
+
+
+# --------------------------------------------------------------------------- the student's screen
+
+def student_screen(code: str, student_id: str) -> None:
+    """The student's screen. The student id lives in the address bar: a reload or a dropped connection
+    comes back as the same student (a Streamlit session does not survive a reload)."""
+    try:
+        me = store().student(code, student_id)
+        now = store().current(code)
+    except RoomNotFound:
+        st.info("This class has ended (or its code is wrong). Thank you for taking part!")
+        st.query_params.clear()
+        return
+    except LookupError:
+        st.warning("This browser's student link is not part of this class: join again.")
+        join_form(code)
+        return
+    st.session_state["live_seen"] = now["version"]
+    follow(code, "live_seen")
+    nickname = "your nickname is hidden by the teacher" if me["hidden"] else text.markdown(me["nickname"])
+    st.caption(f"Class {now['code']} · you are {nickname}")
+    step = live_step(now["lesson"], now["step"])
+    if step is None:
+        st.info("Waiting for the teacher to show the first step…")
+        return
+    question_id = step.question_id
+    state = now["state"] if question_id == now["question_id"] else "open"
+    draw_step(step, state, f"live_student_{now['version']}")
+    if question_id is not None:
+        _student_question(code, student_id, step, state, question_id)
+
+
+def _student_question(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
+    st.markdown(f"**{text.markdown(step.prompt)}**")
+    if state == "open":
+        _answer_box(code, student_id, step, question_id)
+        return
+    mine = store().my_answer(code, student_id, question_id)
+    _after_answers(code, step, state, question_id, mine)
+
+
+@st.fragment
+def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) -> None:
+    """Answering reruns only this box, not the page: thirty phones answering at once stay cheap."""
+    mine = store().my_answer(code, student_id, question_id)
+    widget_key = f"live_answer_{question_id}"
+    if step.options:
+        labels = [o.label for o in step.options]
+        st.radio("Your answer", labels, index=labels.index(mine) if mine in labels else None, horizontal=True,
+                 key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+    else:
+        with st.form(f"live_number_{question_id}", border=False):
+            typed = st.text_input("Your answer (a number such as 0.6429 or 9/14)", value=mine or "",
+                                  max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
+            if st.form_submit_button("Send"):
+                try:
+                    practice.parse_answer(typed)
+                    store().answer(code, student_id, question_id, typed.strip())
+                    mine = typed.strip()
+                except ValueError as problem:
+                    st.error(text.markdown(str(problem)))
+                except PermissionError as problem:
+                    st.warning(text.markdown(str(problem)))
+    if st.session_state.pop("live_late", False):
+        st.warning("The teacher locked the answers just before your choice: it was not recorded.")
+    elif mine is not None:
+        st.success(f"Your answer {text.quoted(mine)} is in. You can change it until the teacher locks it.")
+
+
+def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine: str | None) -> None:
+    if state == "locked":
+        st.info(f"The teacher locked the answers. Yours: {text.quoted(mine) if mine else 'none'}.")
+        return
+    right = step.right_answer
+    tally = store().distribution(code, question_id)
+    verdict = summarize(step, {mine: 1}) if mine else None
+    if verdict and verdict.right:
+        chosen = next((o.explanation for o in step.options if o.label == mine), "")
+        st.success(f"**Right.** {chosen}")
+    elif mine is not None:
+        chosen = next((o.explanation for o in step.options if o.label == mine), "")
+        if not step.options:
+            chosen = practice.check_number(mine, step.exact_value, step.mistakes()).message
+        st.error(f"**Not quite.** {chosen} The answer is **{text.markdown(right if step.options else practice.describe(step.exact_value))}**.")
+    if step.why:
+        st.info(step.why)
+    st.markdown(text.markdown(standing(summarize(step, tally), mine)))
+    draw_summary(step, tally, mine, f"live_student_summary_{question_id}")
+
+
+def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) -> None:
+    value = st.session_state.get(widget_key)
+    if value is None:
+        return
+    try:
+        store().answer(code, student_id, question_id, value)
+    except PermissionError:
+        st.session_state["live_late"] = True
+    except RoomNotFound:
+        pass
+
+
+# --------------------------------------------------------------------------- the teacher's console
+
+def teacher_from_link() -> None:
+    """?room=CODE&teacher=KEY opens the console on another device; the key leaves the address bar at once."""
+    key = st.query_params.get("teacher")
+    code = codes.normal_code(st.query_params.get("room", ""))
+    st.query_params.from_dict({"room": code} if code else {})
+    try:
+        store().tally(code, key, "__check__")
+    except PermissionError:
+        st.error("That teacher link is not valid for this class.")
+        return
+    except RoomNotFound:
+        st.error("That class has ended or expired.")
+        return
+    except LookupError:
+        pass  # the key is right: the question is unknown
+    st.session_state[TEACHER] = {"code": code, "key": key, "show_link": False}
+
+
+def teacher_screen() -> None:
+    teacher = st.session_state[TEACHER]
+    code, key = teacher["code"], teacher["key"]
+    try:
+        now = store().current(code)
+    except RoomNotFound:
+        del st.session_state[TEACHER]
+        st.info("The class has ended or expired: its answers and nicknames are deleted.")
+        st.button("Start a new class", key="live_restart", on_click=start_class)
+        return
+    st.session_state["live_teacher_seen"] = now["version"]
+    follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
+    join_link = f"{page_address()}?{urlencode({'room': code})}"
+    head = st.columns([2, 1, 3], vertical_alignment="center")
+    head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
+                 f"font-family:monospace' data-testid='live-code'>{code}</div>")
+    head[1].image(qr_svg(join_link), width=180)
+    with head[2]:
+        st.markdown("Join at")
+        st.code(join_link, language=None)
+        _teacher_link(teacher, code, key)
+    step_controls(code, key, now)
+    step = live_step(now["lesson"], now["step"])
+    if step is None:
+        st.info("Choose a lesson or push the playground's scenario.")
+    else:
+        state = now["state"] if step.question_id == now["question_id"] else "open"
+        draw_step(step, state, f"live_teacher_{now['version']}")
+        if step.question_id:
+            question_panel(code, key, step, state)
+    class_tools(code, key)
+
+
+def _teacher_link(teacher: dict, code: str, key: str) -> None:
+    if not teacher.get("show_link"):
+        return
+    link = f"{page_address()}?{urlencode({'room': code, 'teacher': key})}"
+    with st.expander("Teacher link: open this class on another device (shown once)", expanded=False):
+        st.warning("Anyone with this link can run your class. Do not project it; copy it somewhere private now: "
+                   "it is not shown again.")
+        st.code(link, language=None)
+    teacher["show_link"] = False
+
+
+def step_controls(code: str, key: str, now: dict) -> None:
+    choices = [lesson.key for lesson in LESSONS] + [PLAYGROUND_CHOICE]
+    current = now["lesson"] if now["lesson"] in BY_KEY else PLAYGROUND_CHOICE
+    st.session_state["live_lesson_choice"] = current
+    row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
+    row[0].selectbox("What the class sees", choices, key="live_lesson_choice", on_change=_choose_lesson,
+                     args=(code, key),
+                     format_func=lambda k: "🎯 The playground's scenario, with a question" if k == PLAYGROUND_CHOICE
+                     else f"{BY_KEY[k].icon} {BY_KEY[k].title}")
+    if current == PLAYGROUND_CHOICE:
+        metric_row = st.columns([3, 2], vertical_alignment="bottom")
+        metric_row[0].selectbox("Metric to predict", list(practice.QUIZ_METRICS), key="live_metric",
+                                format_func=lambda m: practice.QUIZ_METRICS[m].label)
+        metric_row[1].button("Push the playground's list again", key="live_push", on_click=_push_playground,
+                             args=(code, key))
+        return
+    count = step_count(now["lesson"])
+    st.session_state["live_step_choice"] = now["step"] + 1
+    row[1].selectbox("Go to step", list(range(1, count + 1)), key="live_step_choice", on_change=_go_to,
+                     args=(code, key, now["lesson"]),
+                     format_func=lambda n: f"{n}. {BY_KEY[now['lesson']].steps[n - 1].title}"[:48])
+    row[2].button("◀ Back", key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
+                  args=(code, key, now["lesson"], now["step"] - 1))
+    row[3].button("Next ▶", key="live_next", type="primary", disabled=now["step"] + 1 >= count, width="stretch",
+                  on_click=_set, args=(code, key, now["lesson"], now["step"] + 1))
+
+
+def _set(code: str, key: str, lesson: str, index: int) -> None:
+    step = live_step(lesson, index)
+    if step is not None:
+        store().set_step(code, key, lesson, index, step.question_id, step.right_answer)
+
+
+def _go_to(code: str, key: str, lesson: str) -> None:
+    _set(code, key, lesson, int(st.session_state["live_step_choice"]) - 1)
+
+
+def _choose_lesson(code: str, key: str) -> None:
+    choice = st.session_state["live_lesson_choice"]
+    if choice == PLAYGROUND_CHOICE:
+        _push_playground(code, key)
+    else:
+        _set(code, key, choice, 0)
+
+
+def _push_playground(code: str, key: str) -> None:
+    from metrics.registry import RankingCase
+
+    items = tables.parse_recommended(st.session_state["recommended"]).columns["recommended"]
+    truth = tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"]
+    case = RankingCase(items, truth, int(st.session_state["k"]), st.session_state["gain"],
+                       st.session_state["ap_denominator"])
+    metric = st.session_state.get("live_metric") or "ndcg_at_k"
+    step = live_step(playground_lesson(case, metric), 0)
+    store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
+
+
+def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
+    """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary."""
+    @st.fragment(run_every=POLL_SECONDS)
+    def counts() -> None:
+        try:
+            answered = sum(store().tally(code, key, step.question_id).values())
+            joined = len(store().roster(code, key))
+        except RoomNotFound:
+            return
+        st.metric("Answered", f"{answered} of {joined}", border=True)
+
+    st.markdown(f"**{text.markdown(step.prompt)}**")
+    left, right = st.columns([1, 2], vertical_alignment="center")
+    with left:
+        counts()
+    with right:
+        buttons = st.columns(3)
+        buttons[0].button("🔒 Lock", key="live_lock", disabled=state != "open", width="stretch",
+                          on_click=store().lock, args=(code, key, step.question_id))
+        buttons[1].button("👁 Reveal", key="live_reveal", type="primary", disabled=state == "revealed",
+                          width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
+        buttons[2].button("↺ Reset", key="live_reset", width="stretch", on_click=store().reset,
+                          args=(code, key, step.question_id), help="Delete this question's answers and open it again.")
+    if state == "locked":
+        st.caption("Answers are locked: press Reveal to show how the class answered.")
+    if state == "revealed":
+        if step.why:
+            st.info(step.why)
+        draw_summary(step, store().tally(code, key, step.question_id), None, f"live_teacher_summary_{step.question_id}")
+
+
+def class_tools(code: str, key: str) -> None:
+    # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
+    with st.expander("Students, answers and ending the class"):
+        roster = store().roster(code, key)
+        if roster.empty:
+            st.caption("Nobody has joined yet.")
+        for row in roster.itertuples():
+            name, hide = st.columns([4, 1], vertical_alignment="center")
+            name.markdown("*(hidden)*" if row.hidden else text.markdown(row.nickname))
+            hide.button("Show" if row.hidden else "Hide", key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
+                        args=(code, key, row.student_id, not row.hidden))
+        st.download_button("Download every answer (CSV)", lambda: store().export(code, key).to_csv(index=False),
+                           file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
+                           key="live_csv", on_click="ignore")
+        sure = st.checkbox("Delete every answer and nickname now", key="live_end_sure")
+        st.button("End the class", key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def _end(code: str, key: str) -> None:
+    store().end_room(code, key)
+    st.session_state.pop(TEACHER, None)
+    st.session_state["live_ended"] = True
+    st.query_params.clear()
+
+
+def main() -> None:
+    params = st.query_params
+    if "teacher" in params:
+        teacher_from_link()
+    if st.session_state.pop("live_ended", False):
+        st.success("The class has ended: every answer and nickname is deleted.")
+    if TEACHER in st.session_state:
+        teacher_screen()
+    elif params.get("room") and params.get("student"):
+        student_screen(codes.normal_code(params["room"]), params["student"])
+    else:
+        landing()
