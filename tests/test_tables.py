@@ -2,6 +2,8 @@
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ui import tables
 from ui.state import ground_truth_table, recommended_table
@@ -77,3 +79,25 @@ def test_users_table_parses_lists_and_rejects_repeats():
     parsed = tables.parse_users(table)
     assert parsed.columns == {"user": ["u1"], "recommended": [["a", "b", "c"]], "relevant": [{"c"}]}
     assert parsed.problems == ["Users, row 2 (u2): item 'x' is recommended twice (ranks 1 and 3), so that user is left out."]
+
+
+def test_typing_a_lower_rank_moves_the_item_down_to_exactly_that_rank():
+    table = recommended_table(["101", "102", "103", "104", "105"])
+    table.loc[0, "rank"] = "5"
+    assert tables.reorder_by_rank(table)["item"].tolist() == ["102", "103", "104", "105", "101"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_typed_rank_puts_the_item_exactly_there_and_keeps_the_others_in_order(data):
+    length = data.draw(st.integers(1, 30), label="length")
+    items = [str(100 + i) for i in range(1, length + 1)]
+    moved = data.draw(st.integers(0, length - 1), label="row")
+    target = data.draw(st.integers(1, length + 3), label="typed rank")
+    table = recommended_table(items)
+    table.loc[moved, "rank"] = str(target)
+    reordered = tables.reorder_by_rank(table)
+    result = reordered["item"].tolist() if reordered is not None else items
+    assert result.index(items[moved]) + 1 == min(target, length)
+    assert [i for i in result if i != items[moved]] == [i for i in items if i != items[moved]]
+    assert tables.parse_recommended(table).columns["recommended"] == result
