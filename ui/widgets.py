@@ -177,6 +177,65 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     return shown
 
 
+def vanished(key: str, options) -> bool:
+    """Whether the choice under ``key`` was a good one on the last run and is no longer among ``options``
+    (an item deleted or renamed): the caller then picks another without a note, as it is no one's mistake."""
+    value = st.session_state.get(key)
+    return key in st.session_state and value == st.session_state.get(f"_{key}_good") and value not in list(options)
+
+
+def choice(widget: Callable, label: str, options, key: str, *, format_func: Callable = str,
+           on_change: Callable | None = None, args: tuple = (), index: int | None = 0, **kwargs):
+    """A selectbox or radio over ``st.session_state[key]`` that only ever holds one of ``options``.
+
+    A value it cannot show (a client state naming no option, a stored choice the options no longer
+    hold) is replaced by the last good choice, or the default, and a note under it says so, instead of
+    an exception or a silent jump. The callback runs only for a real option. When the label of the
+    chosen option changes (it says the item's rank, and the item moved), the browser is sent the new
+    label: it would otherwise send the old one back, which names no option, on the next press.
+    """
+    options = list(options)
+    good_key, label_key = f"_{key}_good", f"_{key}_label"
+    allowed = options + ([None] if index is None else [])
+    default = None if index is None or not options else options[min(index, len(options) - 1)]
+    note = None
+    if key in st.session_state and not _is_option(st.session_state[key], allowed):
+        stored, last_good = st.session_state[key], st.session_state.get(good_key)
+        fallback = last_good if _is_option(last_good, allowed) else default
+        shown = "no choice" if fallback is None else text.markdown(_label_of(format_func, fallback))
+        note = f"{text.markdown(stored)} is not one of the choices for {label}, so it stays {shown}."
+        st.session_state[key] = fallback
+    value = st.session_state.get(key, default)
+    shown_label = _label_of(format_func, value)
+    if key not in st.session_state or st.session_state.get(label_key, shown_label) != shown_label:
+        st.session_state[key] = value  # (re)sends the choice, with its label as it reads now
+    st.session_state[label_key] = shown_label
+    picked = widget(label, options, key=key, format_func=format_func, on_change=_checked_callback,
+                    args=(key, tuple(allowed), on_change, tuple(args)), **kwargs)
+    st.session_state[good_key] = picked
+    if note:
+        st.info(note, icon="↕️")
+    return picked
+
+
+def _is_option(value, options: list) -> bool:
+    return not isinstance(value, bool) and any(value is option or (not isinstance(option, bool) and value == option)
+                                               for option in options)
+
+
+def _label_of(format_func: Callable, value) -> str:
+    try:
+        return str(format_func(value)) if value is not None else ""
+    except Exception:  # noqa: BLE001 (a label for a value that is no option, only for the note)
+        return str(value)
+
+
+def _checked_callback(key: str, options: tuple, callback: Callable | None, args: tuple) -> None:
+    """Run ``callback`` only when the widget now holds one of the options it was drawn with."""
+    if callback is not None and _is_option(st.session_state.get(key), list(options)):
+        callback(*args)
+
+
 def usable(value, label: str, kwargs: dict, last_good):
     """``(value, None)`` when a widget built with ``kwargs`` can show ``value``, else the value to use and why."""
     if "options" in kwargs:
