@@ -34,3 +34,60 @@ def test_ab_swap_picker_follows_the_item_it_swapped():
     assert ab.session_state["ab_b"]["item"].tolist()[4:7] == ["107", "106", "105"]
     assert browser_label(ab, "_ab_item", "rank 5: 105") == "rank 7: 105"
     assert browser_label(ab, "_ab_swap", "rank 7: 107") == "rank 5: 107"
+
+
+def lesson_step(lesson: str, step: int):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.switch_page(TOPIC_PAGES["lessons"])
+    at.query_params["lesson"], at.query_params["step"] = lesson, str(step)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def notes(at) -> list[str]:
+    return [i.value for i in at.info if not i.value.startswith("**Goal:**")]
+
+
+def rank_sliders(at, lesson: str, index: int) -> list:
+    return [s.value for s in at.slider if s.key and s.key.startswith(f"lessons_control_{lesson}_{index}_")]
+
+
+def test_ap_lesson_two_rank_sliders_never_show_one_rank_and_say_who_made_room():
+    from metrics.ranked_metrics import average_precision_at_k
+    at = lesson_step("ap", 7)
+    at.slider(key="lessons_control_ap_6_0").set_value(2).run()  # 104 to rank 2
+    at.slider(key="lessons_control_ap_6_1").set_value(2).run()  # 107 to rank 2 as well
+    assert not at.exception
+    assert rank_sliders(at, "ap", 6) == [7, 2]  # 104 took 107's old rank
+    assert notes(at) == ["104 moved to rank 7 to make room for 107."]
+    order = [101, 107, 102, 103, 105, 106, 104, 108, 109, 110]
+    expected = average_precision_at_k(order, {101: 1, 104: 1, 107: 1}, 10)
+    assert [m.value for m in at.metric] == [f"{expected:.4f}"]
+    at.slider(key="lessons_control_ap_6_0").set_value(3).run()  # an ordinary move: no note
+    assert rank_sliders(at, "ap", 6) == [3, 2] and not notes(at)
+
+
+def test_ndcg_lesson_a_move_onto_another_hit_swaps_them_instead_of_changing_nothing_visible():
+    from metrics.ndcg import ndcg_at_k
+    at = lesson_step("ndcg", 4)
+    assert rank_sliders(at, "ndcg", 3) == [1, 4, 7]
+    at.slider(key="lessons_control_ndcg_3_1").set_value(1).run()  # 104 onto 101's rank
+    assert not at.exception
+    assert rank_sliders(at, "ndcg", 3) == [4, 1, 7]
+    assert notes(at) == ["101 moved to rank 4 to make room for 104."]
+    order = [104, 102, 103, 101, 105, 106, 107, 108, 109, 110]
+    expected = ndcg_at_k(order, {101: 1, 104: 1, 107: 1}, 5)
+    assert f"{expected:.4f}" in [m.value for m in at.metric]
+
+
+def test_rank_sliders_sent_onto_one_rank_at_once_show_where_the_items_really_are():
+    from ui import lessons as engine
+    from lessons.content import AP
+    step = AP.steps[6]
+    values, notes = engine.make_room(step.scenario, step.controls, [2, 2], None)
+    assert values == [2, 3] and notes == ["107 moved to rank 3: rank 2 is taken."]
+    assert engine.make_room(step.scenario, step.controls, [2, 5], [4, 7]) == ([2, 5], [])
