@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from tests.conftest import run_page
+import re
+
+import pytest
+
+from tests.conftest import edit, run_page
 from ui.state import TOPIC_PAGES
+
+
+def plain(markdown: str) -> str:
+    """A message as the person reads it: without the escapes that keep typed text literal."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
 def browser_label(at, key: str, held: str | None) -> str | None:
@@ -91,3 +100,32 @@ def test_rank_sliders_sent_onto_one_rank_at_once_show_where_the_items_really_are
     values, notes = engine.make_room(step.scenario, step.controls, [2, 2], None)
     assert values == [2, 3] and notes == ["107 moved to rank 3: rank 2 is taken."]
     assert engine.make_room(step.scenario, step.controls, [2, 5], [4, 7]) == ([2, 5], [])
+
+
+RANKING_PAGES = ["home", "topn", "ap", "rr", "ndcg", "ab", "random", "lens"]
+
+
+@pytest.mark.parametrize("name", RANKING_PAGES)
+def test_a_ten_thousand_digit_rank_is_refused_by_row_on_every_ranking_page(name):
+    at = run_page(TOPIC_PAGES[name])
+    table = "ab_b" if name == "ab" else "recommended"
+    before = at.session_state[table]["item"].tolist()
+    edit(at, table, edited_rows={0: {"rank": "9" * 10_000}})
+    at.run()  # and on the rerun after it
+    assert not at.exception
+    warned = [plain(w.value) for w in at.warning if "Recommended list, row 1: the rank '99" in plain(w.value)]
+    assert len(warned) == 1 and "is a number of 10,000 digits, too large to be a rank" in warned[0]
+    assert len(warned[0]) < 1_000
+    assert at.session_state[table]["item"].tolist() == before
+
+
+@pytest.mark.parametrize(("name", "table"), [("rating", "ratings"), ("ndcg", "ndcg_scores"),
+                                             ("classification", "labels"), ("auc", "scores"),
+                                             ("logloss", "probabilities")])
+def test_long_text_in_every_cell_of_a_numbers_table_is_refused_by_row_in_a_short_message(name, table):
+    at = run_page(TOPIC_PAGES[name])
+    columns = list(at.session_state[table].columns)
+    edit(at, table, edited_rows={0: {column: "9" * 10_000 + "x" for column in columns}})
+    assert not at.exception
+    warned = [plain(w.value) for w in at.warning if ", row 1: " in plain(w.value)]
+    assert len(warned) == 1 and "(10,001 characters)" in warned[0] and len(warned[0]) < 1_500
