@@ -8,6 +8,7 @@ from ui import lessons as engine
 from ui import text
 from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
+from ui.widgets import choice as pick
 from ui.widgets import delta_colour, page
 
 SMALL = r"\small "
@@ -135,8 +136,8 @@ elif step.kind == "predict":
     asking, data = st.columns(2)
     with asking:
         st.markdown(f"**{question.prompt}**")
-        choice = st.radio("Your answer", [o.label for o in question.options], index=None, horizontal=True,
-                          key=f"lessons_answer_{key}_{index}")
+        choice = pick(st.radio, "Your answer", [o.label for o in question.options], f"lessons_answer_{key}_{index}",
+                      index=None, horizontal=True)
     if choice is None:
         with asking:
             st.caption("Choose an answer to reveal the numbers.")

@@ -129,3 +129,47 @@ def test_long_text_in_every_cell_of_a_numbers_table_is_refused_by_row_in_a_short
     assert not at.exception
     warned = [plain(w.value) for w in at.warning if ", row 1: " in plain(w.value)]
     assert len(warned) == 1 and "(10,001 characters)" in warned[0] and len(warned[0]) < 1_500
+
+
+def send_from_browser(at, key: str, value: str):
+    """Run with the browser sending ``value`` for the selectbox or radio ``key``, as a crafted client can."""
+    widget = next(w for w in list(at.selectbox) + list(at.radio) if w.key == key)
+    states = at._tree.get_widget_states()
+    sent = next(w for w in states.widgets if w.id == widget.id)
+    sent.string_value = value
+    at._run(states)
+    return at
+
+
+CRAFTED = [("lessons", "lessons_answer_topn_2", "Your answer"), ("ab", "_ab_item", "Item to move in B"),
+           ("lens", "_lens_library_widget", "Library"), ("your_data", "yd_gain", "NDCG gain"),
+           ("compare", "compare_test", "Test"), ("practice", "_challenge_choice", "Goal"),
+           ("auc", "auc_gauc_weight", "Weight of each user's AUC")]
+
+
+@pytest.mark.parametrize(("name", "key", "label"), CRAFTED, ids=[c[0] for c in CRAFTED])
+def test_a_choice_the_browser_sends_that_is_no_option_is_refused_with_a_message(name, key, label):
+    at = lesson_step("topn", 3) if name == "lessons" else run_page(TOPIC_PAGES[name])
+    send_from_browser(at, key, "no such option")
+    assert not at.exception
+    said = [plain(n.value) for n in at.info if "no such option" in plain(n.value)]
+    assert said and said[0].startswith(f"no such option is not one of the choices for {label}, so it stays ")
+    at.run()
+    assert not at.exception and not [n for n in at.info if "no such option" in plain(n.value)]
+
+
+def test_a_refused_choice_keeps_the_last_good_one():
+    ab = run_page(TOPIC_PAGES["ab"])
+    ab.selectbox(key="_ab_item").set_value("105").run()
+    send_from_browser(ab, "_ab_item", "rank 99: 999")
+    assert ab.selectbox(key="_ab_item").value == "105"
+    assert "so it stays rank 5: 105." in plain(next(n.value for n in ab.info if "rank 99" in plain(n.value)))
+
+
+@pytest.mark.parametrize(("name", "state"), [("compare", {"compare_correction": "sidak"}),
+                                             ("your_data", {"yd_denominator": 3}), ("lens", {"lens_library": "nope"})])
+def test_a_stored_choice_no_widget_offers_is_replaced_and_said(name, state):
+    at = run_page(TOPIC_PAGES[name], **state)
+    value = next(iter(state.values()))
+    assert any(plain(n.value).startswith(f"{value} is not one of the choices") for n in at.info)
+

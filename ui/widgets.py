@@ -169,30 +169,27 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     value, and a note under the widget says so instead of an exception.
     """
     widget_key = f"_{state_key}_widget"
-    value, note = usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
+    refused = st.session_state.pop(f"_{state_key}_refused", None)
+    value, note = usable(refused if refused is not None else st.session_state[state_key], label, kwargs,
+                         st.session_state.get(f"_{state_key}_good"))
     st.session_state[state_key] = st.session_state[widget_key] = st.session_state[f"_{state_key}_good"] = value
-    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key, label, kwargs), **kwargs)
     if note:
         st.info(note, icon="↕️")
     return shown
-
-
-def vanished(key: str, options) -> bool:
-    """Whether the choice under ``key`` was a good one on the last run and is no longer among ``options``
-    (an item deleted or renamed): the caller then picks another without a note, as it is no one's mistake."""
-    value = st.session_state.get(key)
-    return key in st.session_state and value == st.session_state.get(f"_{key}_good") and value not in list(options)
 
 
 def choice(widget: Callable, label: str, options, key: str, *, format_func: Callable = str,
            on_change: Callable | None = None, args: tuple = (), index: int | None = 0, **kwargs):
     """A selectbox or radio over ``st.session_state[key]`` that only ever holds one of ``options``.
 
-    A value it cannot show (a client state naming no option, a stored choice the options no longer
-    hold) is replaced by the last good choice, or the default, and a note under it says so, instead of
-    an exception or a silent jump. The callback runs only for a real option. When the label of the
-    chosen option changes (it says the item's rank, and the item moved), the browser is sent the new
-    label: it would otherwise send the old one back, which names no option, on the next press.
+    A value it cannot show (a client state naming no option, a stored choice it never offered) is
+    replaced by the last good choice, or the default, and a note under it says so, instead of an
+    exception or a silent jump; a good choice the options no longer hold (an item deleted, a K
+    removed) quietly becomes the default, as it is no one's mistake. The callback runs only for a
+    real option. When the label of the chosen option changes (it says the item's rank, and the item
+    moved), the browser is sent the new label: it would otherwise send the old one back, which names
+    no option, on the next press.
     """
     options = list(options)
     good_key, label_key = f"_{key}_good", f"_{key}_label"
@@ -201,9 +198,12 @@ def choice(widget: Callable, label: str, options, key: str, *, format_func: Call
     note = None
     if key in st.session_state and not _is_option(st.session_state[key], allowed):
         stored, last_good = st.session_state[key], st.session_state.get(good_key)
-        fallback = last_good if _is_option(last_good, allowed) else default
-        shown = "no choice" if fallback is None else text.markdown(_label_of(format_func, fallback))
-        note = f"{text.markdown(stored)} is not one of the choices for {label}, so it stays {shown}."
+        if _is_option(stored, [last_good]):  # it was a choice on the last run
+            fallback = default
+        else:
+            fallback = last_good if _is_option(last_good, allowed) else default
+            shown = "no choice" if fallback is None else text.markdown(_label_of(format_func, fallback))
+            note = f"{text.markdown(stored)} is not one of the choices for {label}, so it stays {shown}."
         st.session_state[key] = fallback
     value = st.session_state.get(key, default)
     shown_label = _label_of(format_func, value)
@@ -262,8 +262,14 @@ def usable(value, label: str, kwargs: dict, last_good):
     return value, None
 
 
-def _copy(source: str, target: str) -> None:
-    st.session_state[target] = st.session_state[source]
+def _copy(source: str, target: str, label: str, kwargs: dict) -> None:
+    """The widget's new value into the page's state, unless the browser sent one the widget cannot show:
+    the page reads the state before it draws the widget, so that value is kept aside for bound() to refuse."""
+    value = st.session_state[source]
+    if usable(value, label, kwargs, None)[1] is None:
+        st.session_state[target] = value
+    else:
+        st.session_state[f"_{target}_refused"] = value
 
 
 def show_problems(problems: list[str]) -> None:
