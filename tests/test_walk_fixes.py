@@ -173,3 +173,28 @@ def test_a_stored_choice_no_widget_offers_is_replaced_and_said(name, state):
     value = next(iter(state.values()))
     assert any(plain(n.value).startswith(f"{value} is not one of the choices") for n in at.info)
 
+
+
+@pytest.mark.parametrize(("name", "table", "column"), [("ap", "users", "user"), ("ndcg", "ndcg_scores", "item"),
+                                                       ("ndcg", "ground_truth", "grade")])
+def test_numbers_sent_into_a_text_column_are_refused_and_the_editor_keeps_working(name, table, column):
+    at = run_page(TOPIC_PAGES[name])
+    before = at.session_state[table].copy()
+    rows = len(before)
+    edit(at, table, edited_rows={row: {column: float(row) + 0.5} for row in range(rows)})
+    refused = [plain(w.value) for w in at.warning if "That edit was not applied" in plain(w.value)]
+    assert refused and f"column '{column}' is text, but received the number 0.5" in refused[0]
+    edit(at, table, deleted_rows=[99])  # then a state that restarts the editor from the stored table
+    at.run()
+    assert not at.exception
+    assert at.session_state[table][column].tolist() == before[column].tolist()
+
+
+def test_a_stored_table_with_numbers_in_a_text_column_still_opens_in_its_editor():
+    import pandas as pd
+    at = run_page(TOPIC_PAGES["ndcg"], ground_truth=pd.DataFrame({"item": [101.0, 104.0], "grade": [2.0, 1.0]}))
+    assert not at.exception
+    from tests.conftest import card
+    from metrics.ndcg import ndcg_at_k
+    expected = ndcg_at_k([str(i) for i in range(101, 111)], {"101": 2, "104": 1}, 10)
+    assert card(at, "NDCG@10 (graded)") == f"{expected:.4f}"

@@ -31,9 +31,11 @@ MAX_GRADE = 1000
 """The largest usable grade: 2^1000 − 1 still fits a float64 with room for sums (2^1024 does not)."""
 
 
-def _check_value(value, column: str) -> None:
+def _check_value(value, column: str, text_columns=()) -> None:
     if value is None or isinstance(value, str):
         return
+    if column in text_columns:  # the grid sends text there; a number would make the editor refuse the column
+        raise RejectedEdit(f"column '{column}' is text, but received the number {str(value)[:20]}")
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise RejectedEdit(f"column '{column}' received {type(value).__name__} {value!r:.40}, which is not text or a number")
     if isinstance(value, (int, np.integer)) and not -_INT64 <= int(value) < _INT64:
@@ -50,12 +52,12 @@ def _position(raw, size: int, what: str) -> int:
     return position
 
 
-def apply_edits(base: pd.DataFrame, edits) -> pd.DataFrame:
+def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
     """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
 
     Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
-    exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits), so the
-    caller can keep the last good table instead.
+    exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits, a number
+    in one of ``text_columns``), so the caller can keep the last good table instead.
     """
     table = base.reset_index(drop=True).astype(object)
     if edits is None:
@@ -73,20 +75,35 @@ def apply_edits(base: pd.DataFrame, edits) -> pd.DataFrame:
         for column, value in changes.items():
             if column not in table.columns:
                 raise RejectedEdit(f"an edit names column {column!r:.40}, which this table does not have")
-            _check_value(value, column)
+            _check_value(value, column, text_columns)
             table.at[position, column] = value
     rows = []
     for row in added:
         if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
             raise RejectedEdit("an added row names a column this table does not have")
         for column, value in row.items():
-            _check_value(value, column)
+            _check_value(value, column, text_columns)
         rows.append({c: row.get(c) for c in table.columns})
     drop = sorted({_position(p, len(table), "a deletion") for p in deleted})
     table = table.drop(index=drop)
     if rows:
         table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
     return table.reset_index(drop=True)
+
+
+def as_text(table: pd.DataFrame, columns) -> pd.DataFrame:
+    """The table with every number in ``columns`` written as text (2.0 as "2"), as the grid shows a
+    text column; the table itself when there is none (a table from a file or a link may hold numbers)."""
+    numbers = [c for c in columns if c in table.columns
+               and any(v is not None and not isinstance(v, str) and not (isinstance(v, float) and np.isnan(v))
+                       for v in table[c])]
+    if not numbers:
+        return table
+    table = table.copy()
+    for column in numbers:
+        table[column] = pd.Series([v if v is None or isinstance(v, str) or (isinstance(v, float) and np.isnan(v))
+                                   else _text(v) for v in table[column]], index=table.index, dtype=object)
+    return table
 
 
 def _text(value) -> str:

@@ -92,11 +92,14 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
     table then keeps its last good content and a warning says why).
     """
-    _REORDER[name] = reorder
-    key = _apply_edits(name, reorder)
+    text_columns = tuple(c for c, cfg in column_config.items()
+                         if isinstance(cfg, dict) and (cfg.get("type_config") or {}).get("type") == "text")
+    st.session_state[f"_{name}_editor_setup"] = (reorder, text_columns)  # this session's, for page()
+    key = _apply_edits(name, reorder, text_columns)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
-    base = st.session_state[f"{name}_base"]
+    # A number in a text column (from a file, a link, an old state) would make the grid refuse the table.
+    base = tables.as_text(st.session_state[f"{name}_base"], text_columns)
     # Tall enough to show every row, the empty "add" row and one row added since (so the first row typed
     # does not scroll the others away), up to max_rows rows in all, the add row counted: a table just
     # filling max_rows still shows its add row, where a person clicks to add one. It depends on the base
@@ -112,24 +115,23 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     return st.session_state[name]
 
 
-# Each editor's reorder, by table, so page() can apply an edit before the page draws anything (the
-# lesson link and the scenario file are made then); table_editor applying it again changes nothing.
-_REORDER: dict[str, Callable | None] = {}
-
-
 def apply_pending_edits() -> None:
-    """Bring the scenario tables up to date with what their editors received since the last run."""
+    """Bring the scenario tables up to date with what their editors received since the last run, so the
+    lesson link and the scenario file (made before the page draws its editors) include the last edit;
+    table_editor applying it again changes nothing. Each editor's setup is kept in this session's
+    state, never in the module: sessions share nothing they change."""
     for name in SCENARIO_TABLES:
-        if name in _REORDER:
-            _apply_edits(name, _REORDER[name])
+        setup = st.session_state.get(f"_{name}_editor_setup")
+        if setup is not None:
+            _apply_edits(name, *setup)
 
 
-def _apply_edits(name: str, reorder: Callable | None) -> str:
+def _apply_edits(name: str, reorder: Callable | None, text_columns=()) -> str:
     """Apply the editor's edits over its base to the scenario table; returns the editor's key now."""
     key = _editor_key(name)
     if key in st.session_state:
         try:
-            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key], text_columns)
         except tables.RejectedEdit as why:
             st.session_state[f"{name}_rejected"] = str(why)
             key = _restart_editor(name)
