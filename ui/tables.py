@@ -31,11 +31,9 @@ MAX_GRADE = 1000
 """The largest usable grade: 2^1000 − 1 still fits a float64 with room for sums (2^1024 does not)."""
 
 
-def _check_value(value, column: str, text_columns=()) -> None:
+def _check_value(value, column: str) -> None:
     if value is None or isinstance(value, str):
         return
-    if column in text_columns:  # the grid sends text there; a number would make the editor refuse the column
-        raise RejectedEdit(f"column '{column}' is text, but received the number {str(value)[:20]}")
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise RejectedEdit(f"column '{column}' received {type(value).__name__} {value!r:.40}, which is not text or a number")
     if isinstance(value, (int, np.integer)) and not -_INT64 <= int(value) < _INT64:
@@ -56,8 +54,10 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
     """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
 
     Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
-    exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits, a number
-    in one of ``text_columns``), so the caller can keep the last good table instead.
+    exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits), so the
+    caller can keep the last good table instead. A number sent into one of ``text_columns`` is kept
+    as its text (3.0 as "3"), as the grid would have sent it: a text column holding only numbers
+    makes Streamlit refuse the whole editor.
     """
     table = base.reset_index(drop=True).astype(object)
     if edits is None:
@@ -75,20 +75,25 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
         for column, value in changes.items():
             if column not in table.columns:
                 raise RejectedEdit(f"an edit names column {column!r:.40}, which this table does not have")
-            _check_value(value, column, text_columns)
-            table.at[position, column] = value
+            _check_value(value, column)
+            table.at[position, column] = _as_cell(value, column in text_columns)
     rows = []
     for row in added:
         if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
             raise RejectedEdit("an added row names a column this table does not have")
         for column, value in row.items():
-            _check_value(value, column, text_columns)
-        rows.append({c: row.get(c) for c in table.columns})
+            _check_value(value, column)
+        rows.append({c: _as_cell(row.get(c), c in text_columns) for c in table.columns})
     drop = sorted({_position(p, len(table), "a deletion") for p in deleted})
     table = table.drop(index=drop)
     if rows:
         table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
     return table.reset_index(drop=True)
+
+
+def _as_cell(value, text: bool):
+    return _text(value) if text and isinstance(value, (int, float, np.integer, np.floating)) and not (
+        isinstance(value, float) and np.isnan(value)) else value
 
 
 def as_text(table: pd.DataFrame, columns) -> pd.DataFrame:
