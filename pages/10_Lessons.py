@@ -8,6 +8,7 @@ from ui import lessons as engine
 from ui import text
 from ui.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
+from ui.widgets import choice as pick
 from ui.widgets import delta_colour, page, sources_link
 
 SMALL = r"\small "
@@ -145,8 +146,8 @@ elif step.kind == "predict":
     asking, data = st.columns(2)
     with asking:
         st.markdown(f"**{question.prompt}**")
-        choice = st.radio("Your answer", [o.label for o in question.options], index=None, horizontal=True,
-                          key=f"lessons_answer_{key}_{index}")
+        choice = pick(st.radio, "Your answer", [o.label for o in question.options], f"lessons_answer_{key}_{index}",
+                      index=None, horizontal=True)
     if choice is None:
         with asking:
             st.caption("Choose an answer to reveal the numbers.")
@@ -188,9 +189,23 @@ elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)
     with controls_side:
         st.info(f"🎯 **Goal:** {step.goal.text}")
-        chosen = [st.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
-                            **engine.slider_spec(step.scenario, control))
-                  for number, control in enumerate(step.controls)]
+        control_keys = [f"lessons_control_{key}_{index}_{number}" for number in range(len(step.controls))]
+        specs = [engine.slider_spec(step.scenario, control) for control in step.controls]
+        # Two rank sliders never show one rank: the other item makes room, and a note says where it went.
+        wanted = [st.session_state.get(name, spec["value"]) for name, spec in zip(control_keys, specs, strict=True)]
+        shown_before = (st.session_state.get(f"_lessons_shown_{key}_{index}")
+                        if all(name in st.session_state for name in control_keys) else None)
+        settled, room_notes = engine.make_room(step.scenario, step.controls, wanted, shown_before)
+        for name, value, spec in zip(control_keys, settled, specs, strict=True):
+            if name in st.session_state:
+                spec.pop("value")  # the slider shows its state, set here when it had to make room
+                if st.session_state[name] != value:
+                    st.session_state[name] = value
+        st.session_state[f"_lessons_shown_{key}_{index}"] = settled
+        chosen = [st.slider(control.label, key=name, **spec)
+                  for name, control, spec in zip(control_keys, step.controls, specs, strict=True)]
+        for note in room_notes:
+            st.info(note, icon="↔️")
         view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
         # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
         previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None

@@ -12,7 +12,7 @@ from metrics.topn_metrics import top_k_table
 from ui import charts, text, worked_view
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import page, show_table
+from ui.widgets import choice, page, show_table
 
 page(
     "Practice: quiz and goal challenges", "🏋️",
@@ -154,7 +154,7 @@ def quiz() -> None:
     # A form: Enter in the answer box checks the answer, as the Check button does.
     with st.form(f"_quiz_form_{progress['round']}_{progress['index']}", border=False, enter_to_submit=True):
         if question.options:
-            st.radio("Your answer", question.options, index=None, key=key, disabled=answered)
+            choice(st.radio, "Your answer", question.options, key, index=None, disabled=answered)
         else:
             st.text_input("Your answer", key=key, disabled=answered,
                           placeholder="a whole number K" if question.kind == "k_equal" else "e.g. 0.643, 0.6429 or 9/14")
@@ -191,8 +191,8 @@ def challenges() -> None:
                 "counts as several swaps.")
     keys = list(CHALLENGES)
     active = st.session_state["practice"]["challenge"]
-    chosen = st.radio("Goal", keys, format_func=lambda k: CHALLENGES[k].title,
-                      index=keys.index(active) if active in keys else 0, key="_challenge_choice")
+    chosen = choice(st.radio, "Goal", keys, "_challenge_choice", format_func=lambda k: CHALLENGES[k].title,
+                    index=keys.index(active) if active in keys else 0)
     st.button("Start" if active != chosen else "Start again", on_click=_start, args=(chosen,), key="_challenge_start")
     if active is None:
         return

@@ -9,7 +9,7 @@ from ui import text
 from ui.library_snippets import WHY_NOT_RUN, snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import bound, page, pitfalls, show_table
+from ui.widgets import bound, page, pitfalls, show_table, usable
 
 page(
     "Why libraries disagree", "🔭",
@@ -56,7 +56,9 @@ mask = lens.differing_cells(values, diffs)
 # The chosen library and metric live in the session, so the formula at the top is drawn first.
 with_differences = list(dict.fromkeys(diffs["library"]))
 st.session_state.setdefault("lens_library", with_differences[0] if with_differences else "torchmetrics")
-library = st.session_state["lens_library"]
+# As bound() below will show it: a stored name that is no library is replaced there, and said.
+library, _ = usable(st.session_state["lens_library"], "Library", {"options": list(conv.CONVENTIONS)},
+                    st.session_state.get("_lens_library_good"))
 convention = conv.CONVENTIONS[library]
 metrics_of = [m for m in conv.METRICS if convention.has(m)]
 differing = diffs.loc[diffs["library"] == library, "metric"].tolist()

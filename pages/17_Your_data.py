@@ -9,7 +9,7 @@ from metrics.synthetic import synthetic_log
 from ui import batch_charts, text
 from ui import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
-from ui.widgets import formula, page, pitfalls, show_table
+from ui.widgets import choice, formula, page, pitfalls, show_table
 from ui.your_data_content import FORMATS_HELP, IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
 page("Your data", "🗂️", IDEA)
@@ -42,7 +42,7 @@ if st.session_state.get("yd_log") is None:
 
 # ----------------------------------------------------------------------------- the log
 st.subheader("The log")
-source = st.radio("Where the log comes from", ["Synthetic log", "Upload files"], horizontal=True, key="yd_source")
+source = choice(st.radio, "Where the log comes from", ["Synthetic log", "Upload files"], "yd_source", horizontal=True)
 progress = st.empty()
 if source == "Synthetic log":
     with st.form("yd_synthetic", border=True):
@@ -68,10 +68,11 @@ else:
     left, right = st.columns(2)
     with left:
         recs_file = st.file_uploader("Recommendations file", key="yd_recs_file")
-        recs_format = st.selectbox("Its format", list(FORMAT_LABELS), format_func=FORMAT_LABELS.get, key="yd_recs_format")
+        recs_format = choice(st.selectbox, "Its format", list(FORMAT_LABELS), "yd_recs_format", format_func=FORMAT_LABELS.get)
     with right:
         truth_file = st.file_uploader("Ground-truth file", key="yd_truth_file")
-        truth_format = st.selectbox("Its format", list(FORMAT_LABELS), format_func=FORMAT_LABELS.get, key="yd_truth_format")
+        truth_format = choice(st.selectbox, "Its format", list(FORMAT_LABELS), "yd_truth_format",
+                              format_func=FORMAT_LABELS.get)
     keep_best = st.checkbox("Keep the best-ranked copy of an item recommended twice to a user", key="yd_keep_best",
                             help="Off: such a log is refused, since the item would count twice as a hit. On: each "
                                  "repeated (user, item) pair keeps its best-ranked row and the others are left out.")
@@ -97,9 +98,9 @@ metrics = st.multiselect("Metrics", list(batch.METRICS), default=list(batch.METR
                          format_func=yd.LABELS.get) or list(batch.METRICS)
 cells = st.columns(3)
 ks = cells[0].multiselect("K values", K_OPTIONS, default=[5, 10, 20], key="yd_ks") or [10]
-gain = cells[1].radio("NDCG gain", GAINS, key="yd_gain", horizontal=True)
-denominator = cells[2].radio("AP denominator", AP_DENOMINATORS, key="yd_denominator", horizontal=True,
-                             format_func={"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits"}.get)
+gain = choice(cells[1].radio, "NDCG gain", GAINS, "yd_gain", horizontal=True)
+denominator = choice(cells[2].radio, "AP denominator", AP_DENOMINATORS, "yd_denominator", horizontal=True,
+                     format_func={"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits"}.get)
 ks = sorted(ks)
 
 cache_key = (st.session_state["yd_log_version"], tuple(ks), tuple(metrics), gain, denominator)
@@ -164,7 +165,7 @@ with overview_area:
                         key="yd_main_histogram")
 
 st.subheader("Spread over users")
-hist_k = st.selectbox("K for the histograms", ks, index=ks.index(main_k), key="yd_hist_k")
+hist_k = choice(st.selectbox, "K for the histograms", ks, "yd_hist_k", index=ks.index(main_k))
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
 st.plotly_chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
                 key="yd_histograms")
@@ -176,8 +177,8 @@ st.plotly_chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(s
 
 # ----------------------------------------------------------------------------- worst users
 st.subheader("Worst users")
-worst_column = st.selectbox("Rank users by", columns, index=columns.index(batch.column_name(main_metric, main_k)),
-                            format_func=yd.column_label, key="yd_worst_column")
+worst_column = choice(st.selectbox, "Rank users by", columns, "yd_worst_column",
+                      index=columns.index(batch.column_name(main_metric, main_k)), format_func=yd.column_label)
 worst = yd.worst_users(per_user, worst_column)
 show_table(worst.rename(columns={c: yd.column_label(c) for c in columns}),
            column_config={yd.column_label(c): st.column_config.NumberColumn(format="%.4f") for c in columns})
@@ -185,7 +186,7 @@ st.caption(f"The {len(worst)} lowest {yd.column_label(worst_column)} of {len(per
            "user listed first). All columns of every user are in the download below.")
 left, right = st.columns([2, 3])
 with left:
-    chosen = st.selectbox("User to explain", worst["user"].tolist(), format_func=str, key="yd_worst_user")
+    chosen = choice(st.selectbox, "User to explain", worst["user"].tolist(), "yd_worst_user")
     if st.button("Open this user in the scenario", key="yd_open", disabled=chosen is None):
         items, grades = yd.user_case(log, chosen)
         _put("recommended", recommended_table(items))

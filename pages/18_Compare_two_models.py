@@ -5,7 +5,7 @@ import streamlit as st
 from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import synthetic_pair
 from ui import compare_charts, text
-from ui.widgets import MISSING, formula, page, pitfalls, show_table
+from ui.widgets import MISSING, choice, formula, page, pitfalls, show_table
 
 page(
     "Compare two models", "📊",
@@ -53,8 +53,8 @@ def read_upload(upload, kind: str):
     return readers.read_table(upload.getvalue(), kind, filename=upload.name, max_rows=MAX_ROWS)
 
 
-source = st.radio("Data", ["A synthetic pair with a known true difference", "My own files"], horizontal=True,
-                  key="compare_source")
+source = choice(st.radio, "Data", ["A synthetic pair with a known true difference", "My own files"],
+                "compare_source", horizontal=True)
 if source.startswith("A synthetic"):
     left, middle, right = st.columns(3)
     true_delta = left.select_slider("True difference in NDCG@10 (B − A) over the population", TRUE_DELTAS,
@@ -105,8 +105,9 @@ for model, missing in significance.users_without_recommendations(recs_a, recs_b,
 
 settings = st.columns(4)
 k = int(settings[0].number_input("K", min_value=1, max_value=1000, value=10, step=1, key="compare_k"))
-test = settings[1].selectbox("Test", list(TEST_LABELS), format_func=TEST_LABELS.get, key="compare_test")
-correction = settings[2].selectbox("Correction over the metrics", ["holm", "bonferroni", "none"], key="compare_correction")
+test = choice(settings[1].selectbox, "Test", list(TEST_LABELS), "compare_test", format_func=TEST_LABELS.get)
+correction = choice(settings[2].selectbox, "Correction over the metrics", ["holm", "bonferroni", "none"],
+                    "compare_correction")
 confidence = settings[3].select_slider("Interval", [0.8, 0.9, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
                                        key="compare_confidence")
 
@@ -122,8 +123,8 @@ labels = {column: compare_charts.metric_label(column) for column in result["tabl
 per_user_a, per_user_b = result["a"].rename(columns=labels), result["b"].rename(columns=labels)
 table = result["table"].rename(index=labels)
 
-focus = st.selectbox("Metric to look at closely", list(table.index), index=list(table.index).index(labels[f"ndcg@{k}"]),
-                     key="compare_focus")
+focus = choice(st.selectbox, "Metric to look at closely", list(table.index), "compare_focus",
+               index=list(table.index).index(labels[f"ndcg@{k}"]))
 row = table.loc[focus]
 differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]
 n, spread = len(differences), differences.std(ddof=1)

@@ -8,7 +8,7 @@ import streamlit as st
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
 from ui import charts, formulas, tables, text
-from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 SCORE_COLUMNS = {
     "user": st.column_config.TextColumn("User"),
@@ -123,8 +123,8 @@ else:
         metric_cards({f"GAUC, {WEIGHT_LABELS[w]}": value for w, (value, _) in results.items()},
                      group="gauc", columns=3)
     show_table(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS))
-    weight = st.radio("Weight of each user's AUC", cls.GAUC_WEIGHTS, key="auc_gauc_weight", horizontal=True,
-                      format_func=WEIGHT_LABELS.get)
+    weight = choice(st.radio, "Weight of each user's AUC", cls.GAUC_WEIGHTS, "auc_gauc_weight", horizontal=True,
+                    format_func=WEIGHT_LABELS.get)
     if not math.isnan(results[weight][0]):
         st.latex(formulas.gauc_latex(table, weight, results[weight][0]))
         st.plotly_chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")

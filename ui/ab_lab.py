@@ -15,6 +15,7 @@ from ui import tables
 from ui.lab_content import BY_KEY as PRESETS
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.text import markdown
+from ui.widgets import choice
 
 TRUTH = "ab_ground_truth"
 
@@ -111,10 +112,9 @@ def move_controls(items: list[str]) -> None:
     """Pick an item of B, then move it up, down, to a typed rank, or swap it with another."""
     if not items:
         return
-    if st.session_state.get("_ab_item") not in items:
-        st.session_state["_ab_item"] = items[0]
     rank = {item: r for r, item in enumerate(items, start=1)}
-    st.selectbox("Item to move in B", items, key="_ab_item", format_func=lambda i: f"rank {rank[i]}: {i}")
+    # The labels say each item's rank, so after a move choice() sends the moved item's new label.
+    choice(st.selectbox, "Item to move in B", items, "_ab_item", format_func=lambda i: f"rank {rank[i]}: {i}")
     up, down = st.columns(2)
     up.button("⬆ Up", on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
     down.button("⬇ Down", on_click=move_by, args=(1,), width="stretch", key="_ab_down")
@@ -125,9 +125,7 @@ def move_controls(items: list[str]) -> None:
     other, go_swap = st.columns([2, 1], vertical_alignment="bottom")
     others = [i for i in items if i != st.session_state["_ab_item"]]
     if others:
-        if st.session_state.get("_ab_swap") not in others:
-            st.session_state["_ab_swap"] = others[0]
-        other.selectbox("Swap with", others, key="_ab_swap", format_func=lambda i: f"rank {rank[i]}: {i}")
+        choice(other.selectbox, "Swap with", others, "_ab_swap", format_func=lambda i: f"rank {rank[i]}: {i}")
         go_swap.button("Swap", on_click=swap, width="stretch", key="_ab_do_swap")
 
 

@@ -115,6 +115,33 @@ def with_controls(scenario: dict, controls, values) -> dict:
     return scenario
 
 
+def make_room(scenario: dict, controls, values, before) -> tuple[list, list[str]]:
+    """Control values in which no two rank controls claim one rank, and a note for each item moved.
+
+    A rank control that moved (its value differs from ``before``, the values shown last) keeps the
+    rank it was moved to; another rank control there swaps places with it, taking its old rank. Any
+    clash left (no ``before``: a first visit, a state the browser never sends) is settled the way the
+    list is built: each control then shows the rank its item really has.
+    """
+    values, notes = list(values), []
+    ranks = [i for i, control in enumerate(controls) if control.kind == "rank"]
+    before = list(before) if before is not None and len(before) == len(values) else None
+    for mover in (i for i in ranks if before is not None and values[i] != before[i]):
+        for other in ranks:
+            if other != mover and values[other] == values[mover] and before[other] == values[mover]:
+                values[other] = before[mover]
+                notes.append(f"{controls[other].item} moved to rank {before[mover]} to make room for "
+                             f"{controls[mover].item}.")
+    if ranks:
+        where = placed(scenario["recommended"], {controls[i].item: int(values[i]) for i in ranks})
+        for i in ranks:
+            actual = where.index(controls[i].item) + 1
+            if actual != values[i]:
+                notes.append(f"{controls[i].item} moved to rank {actual}: rank {int(values[i])} is taken.")
+                values[i] = actual
+    return values, notes
+
+
 def control_value(scenario: dict, control: Control):
     """The value a control shows for the scenario as it is."""
     if control.kind == "k":

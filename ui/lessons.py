@@ -20,7 +20,7 @@ from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
 from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
-from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, moved, parse,
+from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, make_room, moved, parse,
                              placed, predicted_labels, slider_spec, static_view, with_control,
                              with_controls)
 
@@ -246,6 +246,6 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
            "check_scenario", "claim_frames", "claim_problem", "control_value", "demonstration", "goal_reached", "highlight",
-           "label", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
+           "label", "make_room", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]

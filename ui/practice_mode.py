@@ -125,7 +125,9 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
         keys = list(values)
         with columns[0]:
-            st.selectbox("Metric", keys, key=f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
+            from ui.widgets import choice  # here: ui.widgets imports this module
+
+            choice(st.selectbox, "Metric", keys, f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
         with columns[1]:
             st.text_input("Your value", key=f"_practice_{group}_answer", placeholder="e.g. 0.643, 0.6429 or 9/14")
         with columns[2]:

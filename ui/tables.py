@@ -50,12 +50,14 @@ def _position(raw, size: int, what: str) -> int:
     return position
 
 
-def apply_edits(base: pd.DataFrame, edits) -> pd.DataFrame:
+def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
     """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
 
     Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
     exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits), so the
-    caller can keep the last good table instead.
+    caller can keep the last good table instead. A number sent into one of ``text_columns`` is kept
+    as its text (3.0 as "3"), as the grid would have sent it: a text column holding only numbers
+    makes Streamlit refuse the whole editor.
     """
     table = base.reset_index(drop=True).astype(object)
     if edits is None:
@@ -74,19 +76,39 @@ def apply_edits(base: pd.DataFrame, edits) -> pd.DataFrame:
             if column not in table.columns:
                 raise RejectedEdit(f"an edit names column {column!r:.40}, which this table does not have")
             _check_value(value, column)
-            table.at[position, column] = value
+            table.at[position, column] = _as_cell(value, column in text_columns)
     rows = []
     for row in added:
         if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
             raise RejectedEdit("an added row names a column this table does not have")
         for column, value in row.items():
             _check_value(value, column)
-        rows.append({c: row.get(c) for c in table.columns})
+        rows.append({c: _as_cell(row.get(c), c in text_columns) for c in table.columns})
     drop = sorted({_position(p, len(table), "a deletion") for p in deleted})
     table = table.drop(index=drop)
     if rows:
         table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
     return table.reset_index(drop=True)
+
+
+def _as_cell(value, text: bool):
+    return _text(value) if text and isinstance(value, (int, float, np.integer, np.floating)) and not (
+        isinstance(value, float) and np.isnan(value)) else value
+
+
+def as_text(table: pd.DataFrame, columns) -> pd.DataFrame:
+    """The table with every number in ``columns`` written as text (2.0 as "2"), as the grid shows a
+    text column; the table itself when there is none (a table from a file or a link may hold numbers)."""
+    numbers = [c for c in columns if c in table.columns
+               and any(v is not None and not isinstance(v, str) and not (isinstance(v, float) and np.isnan(v))
+                       for v in table[c])]
+    if not numbers:
+        return table
+    table = table.copy()
+    for column in numbers:
+        table[column] = pd.Series([v if v is None or isinstance(v, str) or (isinstance(v, float) and np.isnan(v))
+                                   else _text(v) for v in table[column]], index=table.index, dtype=object)
+    return table
 
 
 def _text(value) -> str:
@@ -103,7 +125,7 @@ def _number(value) -> float | None:
         return None
     try:
         number = float(_text(value)) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond any float
         return None
     return number if np.isfinite(number) else None
 
@@ -121,18 +143,41 @@ def typed_rank(value) -> int | None:
     if isinstance(value, (int, np.integer)):
         return int(value) if value >= 1 else None
     text = _text(value)
-    return int(text) if re.fullmatch(r"[0-9]+", text) and int(text) >= 1 else None
+    digits = text.lstrip("0") if re.fullmatch(r"[0-9]+", text) else None
+    if digits is None or len(digits) > MAX_RANK_DIGITS:
+        return None  # int() of thousands of digits raises (zeros in front count too); no list is that long
+    return int(digits) if digits else None
+
+
+MAX_RANK_DIGITS = 18
+"""A typed rank has at most this many digits (a 64-bit number); a longer one is refused, not read."""
+
+
+def _rank_problem(text: str) -> str:
+    if re.fullmatch(r"[0-9]+", text) and len(text.lstrip("0")) > MAX_RANK_DIGITS:
+        return f"is a number of {len(text.lstrip('0')):,} digits, too large to be a rank"
+    return "is not a whole number 1 or more"
+
+
+def shown(value, limit: int = 40) -> str:
+    """What the user typed, as a message quotes it: in full when short, else its start, its end and its length."""
+    text = _text(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 12]}…{text[-8:]} ({len(text):,} characters)"
 
 
 def _rank_order(table: pd.DataFrame) -> list[int]:
-    """Row positions in rank order. A row whose typed rank differs from its place goes before the
-    row already at that rank (typing 2 moves an item to rank 2); a row with no usable rank keeps
-    its place, and so does a row without an item yet."""
+    """Row positions in rank order. A row whose typed rank differs from its place lands at that
+    rank: moving up it goes before the row already there, moving down after it (the rows in
+    between close up either way, so typing 5 puts the item at rank 5, not 4); a row with no usable
+    rank keeps its place, and so does a row without an item yet."""
     keys = []
     for position, (raw, item) in enumerate(zip(table["rank"], table["item"], strict=True)):
         rank = typed_rank(raw) if _text(item) else None  # a row not yet named moves once it is
-        keys.append((rank if rank is not None else position + 1,
-                     0 if rank is not None and rank != position + 1 else 1, position))
+        place = position + 1
+        side = 1 if rank is None or rank == place else (0 if rank < place else 2)
+        keys.append((rank if rank is not None else place, side, position))
     return sorted(range(len(table)), key=keys.__getitem__)
 
 
@@ -173,8 +218,8 @@ def parse_recommended(table: pd.DataFrame) -> Parsed:
         raw_rank, item = table.at[position, "rank"], _text(table.at[position, "item"])
         if _text(raw_rank) and typed_rank(raw_rank) is None:
             problems.append(
-                f"Recommended list, row {position + 1}: the rank '{_text(raw_rank)}' is not a whole number 1 or more, "
-                f"so item '{item or '(empty)'}' stays at rank {rank}. Type a rank such as 2 to move it."
+                f"Recommended list, row {position + 1}: the rank '{shown(raw_rank)}' {_rank_problem(_text(raw_rank))}, "
+                f"so item '{shown(item) or '(empty)'}' stays at rank {rank}. Type a rank such as 2 to move it."
             )
         if not item:
             if _text(raw_rank):
@@ -182,7 +227,7 @@ def parse_recommended(table: pd.DataFrame) -> Parsed:
             continue  # a fully empty row (just added) is not a mistake yet
         if item in first_rank:
             problems.append(
-                f"Recommended list: item '{item}' appears twice, at ranks {first_rank[item]} and {rank}. "
+                f"Recommended list: item '{shown(item)}' appears twice, at ranks {first_rank[item]} and {rank}. "
                 f"An item can be recommended once, so rank {rank} is left out until you rename or delete it."
             )
         else:
@@ -195,20 +240,20 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
     """``{item: grade}`` from an (item, grade) table; bad grades and repeats left out."""
     grades, problems = {}, []
     for row, (raw_item, raw_grade) in enumerate(zip(table["item"], table["grade"], strict=True), start=1):
-        item, grade = _text(raw_item), _number(raw_grade)
+        item, grade, name = _text(raw_item), _number(raw_grade), shown(raw_item)
         where = f"Ground truth, row {row}"
         if not item:
             if _text(raw_grade):
                 problems.append(f"{where}: the item name is empty, so that row is left out.")
         elif grade is None:
-            problems.append(f"{where}: the grade of item '{item}' is '{_text(raw_grade)}', not a number, so that row is left out.")
+            problems.append(f"{where}: the grade of item '{name}' is '{shown(raw_grade)}', not a number, so that row is left out.")
         elif grade < 0:
-            problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades must be 0 or more, so that row is left out.")
+            problems.append(f"{where}: the grade of item '{name}' is {grade:g}; grades must be 0 or more, so that row is left out.")
         elif grade > MAX_GRADE:
-            problems.append(f"{where}: the grade of item '{item}' is {grade:g}; grades above {MAX_GRADE} are left out, "
+            problems.append(f"{where}: the grade of item '{name}' is {grade:g}; grades above {MAX_GRADE} are left out, "
                             "because the exponential gain 2^grade − 1 would be too large to compute.")
         elif item in grades:
-            problems.append(f"{where}: item '{item}' is listed twice; the first grade ({grades[item]:g}) is used.")
+            problems.append(f"{where}: item '{name}' is listed twice; the first grade ({grades[item]:g}) is used.")
         else:
             grades[item] = grade
     return Parsed({"ground_truth": grades}, problems)
@@ -250,8 +295,7 @@ def parse_numeric_rows(table: pd.DataFrame, rules: dict[str, str], where: str) -
                 continue
             values[name] = _valid(raw, rules[name])
             if values[name] is None:
-                shown = _text(raw) or "empty"
-                bad.append(f"{name} is {shown}, not {_rule_label(rules[name])}")
+                bad.append(f"{name} is {shown(raw) or 'empty'}, not {_rule_label(rules[name])}")
         if all(not _text(v) for v in record):
             continue  # a fully blank row (just added) is not a mistake yet
         if bad:
@@ -272,14 +316,14 @@ def parse_users(table: pd.DataFrame) -> Parsed:
     """Per-user recommended lists and relevant sets from (user, recommended, relevant) text cells."""
     users, recommended, relevant, problems = [], [], [], []
     for row, (user, rec, rel) in enumerate(zip(table["user"], table["recommended"], table["relevant"], strict=True), start=1):
-        name, items = _text(user) or f"user {row}", parse_items(rec)
+        name, items = shown(user) or f"user {row}", parse_items(rec)
         repeated = sorted({i for i in items if items.count(i) > 1})
         if not _text(user) and not items and not parse_items(rel):
             continue
         if repeated:
             ranks = [r for r, i in enumerate(items, start=1) if i == repeated[0]]
             problems.append(
-                f"Users, row {row} ({name}): item '{repeated[0]}' is recommended twice "
+                f"Users, row {row} ({name}): item '{shown(repeated[0])}' is recommended twice "
                 f"(ranks {ranks[0]} and {ranks[1]}), so that user is left out."
             )
             continue

@@ -97,11 +97,14 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
     table then keeps its last good content and a warning says why).
     """
-    _REORDER[name] = reorder
-    key = _apply_edits(name, reorder)
+    text_columns = tuple(c for c, cfg in column_config.items()
+                         if isinstance(cfg, dict) and (cfg.get("type_config") or {}).get("type") == "text")
+    st.session_state[f"_{name}_editor_setup"] = (reorder, text_columns)  # this session's, for page()
+    key = _apply_edits(name, reorder, text_columns)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
-    base = st.session_state[f"{name}_base"]
+    # A number in a text column (from a file, a link, an old state) would make the grid refuse the table.
+    base = tables.as_text(st.session_state[f"{name}_base"], text_columns)
     # Tall enough to show every row, the empty "add" row and one row added since (so the first row typed
     # does not scroll the others away), up to max_rows rows in all, the add row counted: a table just
     # filling max_rows still shows its add row, where a person clicks to add one. It depends on the base
@@ -117,24 +120,23 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     return st.session_state[name]
 
 
-# Each editor's reorder, by table, so page() can apply an edit before the page draws anything (the
-# lesson link and the scenario file are made then); table_editor applying it again changes nothing.
-_REORDER: dict[str, Callable | None] = {}
-
-
 def apply_pending_edits() -> None:
-    """Bring the scenario tables up to date with what their editors received since the last run."""
+    """Bring the scenario tables up to date with what their editors received since the last run, so the
+    lesson link and the scenario file (made before the page draws its editors) include the last edit;
+    table_editor applying it again changes nothing. Each editor's setup is kept in this session's
+    state, never in the module: sessions share nothing they change."""
     for name in SCENARIO_TABLES:
-        if name in _REORDER:
-            _apply_edits(name, _REORDER[name])
+        setup = st.session_state.get(f"_{name}_editor_setup")
+        if setup is not None:
+            _apply_edits(name, *setup)
 
 
-def _apply_edits(name: str, reorder: Callable | None) -> str:
+def _apply_edits(name: str, reorder: Callable | None, text_columns=()) -> str:
     """Apply the editor's edits over its base to the scenario table; returns the editor's key now."""
     key = _editor_key(name)
     if key in st.session_state:
         try:
-            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key])
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key], text_columns)
         except tables.RejectedEdit as why:
             st.session_state[f"{name}_rejected"] = str(why)
             key = _restart_editor(name)
@@ -174,12 +176,72 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     value, and a note under the widget says so instead of an exception.
     """
     widget_key = f"_{state_key}_widget"
-    value, note = usable(st.session_state[state_key], label, kwargs, st.session_state.get(f"_{state_key}_good"))
+    refused = st.session_state.pop(f"_{state_key}_refused", None)
+    value, note = usable(refused if refused is not None else st.session_state[state_key], label, kwargs,
+                         st.session_state.get(f"_{state_key}_good"))
     st.session_state[state_key] = st.session_state[widget_key] = st.session_state[f"_{state_key}_good"] = value
-    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key), **kwargs)
+    shown = widget(label, key=widget_key, on_change=_copy, args=(widget_key, state_key, label, kwargs), **kwargs)
     if note:
         st.info(note, icon="↕️")
     return shown
+
+
+def choice(widget: Callable, label: str, options, key: str, *, format_func: Callable = str,
+           on_change: Callable | None = None, args: tuple = (), index: int | None = 0, **kwargs):
+    """A selectbox or radio over ``st.session_state[key]`` that only ever holds one of ``options``.
+
+    A value it cannot show (a client state naming no option, a stored choice it never offered) is
+    replaced by the last good choice, or the default, and a note under it says so, instead of an
+    exception or a silent jump; a good choice the options no longer hold (an item deleted, a K
+    removed) quietly becomes the default, as it is no one's mistake. The callback runs only for a
+    real option. When the label of the chosen option changes (it says the item's rank, and the item
+    moved), the browser is sent the new label: it would otherwise send the old one back, which names
+    no option, on the next press.
+    """
+    options = list(options)
+    good_key, label_key = f"_{key}_good", f"_{key}_label"
+    allowed = options + ([None] if index is None else [])
+    default = None if index is None or not options else options[min(index, len(options) - 1)]
+    note = None
+    if key in st.session_state and not _is_option(st.session_state[key], allowed):
+        stored, last_good = st.session_state[key], st.session_state.get(good_key)
+        if _is_option(stored, [last_good]):  # it was a choice on the last run
+            fallback = default
+        else:
+            fallback = last_good if _is_option(last_good, allowed) else default
+            shown = "no choice" if fallback is None else text.markdown(_label_of(format_func, fallback))
+            note = f"{text.markdown(stored)} is not one of the choices for {label}, so it stays {shown}."
+        st.session_state[key] = fallback
+    value = st.session_state.get(key, default)
+    shown_label = _label_of(format_func, value)
+    if key not in st.session_state or st.session_state.get(label_key, shown_label) != shown_label:
+        st.session_state[key] = value  # (re)sends the choice, with its label as it reads now
+    st.session_state[label_key] = shown_label
+    if on_change is not None:  # inside a form a widget may have no callback at all
+        kwargs.update(on_change=_checked_callback, args=(key, tuple(allowed), on_change, tuple(args)))
+    picked = widget(label, options, key=key, format_func=format_func, **kwargs)
+    st.session_state[good_key] = picked
+    if note:
+        st.info(note, icon="↕️")
+    return picked
+
+
+def _is_option(value, options: list) -> bool:
+    return not isinstance(value, bool) and any(value is option or (not isinstance(option, bool) and value == option)
+                                               for option in options)
+
+
+def _label_of(format_func: Callable, value) -> str:
+    try:
+        return str(format_func(value)) if value is not None else ""
+    except Exception:  # noqa: BLE001 (a label for a value that is no option, only for the note)
+        return str(value)
+
+
+def _checked_callback(key: str, options: tuple, callback: Callable | None, args: tuple) -> None:
+    """Run ``callback`` only when the widget now holds one of the options it was drawn with."""
+    if callback is not None and _is_option(st.session_state.get(key), list(options)):
+        callback(*args)
 
 
 def usable(value, label: str, kwargs: dict, last_good):
@@ -208,8 +270,14 @@ def usable(value, label: str, kwargs: dict, last_good):
     return value, None
 
 
-def _copy(source: str, target: str) -> None:
-    st.session_state[target] = st.session_state[source]
+def _copy(source: str, target: str, label: str, kwargs: dict) -> None:
+    """The widget's new value into the page's state, unless the browser sent one the widget cannot show:
+    the page reads the state before it draws the widget, so that value is kept aside for bound() to refuse."""
+    value = st.session_state[source]
+    if usable(value, label, kwargs, None)[1] is None:
+        st.session_state[target] = value
+    else:
+        st.session_state[f"_{target}_refused"] = value
 
 
 def show_problems(problems: list[str]) -> None:
