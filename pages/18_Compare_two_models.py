@@ -20,7 +20,9 @@ SAMPLE_SIZES = [50, 100, 200, 500, 1000, 2000, 5000, 20_000]
 TEST_LABELS = {"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "permutation": "sign-flip permutation"}
 
 
-@st.cache_data(max_entries=8, show_spinner="Simulating 20,000 users and tuning model B ...")
+# cache_resource: a hit hands back the same frames (never modified: sample() copies) instead of unpickling
+# 850,000 rows on every rerun.
+@st.cache_resource(max_entries=8, show_spinner="Simulating 20,000 users ...")
 def population(true_delta: float, seed: int):
     """The same for every visitor who picks these settings, so it is cached for everyone."""
     return synthetic_pair(true_delta, users=20_000, seed=seed)
