@@ -162,9 +162,11 @@ right.plotly_chart(compare_charts.waterfall(
     f"{focus}: by how popular the user's relevant items are"), key="compare_popularity")
 
 st.subheader("How many users would I need?")
+observed = max(round(abs(float(row["delta"])), 4), 0.001)
+# Keyed by the difference on screen: other data (another metric, files instead of the synthetic pair) starts
+# from its own difference, while a changed test or interval keeps what was typed.
 target = st.number_input(f"Smallest difference in {focus} worth detecting", min_value=0.0001, max_value=1.0,
-                         value=max(round(abs(float(row["delta"])), 4), 0.001), step=0.001, format="%.4f",
-                         key="compare_target")
+                         value=observed, step=0.001, format="%.4f", key=f"compare_target_{focus}_{observed:.4f}")
 needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(target))
 st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference of {target:.4f} in {focus} "
             f"80% of the time at the 5% level, given the spread of the per-user differences seen here "

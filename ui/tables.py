@@ -125,16 +125,14 @@ def typed_rank(value) -> int | None:
 
 
 def _rank_order(table: pd.DataFrame) -> list[int]:
-    """Row positions in rank order. A row whose typed rank differs from its place lands at that
-    rank: moving up it goes before the row already there, moving down after it (the rows in
-    between close up either way, so typing 5 puts the item at rank 5, not 4); a row with no usable
-    rank keeps its place, and so does a row without an item yet."""
+    """Row positions in rank order. A row whose typed rank differs from its place goes before the
+    row already at that rank (typing 2 moves an item to rank 2); a row with no usable rank keeps
+    its place, and so does a row without an item yet."""
     keys = []
     for position, (raw, item) in enumerate(zip(table["rank"], table["item"], strict=True)):
         rank = typed_rank(raw) if _text(item) else None  # a row not yet named moves once it is
-        place = position + 1
-        side = 1 if rank is None or rank == place else (0 if rank < place else 2)
-        keys.append((rank if rank is not None else place, side, position))
+        keys.append((rank if rank is not None else position + 1,
+                     0 if rank is not None and rank != position + 1 else 1, position))
     return sorted(range(len(table)), key=keys.__getitem__)
 
 
