@@ -1,0 +1,57 @@
+"""Issue 18's room and phone points, as a person sees them: what stays on a 1280x720 projector
+screen, what a 390 px phone shows, labels that are not cut, and the Lessons presenter mode."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.streamlit_page import open_page, wait_until_idle
+from tests.e2e.test_browser import url_path
+from ui.navigation import TOPIC_PAGES
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+
+# Every text holder inside the main area whose text is wider than its box (cut with an ellipsis or hidden).
+CUT_TEXTS = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.offsetParent)
+  .flatMap(e => [e, ...e.querySelectorAll('*')])
+  .filter(e => e.innerText && e.innerText.trim() && e.scrollWidth > e.clientWidth + 1
+               && getComputedStyle(e).overflow !== 'visible')
+  .map(e => e.innerText.trim())"""
+
+
+def _open(page: Page, server, topic: str, viewport: dict, query: str = "") -> None:
+    page.set_viewport_size(viewport)
+    open_page(page, server.url + url_path(TOPIC_PAGES[topic]) + query)
+    page.wait_for_timeout(500)  # Plotly and the columns settle once the width is known
+
+
+def _inside(box: dict | None, viewport: dict) -> bool:
+    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5 \
+        and box["y"] + box["height"] <= viewport["height"] + 0.5
+
+
+# ---------- 15. cut labels ----------
+
+def test_sensitivity_controls_are_not_cut_at_1280(server, page):
+    _open(page, server, "sensitivity", PROJECTOR)
+    assert page.get_by_test_id("stCheckbox").filter(has_text="Auto-play").is_visible()
+    cut = page.evaluate(CUT_TEXTS, "[data-testid=stMain] label, [data-testid=stMain] button")
+    assert not cut, cut
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_sensitivity_controls.png"))
+
+
+def test_random_baseline_cards_are_not_cut_and_at_chance_is_grey(server, page):
+    _open(page, server, "random", PROJECTOR)
+    cut = page.evaluate(CUT_TEXTS, "[data-testid=stMetric]")
+    assert not cut, cut
+    precision = page.get_by_test_id("stMetric").filter(has_text="Precision@10").get_by_test_id("stMetricDelta")
+    assert precision.inner_text().strip() == "beats 50%"
+    assert precision.locator("svg").count() == 0  # at chance: no arrow
+    ap = page.get_by_test_id("stMetric").filter(has_text="AP@10").get_by_test_id("stMetricDelta")
+    assert ap.locator("svg").count() == 1  # above chance: an arrow (up, green)
+    colour = precision.evaluate("e => getComputedStyle(e).color")
+    red, green, blue = (int(c) for c in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+    assert max(red, green, blue) - min(red, green, blue) < 40, colour  # grey, not green
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_random_cards.png"))
