@@ -3,7 +3,7 @@ screen, what a 390 px phone shows, labels that are not cut, and the Lessons pres
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, wait_until_idle
@@ -55,3 +55,40 @@ def test_random_baseline_cards_are_not_cut_and_at_chance_is_grey(server, page):
     red, green, blue = (int(c) for c in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
     assert max(red, green, blue) - min(red, green, blue) < 40, colour  # grey, not green
     page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_random_cards.png"))
+
+
+# ---------- 16. presenter mode ----------
+
+def test_presenter_mode_steps_by_keyboard_with_large_type_and_a_full_link(server, page):
+    _open(page, server, "lessons", PROJECTOR, "?lesson=ndcg&step=1")
+    normal_size = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    page.get_by_test_id("stCheckbox").filter(has_text="Presenter mode").locator("label").click()
+    wait_until_idle(page)
+    assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") > normal_size * 1.2
+    link = page.locator(".st-key-lessons_step_link [data-testid=stCode]").inner_text().strip()
+    assert link == f"{server.url}/Lessons?lesson=ndcg&step=1"
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_presenter_step1.png"))
+    # The cards sit beside the picture, both on the first screen.
+    assert _inside(page.get_by_test_id("stMetric").first.bounding_box(), PROJECTOR)
+    assert page.locator(".js-plotly-plot").first.bounding_box()["y"] < PROJECTOR["height"]
+
+    page.mouse.click(PROJECTOR["width"] // 2, 10)  # nothing focused: the keys go to the page
+    for key, step in (("ArrowRight", 2), ("Space", 3), ("ArrowLeft", 2)):
+        page.keyboard.press(key)
+        wait_until_idle(page)
+        page.wait_for_url(f"**step={step}*")
+        assert f"step={step}" in page.url
+        expect(page.get_by_text(f"Step {step} of ")).to_be_visible()
+        expect(page.locator(".st-key-lessons_step_link [data-testid=stCode]")).to_have_text(
+            f"{server.url}/Lessons?lesson=ndcg&step={step}")
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_presenter_step2.png"))
+
+
+def test_without_presenter_mode_the_keys_leave_the_step_alone(server, page):
+    _open(page, server, "lessons", PROJECTOR, "?lesson=ndcg&step=1")
+    page.mouse.click(PROJECTOR["width"] // 2, 10)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    wait_until_idle(page)
+    assert "step=1" in page.url and page.get_by_text("Step 1 of ").is_visible()
+    assert page.locator(".st-key-lessons_step_link [data-testid=stCode]").count() == 0
