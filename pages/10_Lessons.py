@@ -225,6 +225,8 @@ elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)
     with controls_side:
         st.info(f"🎯 **Goal:** {step.goal.text}")
+        # The cards above the sliders (filled once the sliders are read): at 1280x720 they were below the fold.
+        cards_area = st.container()
         chosen = [st.slider(control.label, key=f"lessons_control_{key}_{index}_{number}",
                             **engine.slider_spec(step.scenario, control))
                   for number, control in enumerate(step.controls)]
@@ -236,7 +238,8 @@ elif step.kind == "explore":
             st.success(f"**Goal reached.** {step.goal.reached}")
         else:
             st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
-        cards(view.values, keys or list(view.values), view.k)
+        with cards_area:
+            cards(view.values, keys or list(view.values), view.k)
         formulas(view, keys or list(view.values), previous)
     with chart_side:
         st.plotly_chart(view.figure, key=chart_key)

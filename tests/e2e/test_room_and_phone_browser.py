@@ -3,7 +3,10 @@ screen, what a 390 px phone shows, labels that are not cut, and the Lessons pres
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
+
+from lessons import LESSONS
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, wait_until_idle
@@ -92,3 +95,51 @@ def test_without_presenter_mode_the_keys_leave_the_step_alone(server, page):
     wait_until_idle(page)
     assert "step=1" in page.url and page.get_by_text("Step 1 of ").is_visible()
     assert page.locator(".st-key-lessons_step_link [data-testid=stCode]").count() == 0
+
+
+# ---------- 13. a 1280x720 projector ----------
+
+EXPLORE_STEPS = [(lesson.key, number) for lesson in LESSONS for number, step in enumerate(lesson.steps, 1)
+                 if step.kind == "explore"]
+
+
+@pytest.mark.parametrize(("lesson", "number"), EXPLORE_STEPS[:3] + [("ndcg", 4)])
+def test_explore_steps_show_their_cards_beside_the_chart_at_1280(server, page, lesson, number):
+    _open(page, server, "lessons", PROJECTOR, f"?lesson={lesson}&step={number}")
+    cards = page.get_by_test_id("stMetric")
+    assert cards.count() >= 1
+    boxes = [cards.nth(i).bounding_box() for i in range(cards.count())]
+    assert all(_inside(box, PROJECTOR) for box in boxes), boxes
+    assert page.get_by_test_id("stSlider").first.bounding_box()["y"] > boxes[0]["y"]  # cards above the sliders
+    page.screenshot(path=str(SCREENSHOTS / f"projector_1280x720_explore_{lesson}_{number}.png"))
+
+
+def test_library_lens_table_shows_all_five_metrics_without_scrolling_at_1280(server, page):
+    _open(page, server, "lens", PROJECTOR)
+    heading = page.get_by_role("heading", name="What each library reports")
+    heading.scroll_into_view_if_needed()
+    table = page.get_by_test_id("stDataFrame").filter(has=page.locator(".dvn-scroller")).nth(2)
+    table.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    sizes = table.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes  # every column is in view: nothing to scroll sideways to
+    box = table.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"], box
+    assert box["y"] > heading.bounding_box()["y"]  # the table right under its heading
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_library_lens_table.png"))
+
+
+# ---------- 14. a 390 px phone ----------
+
+def test_a_phone_has_next_and_back_at_the_end_of_a_lesson_step(server, page):
+    _open(page, server, "lessons", PHONE, "?lesson=ap&step=1")
+    bottom = page.locator(".st-key-lessons_next_bottom button")
+    bottom.scroll_into_view_if_needed()
+    assert _inside(bottom.bounding_box(), PHONE)
+    top = page.locator(".st-key-lessons_next button").bounding_box()
+    assert bottom.bounding_box()["y"] > top["y"] + PHONE["height"]  # a screen or more below the top one
+    page.screenshot(path=str(SCREENSHOTS / "phone_390_lesson_bottom_next.png"))
+    bottom.click()
+    wait_until_idle(page)
+    page.wait_for_url("**step=2*")
+    expect(page.get_by_text("Step 2 of ")).to_be_visible()
