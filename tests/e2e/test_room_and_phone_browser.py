@@ -143,3 +143,35 @@ def test_a_phone_has_next_and_back_at_the_end_of_a_lesson_step(server, page):
     wait_until_idle(page)
     page.wait_for_url("**step=2*")
     expect(page.get_by_text("Step 2 of ")).to_be_visible()
+
+
+CHART_FACTS = """() => { const p = document.querySelector('.js-plotly-plot');
+  const texts = [...p.querySelectorAll('.bartext')];
+  const area = p.querySelector('.nsewdrag').getBoundingClientRect();
+  const marker = [...p.querySelectorAll('.scatterlayer .trace')].pop();
+  let clipped = false;
+  for (let e = marker && marker.querySelector('.point'); e && !e.classList.contains('scatterlayer'); e = e.parentElement)
+    clipped = clipped || e.hasAttribute('clip-path');
+  return {bar_texts: texts.length, shown: texts.filter(t => t.getBoundingClientRect().width > 0).length,
+          play_top: p.querySelector('.updatemenu-button').getBoundingClientRect().top,
+          x_title_bottom: p.querySelector('.xtitle').getBoundingClientRect().bottom,
+          plot_width: area.width, plot_height: area.height, marker_clipped: clipped}; }"""
+
+
+def test_lesson_bars_keep_their_labels_and_play_clears_the_axis_title_on_a_phone(server, page):
+    _open(page, server, "lessons", PHONE, "?lesson=ndcg&step=2")
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    facts = page.evaluate(CHART_FACTS)
+    assert facts["bar_texts"] == 10 and facts["shown"] == 10, facts  # every item named over its bar
+    assert facts["play_top"] >= facts["x_title_bottom"], facts  # the Play row starts under the axis title
+    page.screenshot(path=str(SCREENSHOTS / "phone_390_lesson_ndcg_bars.png"))
+
+
+def test_the_roc_lesson_chart_is_not_flat_and_its_marker_is_whole_on_a_phone(server, page):
+    _open(page, server, "lessons", PHONE, "?lesson=auc&step=2")
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    facts = page.evaluate(CHART_FACTS)
+    assert facts["plot_height"] >= 0.6 * facts["plot_width"], facts
+    assert not facts["marker_clipped"], facts
+    assert facts["play_top"] >= facts["x_title_bottom"], facts
+    page.screenshot(path=str(SCREENSHOTS / "phone_390_lesson_auc_roc.png"))
