@@ -175,3 +175,16 @@ def test_the_roc_lesson_chart_is_not_flat_and_its_marker_is_whole_on_a_phone(ser
     assert not facts["marker_clipped"], facts
     assert facts["play_top"] >= facts["x_title_bottom"], facts
     page.screenshot(path=str(SCREENSHOTS / "phone_390_lesson_auc_roc.png"))
+
+
+def test_a_vs_b_move_controls_and_cards_share_one_screen_at_1280(server, page):
+    _open(page, server, "ab", PROJECTOR)
+    cards = page.get_by_test_id("stMetric")
+    controls = [page.locator(f".st-key-{key} button") for key in ("_ab_up", "_ab_down")]
+    boxes = [cards.nth(i).bounding_box() for i in range(cards.count())] + [c.bounding_box() for c in controls]
+    assert cards.count() == 8 and all(_inside(box, PROJECTOR) for box in boxes), boxes
+    controls[1].click()  # a move: its effect shows on the same screen
+    wait_until_idle(page)
+    expect(page.get_by_test_id("stMetricDelta").first).to_be_visible()
+    assert _inside(page.get_by_test_id("stMetricDelta").first.bounding_box(), PROJECTOR)
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_ab_move_and_cards.png"))
