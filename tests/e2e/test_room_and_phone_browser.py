@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from lessons import LESSONS
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import open_page, wait_until_idle
+from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, wait_until_idle
 from tests.e2e.test_browser import url_path
 from ui.navigation import TOPIC_PAGES
 
@@ -188,3 +188,20 @@ def test_a_vs_b_move_controls_and_cards_share_one_screen_at_1280(server, page):
     expect(page.get_by_test_id("stMetricDelta").first).to_be_visible()
     assert _inside(page.get_by_test_id("stMetricDelta").first.bounding_box(), PROJECTOR)
     page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_ab_move_and_cards.png"))
+
+
+def test_after_an_edit_every_home_card_and_its_change_stay_on_a_1280x720_screen(server, page):
+    _open(page, server, "home", PROJECTOR)
+    k_typed = page.get_by_label("K, typed", exact=True)
+    k_typed.fill("5")
+    k_typed.press("Enter")  # K 10 -> 5: a card of every row changes, so every row grows by a change figure
+    wait_until_idle(page)
+    expect(card(page, "NDCG@5 (graded)")).to_be_visible()
+    expect(page.get_by_test_id("stMetricDelta")).to_have_count(6)
+    ndcg = page.get_by_test_id("stMetric").filter(has=page.get_by_text("NDCG@5 (graded)", exact=True))
+    expect(ndcg.get_by_test_id("stMetricDelta")).to_be_visible()
+    deltas = page.get_by_test_id("stMetricDelta")
+    boxes = [deltas.nth(i).bounding_box() for i in range(deltas.count())]
+    boxes.append(ndcg.get_by_test_id("stMetricDelta").bounding_box())
+    assert all(_inside(box, PROJECTOR) for box in boxes), boxes
+    page.screenshot(path=str(SCREENSHOTS / "projector_1280x720_home_after_edit.png"))
