@@ -5,12 +5,18 @@ Run from the project root: ``python benchmarks/page_rerun.py``. Each page is ope
 link, then one scenario table is edited back and forth; the script prints the median and the
 fastest rerun per page, for each scenario size. AppTest runs the script in-process, so this is the server-side cost of a
 rerun (what the browser adds on top is rendering).
+
+Two first-visit columns: "cold" is a fresh Python process's first run of the page (the app's imports,
+every cache empty: a server just started, deep link first); "new session" is a second visitor's first
+run of the same page in that process (imports done and the shared caches filled, a fresh session state).
+``python benchmarks/page_rerun.py --cold`` prints only those two columns.
 """
 
 from __future__ import annotations
 
 import logging
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -96,13 +102,48 @@ def measure(topic: str, path: str, repeats: int = 15, scenario: dict | None = No
     return timings
 
 
+def first_runs(path: str) -> tuple[float, float]:
+    """Seconds of the first run of ``path`` in this process, then of a new session's first run."""
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    components = BidiComponentManager()  # a server scans installed components once, at startup: not timed
+    components.discover_and_register_components(start_file_watching=False)
+    timings = []
+    for _ in range(2):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at._bidi_component_manager = components
+        at.switch_page(path)
+        start = time.perf_counter()
+        at.run()
+        timings.append(time.perf_counter() - start)
+        assert not at.exception, [e.value for e in at.exception]
+    return timings[0], timings[1]
+
+
+def cold_start(path: str) -> tuple[float, float]:
+    """``first_runs`` in a fresh process, so nothing is imported or cached yet."""
+    output = subprocess.run([sys.executable, __file__, "--first-runs", path], capture_output=True, text=True,
+                            check=True, cwd=ROOT).stdout.split()
+    return float(output[-2]), float(output[-1])
+
+
 def main() -> None:
-    long = long_scenario()
-    print(f"{'page':<16}{'10 items: median ms':>21}{'fastest':>9}{'200 items: median ms':>22}{'fastest':>9}")
+    if sys.argv[1:2] == ["--first-runs"]:
+        print(*first_runs(sys.argv[2]))
+        return
+    cold_only = sys.argv[1:2] == ["--cold"]
+    long = None if cold_only else long_scenario()
+    header = f"{'page':<16}{'cold ms':>9}{'new session ms':>16}"
+    print(header + ("" if cold_only else
+                    f"{'10 items: median ms':>21}{'fastest':>9}{'200 items: median ms':>22}{'fastest':>9}"))
     for topic, path, *_ in NAVIGATION:
-        short_timings, long_timings = measure(topic, path), measure(topic, path, scenario=long)
-        print(f"{topic:<16}{statistics.median(short_timings) * 1000:>21.0f}{min(short_timings) * 1000:>9.0f}"
-              f"{statistics.median(long_timings) * 1000:>22.0f}{min(long_timings) * 1000:>9.0f}")
+        cold, new_session = cold_start(path)
+        line = f"{topic:<16}{cold * 1000:>9.0f}{new_session * 1000:>16.0f}"
+        if not cold_only:
+            short_timings, long_timings = measure(topic, path), measure(topic, path, scenario=long)
+            line += (f"{statistics.median(short_timings) * 1000:>21.0f}{min(short_timings) * 1000:>9.0f}"
+                     f"{statistics.median(long_timings) * 1000:>22.0f}{min(long_timings) * 1000:>9.0f}")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

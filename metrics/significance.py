@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special  # scipy.stats takes seconds to import: only the Wilcoxon test loads it
 
 from metrics._validation import check_choice
 
@@ -174,16 +174,31 @@ def _p_values(d: np.ndarray, test: str, n_resamples: int, rng: np.random.Generat
     if varying.any():
         columns = d[:, varying]
         if test == "paired_t":
-            p[varying] = stats.ttest_rel(columns, np.zeros_like(columns), axis=0).pvalue
+            p[varying] = _paired_t_p_values(columns)
         else:
+            from scipy import stats
+
             p[varying] = [stats.wilcoxon(column).pvalue if np.any(column != 0) else 1.0 for column in columns.T]
     # Constant but non-zero differences (every user moved by the same amount): the t statistic is
     # infinite and the signed-rank test maximal, so the evidence is as strong as n allows.
     shifted = constant & (d[0] != 0)
     if shifted.any():
         n = d.shape[0]
-        p[shifted] = 0.0 if test == "paired_t" else stats.wilcoxon(np.ones(n)).pvalue
+        if test == "paired_t":
+            p[shifted] = 0.0
+        else:
+            from scipy import stats
+
+            p[shifted] = stats.wilcoxon(np.ones(n)).pvalue
     return p
+
+
+def _paired_t_p_values(d: np.ndarray) -> np.ndarray:
+    """Two-sided p-values of Student's paired t-test of each column's mean against 0: what
+    ``scipy.stats.ttest_rel`` returns (the tests check it), from the t distribution's CDF."""
+    n = d.shape[0]
+    t = d.mean(axis=0) / (d.std(axis=0, ddof=1) / math.sqrt(n))
+    return 2 * special.stdtr(n - 1, -np.abs(t))
 
 
 def bootstrap_means(d: np.ndarray, n_resamples: int, seed: np.random.SeedSequence | int = 0) -> np.ndarray:
@@ -306,9 +321,9 @@ def users_needed(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str
 
     def achieved(n: int) -> float:
         df = n - 1
-        critical = stats.t.ppf(1 - alpha / 2, df)
-        noncentrality = effect * math.sqrt(n)
-        return stats.nct.sf(critical, df, noncentrality) + stats.nct.cdf(-critical, df, noncentrality)
+        critical = special.stdtrit(df, 1 - alpha / 2)  # scipy.stats.t.ppf
+        noncentrality = effect * math.sqrt(n)  # below: scipy.stats.nct.sf(critical) + nct.cdf(-critical)
+        return 1 - special.nctdtr(df, noncentrality, critical) + special.nctdtr(df, noncentrality, -critical)
 
     low, high = 2, 4
     while achieved(high) < power:

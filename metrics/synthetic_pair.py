@@ -7,13 +7,21 @@ experiment sees only the first n users of it (a random sample, since users are d
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from metrics import batch
 from metrics._validation import check_k
+
+# Model B's quality found by bisection for the Compare page's settings (20,000 users, seed 0, each
+# true difference it offers): the bisection is 14 evaluations of 400,000 rows, most of a cold first
+# answer. Rebuilt by ``python -m metrics.synthetic_pair``; a test checks it equals the bisection.
+TUNED_PATH = Path(__file__).with_name("synthetic_pair_tuned.json")
+TUNED_DELTAS = (-0.02, -0.01, 0.0, 0.005, 0.01, 0.02, 0.03, 0.05)
 
 GENRES = 8  # each catalogue item gets one, at random, so intra-list diversity has something to measure
 
@@ -73,8 +81,18 @@ def _log(items, grades, noise, quality: float, list_length: int) -> pd.DataFrame
     })
 
 
+def _tuned_key(true_delta, users, list_length, relevant, quality_a, k, correlation, seed) -> str:
+    return json.dumps([float(true_delta), users, list_length, relevant, float(quality_a), k, float(correlation), seed])
+
+
+def tuned_qualities() -> dict[str, float]:
+    """The shipped bisection results, by the settings they were tuned for."""
+    return json.loads(TUNED_PATH.read_text()) if TUNED_PATH.exists() else {}
+
+
 def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length: int = 20, relevant: int = 5,
-                   quality_a: float = 0.5, k: int = 10, correlation: float = 0.7, seed: int = 0) -> ModelPair:
+                   quality_a: float = 0.5, k: int = 10, correlation: float = 0.7, seed: int = 0,
+                   use_tuned: bool = True) -> ModelPair:
     """A population of ``users`` users, model A of quality ``quality_a`` and model B tuned so that
     the population's mean NDCG@K of B minus A equals ``true_delta`` (to 1e-4).
 
@@ -83,7 +101,8 @@ def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length
     order; 3: nearly perfect) and recommends the
     ``list_length`` best. The two models' noises share a part (``correlation``), as two real
     models share what makes a user easy or hard, which is what makes paired tests powerful.
-    Model B's quality is found by bisection on the population.
+    Model B's quality is found by bisection on the population, or read from the shipped table of
+    earlier bisections for these settings (``use_tuned``): the same pair either way.
 
     >>> pair = synthetic_pair(0.02, users=2000, seed=1)
     >>> round(pair.true_delta, 3)
@@ -108,6 +127,22 @@ def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length
         recs = _log(items, grades, noise_b, quality, list_length)
         return batch.evaluate(recs, truth, k, metrics=["ndcg"])[f"ndcg@{k}"].mean(), recs
 
+    tuned = tuned_qualities().get(_tuned_key(true_delta, users, list_length, relevant, quality_a, k, correlation,
+                                             seed)) if use_tuned else None
+    if tuned is not None:
+        middle = tuned
+        value, recs_b = mean_b(middle)
+    else:
+        middle, value, recs_b = _bisect(mean_b, mean_a, true_delta, quality_a)
+    catalogue = _catalogue(list_length, relevant)
+    genres = np.random.default_rng([seed, 1]).integers(1, GENRES + 1, catalogue)
+    categories = pd.Series([f"genre {g}" for g in genres], index=pd.RangeIndex(1, catalogue + 1, name="item"),
+                           name="category")
+    return ModelPair(recs_a, recs_b, truth, quality_a, middle, float(value - mean_a), categories)
+
+
+def _bisect(mean_b, mean_a: float, true_delta: float, quality_a: float):
+    """Model B's quality whose population mean is ``true_delta`` above A's (to 1e-4), that mean and B's log."""
     low, high = 0.0, 3.0
     reachable_low, reachable_high = mean_b(low)[0] - mean_a, mean_b(high)[0] - mean_a
     if not reachable_low <= true_delta <= reachable_high:
@@ -119,8 +154,14 @@ def synthetic_pair(true_delta: float = 0.01, *, users: int = 20_000, list_length
         if abs(value - mean_a - true_delta) < 1e-4:
             break
         low, high = (middle, high) if value - mean_a < true_delta else (low, middle)
-    catalogue = _catalogue(list_length, relevant)
-    genres = np.random.default_rng([seed, 1]).integers(1, GENRES + 1, catalogue)
-    categories = pd.Series([f"genre {g}" for g in genres], index=pd.RangeIndex(1, catalogue + 1, name="item"),
-                           name="category")
-    return ModelPair(recs_a, recs_b, truth, quality_a, middle, float(value - mean_a), categories)
+    return middle, value, recs_b
+
+
+def tune_shipped() -> dict[str, float]:
+    """Bisect model B's quality afresh for every shipped setting (the Compare page's)."""
+    return {_tuned_key(delta, 20_000, 20, 5, 0.5, 10, 0.7, 0): synthetic_pair(delta, use_tuned=False).quality_b
+            for delta in TUNED_DELTAS}
+
+
+if __name__ == "__main__":
+    TUNED_PATH.write_text(json.dumps(tune_shipped(), indent=1) + "\n")

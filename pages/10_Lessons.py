@@ -29,6 +29,38 @@ def demonstration(lesson_key: str, index: int, speed: str):
     return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
 
 
+def presenter_mode() -> None:
+    """Large type, and Space for Next: the arrow keys are the buttons' own shortcuts (see below)."""
+    st.html(PRESENTER_STYLE)
+    st.html(SPACE_FOR_NEXT, unsafe_allow_javascript=True)
+
+
+PRESENTER_STYLE = """<style>
+html {font-size: 20px}  /* Streamlit sizes text in rem: everything grows, the layout keeps its shape */
+[data-testid='stMainBlockContainer'] {max-width: none; padding-left: 2rem; padding-right: 2rem}
+/* The picture stays in view while the cards and formulas beside it scroll. */
+[data-testid='stMain'] [data-testid='stHorizontalBlock']:has(.js-plotly-plot) > [data-testid='stColumn']:has(.js-plotly-plot) {
+  position: sticky; top: 0.5rem; align-self: flex-start}
+</style>"""
+
+# Space moves to the next step unless the focus is on something Space already means something to.
+SPACE_FOR_NEXT = """<script>
+if (!window.recevalSpaceForNext) {
+  window.recevalSpaceForNext = true;
+  document.addEventListener('keydown', (event) => {
+    if (event.code !== 'Space' || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target.closest && target.closest('input, textarea, select, button, [role=slider], [role=radio], '
+        + '[role=switch], [role=checkbox], [role=option], [contenteditable=true]')) return;
+    const next = document.querySelector('.st-key-lessons_next button');
+    if (!next || next.disabled || !document.querySelector('.st-key-lessons_presenter input:checked')) return;
+    event.preventDefault();
+    next.click();
+  });
+}
+</script>"""
+
+
 def read_url() -> tuple[str, int]:
     """The lesson and step (0-based) in the URL; anything unusable is replaced and said so."""
     params = st.query_params
@@ -106,6 +138,13 @@ lesson = BY_KEY[key]
 step = lesson.steps[index]
 keys = step.focus or None
 
+presenting = bool(st.session_state.get("lessons_presenter"))
+if presenting:
+    presenter_mode()
+# In presenter mode the arrow keys step through the lesson (Streamlit's own button shortcuts; they stay
+# quiet while a slider or a box has the focus, so a slider still moves with the arrows).
+back_keys, next_keys = ({"shortcut": "Left"}, {"shortcut": "Right"}) if presenting else ({}, {})
+
 top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
 st.session_state["lessons_choice"] = key
 top[0].selectbox("Lesson", [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
@@ -113,13 +152,22 @@ top[0].selectbox("Lesson", [lesson.key for lesson in LESSONS], key="lessons_choi
 with top[1]:
     st.markdown(f"**Step {index + 1} of {len(lesson.steps)}** {KIND_BADGES[step.kind]}")
     st.progress((index + 1) / len(lesson.steps))
-top[2].button("◀ Back", key="lessons_back", disabled=index == 0, on_click=go, args=(key, index - 1), width="stretch")
-if index + 1 < len(lesson.steps):
-    top[3].button("Next ▶", key="lessons_next", on_click=go, args=(key, index + 1), type="primary", width="stretch")
-else:
-    following = LESSONS[(LESSONS.index(lesson) + 1) % len(LESSONS)]
-    top[3].button("Next lesson ▶", key="lessons_next", on_click=go, args=(following.key, 0), type="primary",
-                  width="stretch", help=f"{following.icon} {following.title}")
+
+def step_buttons(back_cell, next_cell, suffix: str = "", **shortcuts) -> None:
+    """Back and Next (or Next lesson at the last step); the same pair heads and ends a step."""
+    back_cell.button("◀ Back", key=f"lessons_back{suffix}", disabled=index == 0, on_click=go, args=(key, index - 1),
+                     width="stretch", **shortcuts.get("back", {}))
+    if index + 1 < len(lesson.steps):
+        next_cell.button("Next ▶", key=f"lessons_next{suffix}", on_click=go, args=(key, index + 1), type="primary",
+                         width="stretch", **shortcuts.get("next", {}))
+    else:
+        following = LESSONS[(LESSONS.index(lesson) + 1) % len(LESSONS)]
+        next_cell.button("Next lesson ▶", key=f"lessons_next{suffix}", on_click=go, args=(following.key, 0),
+                         type="primary", width="stretch", help=f"{following.icon} {following.title}",
+                         **shortcuts.get("next", {}))
+
+
+step_buttons(top[2], top[3], back=back_keys, next=next_keys)
 
 st.subheader(step.title)
 st.markdown(step.text)
@@ -189,6 +237,8 @@ elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)
     with controls_side:
         st.info(f"🎯 **Goal:** {step.goal.text}")
+        # The cards above the sliders (filled once the sliders are read): at 1280x720 they were below the fold.
+        cards_area = st.container()
         control_keys = [f"lessons_control_{key}_{index}_{number}" for number in range(len(step.controls))]
         specs = [engine.slider_spec(step.scenario, control) for control in step.controls]
         # Two rank sliders never show one rank: the other item makes room, and a note says where it went.
@@ -214,16 +264,26 @@ elif step.kind == "explore":
             st.success(f"**Goal reached.** {step.goal.reached}")
         else:
             st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
-        cards(view.values, keys or list(view.values), view.k)
+        with cards_area:
+            cards(view.values, keys or list(view.values), view.k)
         formulas(view, keys or list(view.values), previous)
     with chart_side:
         st.plotly_chart(view.figure, key=chart_key)
         data_table(view)
 
+# The same buttons at the end of the step: on a phone the top ones are a long scroll away.
+bottom = st.columns([5.2, 1.2, 1.7], vertical_alignment="center")
+bottom[0].toggle("Presenter mode", key="lessons_presenter",
+                 help="For a projector: large type, the cards kept beside the picture, ← → or Space for Back and "
+                      "Next, and the full link of the step to copy.")
+step_buttons(bottom[1], bottom[2], "_bottom")
 if index + 1 == len(lesson.steps):
     st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
                  icon="📖")
     st.page_link(TOPIC_PAGES["which_metric"], label="Which metric when: every question a team asks, on one page",
                  icon="🧭")
 st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")
+if presenting:
+    st.container(key="lessons_step_link").code(engine.step_link(st.context.url, key, index + 1), language=None,
+                                               wrap_lines=True)
 sources_link()

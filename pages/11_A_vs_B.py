@@ -27,8 +27,10 @@ loaded = PRESETS.get(st.session_state.get("ab_preset"))
 if loaded:
     st.info(f"**{loaded.title}.** {loaded.text}", icon="💡")
 
-cards_area, formula_area = st.container(), st.container()
-chart_area, b_area, controls_area = st.columns([5, 3, 3])
+# The move controls sit beside the cards, so a move and its effect are on one 1280x720 screen.
+cards_area, controls_area = st.columns([2, 1], gap="medium")
+formula_area = st.container()
+chart_area, b_area = st.columns([5, 3])
 with b_area:
     st.markdown("**List B**: type a new rank")
     parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
@@ -57,7 +59,7 @@ with chart_area:
 
 with cards_area:
     st.markdown("**Every metric for B, and its difference from A**")
-    ab_lab.difference_cards(comparison, a.k)
+    ab_lab.difference_cards(comparison, a.k, columns=3)
 shown = comparison.assign(metric=[BY_KEY[key].display_label(a.k if BY_KEY[key].needs_k else None)
                                   for key in comparison["key"]])
 show_table(shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"}),

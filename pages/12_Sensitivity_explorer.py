@@ -52,7 +52,7 @@ with controls[2]:
 n, mode, missing = int(st.session_state["sens_n"]), st.session_state["sens_mode"], int(st.session_state["sens_missing"])
 step_label = "Rank of ★" if mode == "rank" else "K"
 fixed_label = "K (cut-off)" if mode == "rank" else "Rank of ★"
-steps = st.columns([3, 1, 1, 1, 3])
+steps = st.columns([5, 2, 2, 3, 5])  # the toggle column fits "Auto-play" and its help icon at 1280 px
 with steps[0]:
     _bound(st.slider, step_label, "sens_step", min_value=1, max_value=n)
 steps[1].button("◀ Back", on_click=_step, args=(-1,), width="stretch", key="_sens_back")

@@ -6,7 +6,7 @@ from metrics import baselines
 from metrics.registry import BY_KEY
 from ui import formulas, lab_charts
 from ui.scenario import ranking_scenario
-from ui.widgets import formula, page, pitfalls, show_table
+from ui.widgets import chance_delta, formula, page, pitfalls, show_table
 
 # baselines.KEYS -> the registry metric whose label and meaning describe it
 REGISTRY_KEY = {"precision_at_k": "precision_at_k", "recall_at_k": "recall_at_k", "hit_rate_at_k": "hit_rate_at_k",
@@ -50,13 +50,14 @@ with formula_area:
 
 with results:
     st.subheader("Your list against chance")
+    st.caption(f"Under each score: the share of the {ORDERINGS:,} random orderings of your items it beats (ties "
+               "count half). Green: above chance; grey: at chance; red: below.")
     cells = st.columns(2)
     for index, key in enumerate(baselines.KEYS):
         row = rows.loc[key]
         corrected = "undefined" if row["chance_corrected"] != row["chance_corrected"] else f"{row['chance_corrected']:.2f}"
         with cells[index % 2]:
-            st.metric(labels[key], f"{row['value']:.4f}", border=True,
-                      delta=f"beats {row['beats']:.0%} of random orderings", delta_color="off",
+            st.metric(labels[key], f"{row['value']:.4f}", border=True, **chance_delta(row["beats"]),
                       help=f"E[random] = {row['expected']:.4f}, perfect = {row['perfect']:.4f}, "
                            f"chance-corrected = {corrected}. {BY_KEY[REGISTRY_KEY[key]].meaning}")
     if n:

@@ -76,12 +76,16 @@ with formula_area:
                "(choose the library and metric under *One library up close*).")
 
 with results:
-    st.subheader(f"What each library reports (K = {case.k})")
-    show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
-               height=(len(values) + 2) * 35 + 3)
-    st.caption("Highlighted: differs from this app by more than 1e-9. *no such metric*: the library has none; "
-               "*no value*: it refuses this input or leaves this user out of its mean (see the differences). "
-               "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
+    st.markdown(f"**{lens.disagreement_summary(mask)}** The table below has every library's value; the chart "
+                "under it shows how far each is from this app's.")
+# The table takes the page's width: in the results column a 1280 px screen showed only three of its five
+# metric columns, and the highlighted disagreements needed a sideways scroll.
+st.subheader(f"What each library reports (K = {case.k})")
+show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
+           height=(len(values) + 2) * 35 + 3)
+st.caption("Highlighted: differs from this app by more than 1e-9. *no such metric*: the library has none; "
+           "*no value*: it refuses this input or leaves this user out of its mean (see the differences). "
+           "This app's defaults: AP divides by min(|Rel|, K), linear gain, the ideal from every relevant item.")
 st.plotly_chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
 
 if not any(grade > 0 for grade in case.ground_truth.values()):

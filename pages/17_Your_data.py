@@ -13,6 +13,7 @@ from ui.widgets import choice, formula, page, pitfalls, show_table
 from ui.your_data_content import FORMATS_HELP, IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
 page("Your data", "🗂️", IDEA)
+stale_notice = st.container()  # above the old numbers: says when they are not those of the files just chosen
 formula_area = st.container()
 overview_area = st.container()  # the summary and the main histogram, filled once the log is evaluated
 
@@ -30,8 +31,14 @@ def synthetic(settings: dict) -> yd.Log:
     return yd.Log(recs, truth, f"a synthetic log ({described})")
 
 
-def replace_log(log: yd.Log) -> None:
+def chosen_files(*uploads) -> tuple | None:
+    """What identifies the files in the uploaders, to tell whether the log shown was read from them."""
+    return tuple(None if u is None else u.file_id for u in uploads) if any(uploads) else None
+
+
+def replace_log(log: yd.Log, files: tuple | None = None) -> None:
     st.session_state["yd_log"] = log
+    st.session_state["yd_log_files"] = files
     st.session_state["yd_log_version"] = st.session_state.get("yd_log_version", 0) + 1
     st.session_state["yd_error"] = None
     st.session_state["yd_opened"] = None
@@ -84,7 +91,12 @@ else:
         except ValueError as error:
             st.session_state["yd_error"] = str(error)
         else:
-            replace_log(log)
+            replace_log(log, chosen_files(recs_file, truth_file))
+    chosen = chosen_files(recs_file, truth_file)
+    if chosen is not None and chosen != st.session_state.get("yd_log_files"):
+        stale_notice.warning(
+            f"**Old results.** Everything below is still {text.markdown(st.session_state['yd_log'].source)}, "
+            "not the files you chose: press **Read and evaluate the files** to see yours.", icon="⏳")
 
 if st.session_state.get("yd_error"):
     st.error(f"**Not loaded:** {text.markdown(st.session_state['yd_error'])}  \n"

@@ -20,7 +20,9 @@ SAMPLE_SIZES = [50, 100, 200, 500, 1000, 2000, 5000, 20_000]
 TEST_LABELS = {"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "permutation": "sign-flip permutation"}
 
 
-@st.cache_data(max_entries=8, show_spinner="Simulating 20,000 users and tuning model B ...")
+# cache_resource: a hit hands back the same frames (never modified: sample() copies) instead of unpickling
+# 850,000 rows on every rerun.
+@st.cache_resource(max_entries=8, show_spinner="Simulating 20,000 users ...")
 def population(true_delta: float, seed: int):
     """The same for every visitor who picks these settings, so it is cached for everyone."""
     return synthetic_pair(true_delta, users=20_000, seed=seed)
@@ -164,9 +166,11 @@ right.plotly_chart(compare_charts.waterfall(
     f"{focus}: by how popular the user's relevant items are"), key="compare_popularity")
 
 st.subheader("How many users would I need?")
+observed = max(round(abs(float(row["delta"])), 4), 0.001)
+# Keyed by the difference on screen: other data (another metric, files instead of the synthetic pair) starts
+# from its own difference, while a changed test or interval keeps what was typed.
 target = st.number_input(f"Smallest difference in {focus} worth detecting", min_value=0.0001, max_value=1.0,
-                         value=max(round(abs(float(row["delta"])), 4), 0.001), step=0.001, format="%.4f",
-                         key="compare_target")
+                         value=observed, step=0.001, format="%.4f", key=f"compare_target_{focus}_{observed:.4f}")
 needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(target))
 st.markdown(f"A paired t-test needs **{needed:,} users** to detect a difference of {target:.4f} in {focus} "
             f"80% of the time at the 5% level, given the spread of the per-user differences seen here "

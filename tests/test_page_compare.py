@@ -128,3 +128,32 @@ def test_an_uploaded_categories_file_adds_intra_list_diversity_and_a_clash_is_na
     assert not at.exception
     assert text.markdown("item '1' has two categories, 'news' (line 2) and 'sport' (line 4)") in at.error[0].value
     assert beyond_table(at).loc["intra-list diversity@10", "B"] == pytest.approx(expected)
+
+
+def test_users_needed_follows_the_data_shown_after_switching_to_files():
+    """The target difference is the one of the data on screen, not the synthetic pair's left behind."""
+    pair = synthetic_pair(0.05, users=300, seed=4)
+    at = run_page(PAGE)
+    synthetic_target = next(n.value for n in at.number_input if (n.key or "").startswith("compare_target"))
+    at.radio(key="compare_source").set_value("My own files")
+    at.session_state["compare_files"] = (pair.recommendations_a, pair.recommendations_b, pair.ground_truth, None)
+    at.run()
+    assert not at.exception
+    delta = at.dataframe[0].value.loc["ndcg@10", "delta"]
+    target = round(abs(float(delta)), 4)
+    assert target != synthetic_target
+    sentence = next(m.value for m in at.markdown if "to detect a difference" in m.value)
+    assert f"difference of {target:.4f} in ndcg@10" in sentence, sentence
+    spread = significance.paired_differences(*(batch.evaluate(x, pair.ground_truth, 10)[["ndcg@10"]]
+                                              for x in (pair.recommendations_a, pair.recommendations_b)))["ndcg@10"]
+    needed = significance.users_needed(batch.evaluate(pair.recommendations_a, pair.ground_truth, 10),
+                                       batch.evaluate(pair.recommendations_b, pair.ground_truth, 10), "ndcg@10",
+                                       delta=target)
+    assert f"**{needed:,} users**" in sentence and f"{spread.std(ddof=1):.4f}" in sentence
+    box = next(n for n in at.number_input if (n.key or "").startswith("compare_target"))
+    assert box.value == pytest.approx(target)
+    box.set_value(0.02).run()
+    sentence = next(m.value for m in at.markdown if "to detect a difference" in m.value)
+    assert "difference of 0.0200 in ndcg@10" in sentence
+    at.selectbox(key="compare_test").set_value("wilcoxon").run()  # same data: what was typed stays
+    assert "difference of 0.0200 in ndcg@10" in next(m.value for m in at.markdown if "to detect a difference" in m.value)

@@ -308,3 +308,21 @@ def test_random_page_with_an_empty_list_or_no_relevant_item_says_so():
     edit(at, "recommended", deleted_rows=list(range(10)))
     assert "there is nothing to put in a random order" in texts(at)
     assert chart_specs(at) == []
+
+
+def test_random_baseline_cards_colour_only_what_beats_chance():
+    from streamlit.proto.Metric_pb2 import Metric
+
+    """A score every ordering shares (P@10 = 0.3 in all of them) sits at 50%: grey, no arrow; a score
+    above most random orderings is green and up; the delta is short enough not to be cut."""
+    def shown(proto) -> tuple[str, str, str]:
+        return proto.delta, Metric.MetricDirection.Name(proto.direction), Metric.MetricColor.Name(proto.color)
+
+    at = run_page(TOPIC_PAGES["random"])
+    cards = {m.label: m.proto for m in at.metric}
+    assert shown(cards["Precision@10"]) == ("beats 50%", "NONE", "GRAY")
+    assert shown(cards["AP@10"]) == ("beats 86%", "UP", "GREEN")
+    assert any("share of the 10,000 random orderings" in c.value for c in at.caption)
+    edit(at, "recommended", edited_rows={0: {"rank": 10}})  # 101 (relevant) to the bottom: AP below most orders
+    delta, direction, colour = shown({m.label: m.proto for m in at.metric}["AP@10"])
+    assert int(delta.split()[1].rstrip("%")) < 50 and (direction, colour) == ("DOWN", "RED")

@@ -212,3 +212,21 @@ def test_scan_traps_counts_what_evaluate_refuses():
     assert traps.loc["duplicate_recommendations", "rows"] == 2
     with pytest.raises(ValueError, match="duplicate"):
         batch.evaluate(recs, truth, 3)
+
+
+def test_chosen_files_not_yet_read_say_the_results_are_the_old_ones():
+    recs, truth = synthetic_log(users=150, list_length=12, relevant=4, quality=0.3, seed=7)
+    at = run_page(PAGE)
+    at.radio(key="yd_source").set_value("Upload files").run()
+    assert not any("Old results" in w.value for w in at.warning)  # nothing chosen yet: nothing to confuse
+    at.file_uploader(key="yd_recs_file").set_value(("recs.csv", recs.to_csv(index=False).encode(), "text/plain"))
+    at.run()
+    notice = [w.value for w in at.warning if "Old results" in w.value]
+    assert notice and "a synthetic log (users 2000" in notice[0].replace("\\", "") and "Read and evaluate the files" in notice[0]
+    at.file_uploader(key="yd_truth_file").set_value(("truth.csv", truth.to_csv(index=False).encode(), "text/plain"))
+    at.run()
+    assert any("Old results" in w.value for w in at.warning)
+    at.button(key="yd_read").click().run()
+    assert not any("Old results" in w.value for w in at.warning)
+    assert "150 users" in texts(at).replace(",", "") or "1,800 recommendation rows" in texts(at)
+    assert "files “recs.csv” and “truth.csv”" in texts(at).replace("\\", "")

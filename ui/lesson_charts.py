@@ -33,10 +33,10 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
         # Below the axis title (offsets in px, so they hold at any width): the buttons, then the
         # slider across the whole width, so 14 px button labels never run into the slider.
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 0, "xanchor": "left",
-                      "yanchor": "top", "showactive": False, "pad": {"t": 48, "r": 10},
+                      "yanchor": "top", "showactive": False, "pad": {"t": 62, "r": 10},
                       "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
                                   {"label": "⏸ Pause", "method": "animate", "args": [[None], pause]}]}],
-        sliders=[{"active": 0, "x": 0, "y": 0, "len": 1, "yanchor": "top", "pad": {"t": 84},
+        sliders=[{"active": 0, "x": 0, "y": 0, "len": 1, "yanchor": "top", "pad": {"t": 98},
                   "currentvalue": {"visible": False},
                   "steps": [{"label": n, "method": "animate",
                              "args": [[n], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
@@ -47,7 +47,7 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
     if y_range is not None:
         fig.update_yaxes(range=y_range)
     # _layout wraps every frame's title as the still one, and leaves room for the longest.
-    return _layout(fig, caption, x_title, y_title, legend_on_top=True, bottom=140)
+    return _layout(fig, caption, x_title, y_title, legend_on_top=True, bottom=154)
 
 
 def growing_lines(table: pd.DataFrame, x: str, lines: dict[str, str], captions: list[str], *, x_title: str,
@@ -81,6 +81,9 @@ def walking_bars(tables: list[pd.DataFrame], moving_item, captions: list[str], *
                    for item, hit in zip(table["item"], table["hit"], strict=True)]
         bar = go.Bar(x=table["rank"].tolist(), y=table["term"].tolist(), marker_color=colours,
                      text=[str(i) for i in table["item"]], textposition="outside", name="term per rank",
+                     # Not shrunk to the bar's width: on a phone the bars are narrower than "107" at 14 px,
+                     # and uniformtext then hid every label.
+                     constraintext="none", cliponaxis=False,
                      hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>")
         rank = int(table.loc[table["item"] == moving_item, "rank"].iloc[0])
         frames.append((f"rank {rank}", [bar], caption))
@@ -103,11 +106,14 @@ def roc_drawing(points: pd.DataFrame, captions: list[str], *, duration: int) -> 
             go.Scatter(x=shown["fpr"].tolist(), y=shown["tpr"].tolist(), mode="lines+markers", name="ROC so far",
                        fill="tozeroy" if last else "none", line={"color": NEUTRAL, "width": 3}, marker={"size": 9}),
             go.Scatter(x=[shown["fpr"].iloc[-1]], y=[shown["tpr"].iloc[-1]], mode="markers", name="threshold now",
-                       marker={"size": 16, "color": MOVING, "symbol": "circle-open", "line": {"width": 3}}),
+                       marker={"size": 16, "color": MOVING, "symbol": "circle-open", "line": {"width": 3}},
+                       cliponaxis=False),  # at (0, 0) and (1, 1) the ring sits on the axes: drawn whole
         ]
         frames.append((f"{i}", traces, captions[i]))
+    # Taller than the other animations: on a phone the wrapped title, the legend and the Play row left the
+    # plot 90 px high, a flat line instead of a curve.
     return animated(frames, x_title="false-positive rate", y_title="true-positive rate", duration=duration,
-                    x_range=[-0.02, 1.02], y_range=[-0.02, 1.05])
+                    x_range=[-0.04, 1.04], y_range=[-0.04, 1.06], height=500)
 
 
 def loss_marker(frames_table: pd.DataFrame, captions: list[str], *, duration: int) -> go.Figure:

@@ -11,6 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from urllib.parse import urlencode
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -249,3 +250,13 @@ __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text
            "label", "make_room", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]
+
+
+def step_link(page_url: str | None, lesson_key: str, number: int) -> str:
+    """The full address of a lesson step, to paste into a class chat (the page's URL without its query).
+
+    >>> step_link("http://127.0.0.1:8501/Lessons?lesson=ap&step=2&k=10", "ndcg", 3)
+    'http://127.0.0.1:8501/Lessons?lesson=ndcg&step=3'
+    """
+    base = (page_url or "").split("?", 1)[0].split("#", 1)[0]
+    return f"{base}?{urlencode({'lesson': lesson_key, 'step': number})}"

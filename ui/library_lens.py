@@ -134,3 +134,12 @@ BREAKDOWN_COLUMNS = ("rank", "item", "grade", "relevant", "relevance", "gain", "
 
 def breakdown_columns(table: pd.DataFrame) -> list[str]:
     return [c for c in BREAKDOWN_COLUMNS if c in table.columns]
+
+
+def disagreement_summary(mask: pd.DataFrame) -> str:
+    """How many library values differ from this app's, and in how many libraries, in words."""
+    cells, libraries = int(mask.to_numpy().sum()), int(mask.any(axis=1).sum())
+    if not cells:
+        return "Every library agrees with this app on this scenario."
+    return (f"{cells} value{'s' if cells != 1 else ''} in {libraries} librar{'ies' if libraries != 1 else 'y'} "
+            "differ{'s' if cells == 1 else ''} from this app's on this scenario.")

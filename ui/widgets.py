@@ -371,6 +371,19 @@ def delta_colour(metric: Metric | None, before: float | None, value: float) -> s
     return "normal" if (value > before) == metric.improves(before, value) else "inverse"
 
 
+def chance_delta(beats: float) -> dict:
+    """``st.metric`` arguments for a card's place among random orderings (``beats``, ties half).
+
+    The arrow and colour say only what is true at the shown precision: above chance (green, up),
+    below it (red, down) or at it (grey, no arrow: a score every ordering shares sits at 50%). The
+    delta is short enough not to be cut in a half-width card: the page says what it is a share of."""
+    shown = round(beats * 100)
+    direction = "up" if shown > 50 else "down" if shown < 50 else "off"
+    return {"delta": f"beats {shown}%", "delta_arrow": direction,
+            # Streamlit colours by the sign of the delta text, which never starts with "-" here: "inverse" makes it red.
+            "delta_color": {"up": "normal", "down": "inverse", "off": "off"}[direction]}
+
+
 def _label(key: str, k: int | None) -> str:
     metric: Metric | None = BY_KEY.get(key)
     return metric.display_label(k if metric.needs_k else None) if metric else key
