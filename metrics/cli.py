@@ -23,8 +23,11 @@ EXIT_CODES = {
     4: "a file's content is not valid (the message names the file, the column and the first rows)",
     5: "the Spark engine is not available (pyspark or a Java runtime is missing)",
 }
-EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".parquet": "parquet", ".pq": "parquet",
-              ".trec": "trec", ".run": "trec", ".qrels": "trec"}
+EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet",
+              ".trec": "trec", ".run": "trec", ".qrels": "trec"}  # .tsv and .txt: from the content
+TREC_NAMES = {"precision": "P", "recall": "recall", "average_precision": "map_cut", "ndcg": "ndcg_cut",
+              "hit_rate": "success", "reciprocal_rank": "recip_rank"}
+"""trec_eval's names of the metrics, for --format trec (F1 has none: it is left out there)."""
 PROGRESS_FROM_BYTES = 16 * 1024 * 1024  # files at least this large get a progress bar on stderr
 CHUNK = 4 * 1024 * 1024
 
@@ -58,17 +61,26 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ground-truth", required=True, metavar="FILE",
                         help="relevant items per user (CSV, Parquet or TREC qrels)")
     parser.add_argument("-k", type=int, action="append", metavar="K",
-                        help="cut-off; repeat for several (default: 10)")
+                        help="cut-off; repeat for several (default: 10). Any positive integer: past the "
+                             "longest list nothing more is ranked, so only P@K (hits / K) still changes")
     parser.add_argument("--metrics", nargs="+", choices=batch.METRICS, metavar="METRIC",
                         help=f"metrics to compute (default: all of {', '.join(batch.METRICS)})")
     parser.add_argument("--gain", choices=("linear", "exponential"), default="linear",
                         help="NDCG gain: rel (linear, default) or 2^rel - 1 (exponential)")
-    parser.add_argument("--denominator", choices=("min", "relevant", "hits"), default="min",
-                        help="AP@K divides by min(|Rel|, K) (default), |Rel| (trec_eval), or the hits (torchmetrics)")
+    parser.add_argument("--denominator", choices=("min", "relevant", "hits"), default=None,
+                        help="AP@K divides by min(|Rel|, K) (default), |Rel| (trec_eval; the default with "
+                             "--format trec), or the hits (torchmetrics)")
+    parser.add_argument("--ties", choices=batch.TIES, default="item",
+                        help="order of equal scores or ranks within a user: item id ascending (default), "
+                             "trec_eval's (document id descending, as text) or input (the file's row order)")
     parser.add_argument("--ground-truth-format", choices=("auto", *readers.FORMATS), default="auto",
                         help="override the format of --ground-truth (default: from the extension or content)")
-    parser.add_argument("--format", choices=("table", "csv", "json"), default="table", dest="output_format",
-                        help="how the result is printed on stdout (default: table)")
+    parser.add_argument("--format", choices=("table", "csv", "json", "trec"), default="table", dest="output_format",
+                        help="how the result is printed on stdout (default: table); trec: trec_eval's "
+                             "'measure qid value' lines (P_10, recall_10, map_cut_10, ndcg_cut_10, recip_rank, "
+                             "success_10) with 'all' for the means, to diff against trec_eval -c -m ...")
+    parser.add_argument("-q", action="store_true", dest="per_query",
+                        help="with --format trec: also one block of lines per user, as trec_eval -q")
     parser.add_argument("--keep-best-duplicates", action="store_true",
                         help="where a user is recommended the same item twice, keep its best-ranked row "
                              "(by default such a log is refused: the item would count twice as a hit)")
@@ -118,7 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _format_of(path: Path, override: str) -> str:
-    return override if override != "auto" else EXTENSIONS.get(path.suffix.lower(), "auto")
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return override if override != "auto" else EXTENSIONS.get(suffixes[-1] if suffixes else "", "auto")
 
 
 def _read_bytes(path: Path, quiet: bool) -> bytes:
@@ -127,12 +142,18 @@ def _read_bytes(path: Path, quiet: bool) -> bytes:
         if path.is_dir():
             raise InputError(f"{path}: is a folder, not a file", 3)
         with path.open("rb") as handle:
+            head = handle.read(readers.SNIFF_BYTES)
+            try:
+                readers.check_head(head)  # a binary file is refused before it is read whole
+            except ValueError as error:
+                raise InputError(f"{path}: {error}", 4) from None
             if quiet or size < PROGRESS_FROM_BYTES:
-                return handle.read()
+                return head + handle.read()
             from tqdm import tqdm
 
-            parts = []
+            parts = [head]
             with tqdm(total=size, unit="B", unit_scale=True, desc=f"reading {path.name}", file=sys.stderr) as bar:
+                bar.update(len(head))
                 while chunk := handle.read(CHUNK):
                     parts.append(chunk)
                     bar.update(len(chunk))
@@ -160,11 +181,33 @@ def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.
         recs = kept
     try:
         return batch.evaluate(recs, truth, args.k or [10], metrics=args.metrics, gain=args.gain,
-                              denominator=args.denominator)
+                              denominator=args.denominator, ties=args.ties)
     except ValueError as error:
         repeated = isinstance(error, batch.DuplicatePairsError) and error.table == "recommendations"
         hint = "; --keep-best-duplicates keeps each pair's best-ranked row" if repeated else ""
         raise InputError(f"{source}: {error}{hint}", 4) from None
+
+
+def trec_lines(per_user: pd.DataFrame, per_query: bool) -> list[str]:
+    """trec_eval's output lines, ``measure<TAB>qid<TAB>value`` (its ``%-22s\\t%s\\t%6.4f``).
+
+    Users in sorted order, each with every measure (as ``trec_eval -q``), then ``all`` with the
+    means over the users of the ground truth (as ``trec_eval -c``). F1 has no trec_eval name and
+    is left out.
+    """
+    columns = []
+    for column in per_user.columns:
+        metric, _, k = column.partition("@")
+        if metric in TREC_NAMES:
+            columns.append((column, TREC_NAMES[metric] + (f"_{k}" if k else "")))
+    lines = [f"{'num_q':<22}\tall\t{len(per_user)}"]
+    if per_query:
+        values = per_user[[c for c, _ in columns]].to_numpy()
+        for user, row in zip(per_user.index, values, strict=True):
+            lines += [f"{name:<22}\t{user}\t{value:6.4f}" for (_, name), value in zip(columns, row, strict=True)]
+    means = per_user.mean(axis=0)
+    lines += [f"{name:<22}\tall\t{means[column]:6.4f}" for column, name in columns]
+    return lines
 
 
 def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
@@ -196,6 +239,9 @@ def run_evaluate(args, out) -> None:
             per_user.to_csv(args.per_user)
         except OSError as error:
             raise InputError(f"{args.per_user}: cannot be written: {error.strerror or error}", 3) from None
+    if args.output_format == "trec":
+        out.write("\n".join(trec_lines(per_user, args.per_query)) + "\n")
+        return
     _print_summary(batch.summarize(per_user), args.output_format, out)
 
 
@@ -268,6 +314,22 @@ def main(argv: list[str] | None = None, out=None) -> int:
     args = build_parser().parse_args(argv)
     if args.k and any(k < 1 for k in args.k):
         print(f"error: -k must be a positive integer, got {min(args.k)}", file=sys.stderr)
+        return 2
+    if args.k and any(k >= 2**62 for k in args.k):
+        print(f"error: -k must be below 2**62, got {max(args.k)}", file=sys.stderr)
+        return 2
+    if args.output_format == "trec":
+        if args.command != "evaluate":
+            print("error: --format trec is for evaluate (trec_eval has no compare)", file=sys.stderr)
+            return 2
+        if args.denominator not in (None, "relevant"):
+            print("error: --format trec prints trec_eval's map_cut, whose denominator is the number of relevant "
+                  "items: leave out --denominator or give --denominator relevant", file=sys.stderr)
+            return 2
+        args.denominator = "relevant"
+    args.denominator = args.denominator or "min"
+    if args.per_query and args.output_format != "trec":
+        print("error: -q goes with --format trec (per-user rows in other formats: --per-user OUT.csv)", file=sys.stderr)
         return 2
     try:
         (run_evaluate if args.command == "evaluate" else run_compare)(args, out)
