@@ -238,8 +238,8 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
             if lo >= 0 and hi < max(2 * (va.size + vb.size), 1 << 20):
                 lo = 0  # non-negative ids are their own codes: no copy of the columns
             return (va - lo if lo else va), (vb - lo if lo else vb), pd.RangeIndex(lo, hi + 1)
-    codes_a, uniques_a = pd.factorize(a, sort=True)
-    codes_b, uniques_b = pd.factorize(b, sort=True)
+    codes_a, uniques_a = _factorize(a)
+    codes_b, uniques_b = _factorize(b)
     try:
         labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=True)
     except TypeError:  # ids of mixed types: any one consistent order
@@ -247,6 +247,18 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
     map_a = labels.get_indexer(pd.Index(uniques_a))
     map_b = labels.get_indexer(pd.Index(uniques_b))
     return map_a[codes_a].astype(np.int64), map_b[codes_b].astype(np.int64), labels
+
+
+def _factorize(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Codes numbering the values in sorted order, and the sorted values; a Categorical (ids
+    dictionary-encoded while reading) only sorts its categories."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        categories = values.cat.categories
+        by_value = categories.argsort()
+        rank = np.empty(len(categories), dtype=np.int64)
+        rank[by_value] = np.arange(len(categories))
+        return rank[values.cat.codes.to_numpy()], categories[by_value]
+    return pd.factorize(values, sort=True)
 
 
 def _pair_keys(users: np.ndarray, items: np.ndarray, n_items: int) -> np.ndarray:
@@ -289,7 +301,7 @@ class RankedRows:
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
-    """Rows sorted by user, then ``primary`` ascending, then ``item`` (any non-negative integer tie
+    """Rows grouped by user (sorted by user unless already grouped), then ``primary`` ascending, then ``item`` (a non-negative integer tie
     key); None when already so.
 
     Logs usually come grouped by user and ranked, with at most a few ties out of item order, so
@@ -300,13 +312,11 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
     if n < 2:
         return None
     order = None
-    user_step = user[1:] - user[:-1]
-    same_user = user_step == 0
-    if np.any(user_step < 0) or np.any(same_user & (primary[1:] < primary[:-1])):
+    same_user = user[1:] == user[:-1]
+    if not _grouped(user, same_user) or np.any(same_user & (primary[1:] < primary[:-1])):
         order = _by_user_then(user, primary)
         user, primary, item = user[order], primary[order], item[order]
         same_user = user[1:] == user[:-1]
-    del user_step
     tied = same_user & (primary[1:] == primary[:-1])
     if np.any(tied & (item[1:] <= item[:-1])):
         # Runs of equal (user, primary) are now contiguous and in order: sort only the rows
@@ -323,6 +333,12 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
         fixed[in_tie] = fixed[in_tie[within]]
         order = fixed
     return order
+
+
+def _grouped(user: np.ndarray, same_user: np.ndarray) -> bool:
+    """Each user's rows are contiguous (in any order of users): a log written user by user."""
+    run_users = user[np.flatnonzero(np.r_[True, ~same_user])]
+    return np.bincount(run_users).max(initial=0) <= 1
 
 
 def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:

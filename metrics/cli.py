@@ -167,7 +167,7 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
     path = Path(name)
     data = _read_bytes(path, quiet)
     try:
-        return readers.read_table(data, kind, _format_of(path, override), filename=path.name)
+        return readers.read_table(data, kind, _format_of(path, override), filename=path.name, categorical_ids=True)
     except ValueError as error:
         raise InputError(f"{path}: {error}", 4) from None
 
