@@ -22,6 +22,7 @@ EXIT_CODES = {
     3: "a file cannot be opened (missing, a folder, no permission)",
     4: "a file's content is not valid (the message names the file, the column and the first rows)",
     5: "the Spark engine is not available (pyspark or a Java runtime is missing)",
+    6: "a file would not fit in memory (the message names --stream and --engine spark)",
 }
 EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet",
               ".trec": "trec", ".run": "trec", ".qrels": "trec"}  # .tsv and .txt: from the content
@@ -108,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--engine", choices=("pandas", "spark"), default="pandas",
                           help="pandas (default, in memory) or spark (for files that do not fit in memory)")
     evaluate.add_argument("--master", default="local[*]", help="Spark master URL with --engine spark (default: local[*])")
+    evaluate.add_argument("--stream", action="store_true",
+                          help="bounded memory for logs larger than memory: hash-partition the rows by user into "
+                               "Parquet spills in the temporary folder and evaluate one partition at a time "
+                               "(CSV or Parquet; errors name the data row)")
+    evaluate.add_argument("--partition-rows", type=int, default=None, metavar="N",
+                          help="with --stream: recommendation rows per partition (default: 5,000,000)")
 
     compare = commands.add_parser(
         "compare", help="two logs against one ground truth: paired tests, intervals, effect sizes",
@@ -224,16 +231,89 @@ def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
         out.write("\n".join(f"{n:>8,} users: {batch.REASONS[reason]}" for reason, n in summary.users.items()) + "\n")
 
 
-def run_evaluate(args, out) -> None:
-    if args.engine == "spark":
-        run_evaluate_on_spark(args, out)
+def available_memory() -> int | None:
+    """Bytes of memory the system can give without swapping (MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_fits(name: str, override: str) -> None:
+    """Refuse, before reading, a log whose in-memory evaluation would not fit in the free memory."""
+    from metrics import partitioned
+
+    path = Path(name)
+    free = available_memory()
+    if free is None or not path.is_file():
         return
-    quiet = args.quiet
-    recs = read_input(args.recommendations, "recommendations", args.recommendations_format, quiet)
-    truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, quiet)
-    if not quiet and len(recs) >= 1_000_000:
-        print(f"evaluating {len(recs):,} recommendations of {recs['user'].nunique():,} users ...", file=sys.stderr)
-    per_user = _evaluate(recs, truth, args, f"{args.recommendations} with {args.ground_truth}")
+    fmt = _format_of(path, override)
+    if fmt == "auto":
+        with path.open("rb") as handle:
+            try:
+                fmt = readers.sniff_format(readers.unwrap(handle.read(readers.SNIFF_BYTES))[:readers.SNIFF_BYTES], path.name)
+            except ValueError:
+                return  # the reader gives the precise message
+    try:
+        rows = partitioned.count_rows(path, fmt)
+    except Exception:  # an unreadable footer: the reader gives the precise message
+        return
+    need = rows * partitioned.BYTES_PER_ROW.get(fmt, 160)
+    if need > 0.8 * free:
+        raise InputError(
+            f"{path}: about {rows:,} rows need about {need / 2**30:.1f} GiB in memory, more than the "
+            f"{free / 2**30:.1f} GiB free: add --stream (bounded memory, one partition of users at a time) "
+            "or use --engine spark", 6)
+
+
+def run_evaluate_streamed(args, out) -> None:
+    from metrics import partitioned
+
+    formats = []
+    for name, override, kind in ((args.recommendations, args.recommendations_format, "recommendations"),
+                                 (args.ground_truth, args.ground_truth_format, "ground_truth")):
+        path = Path(name)
+        if not path.is_file():
+            raise InputError(f"{path}: cannot be opened: {'is a folder' if path.is_dir() else 'no such file'}", 3)
+        fmt = _format_of(path, override)
+        if fmt == "auto":
+            with path.open("rb") as handle:
+                try:
+                    fmt = readers.sniff_format(handle.read(readers.SNIFF_BYTES), path.name)
+                except ValueError as error:
+                    raise InputError(f"{path}: {error}", 4) from None
+        formats.append(fmt)
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=None, unit="partition", desc="evaluating partitions", file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+    try:
+        per_user = partitioned.evaluate_files(
+            args.recommendations, args.ground_truth, args.k or [10], recs_format=formats[0], truth_format=formats[1],
+            partition_rows=args.partition_rows or partitioned.PARTITION_ROWS, progress=progress,
+            metrics=args.metrics, gain=args.gain, denominator=args.denominator, ties=args.ties)
+    except (ValueError, OSError) as error:
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {error}", 4) from None
+    except Exception as error:  # pyarrow's own errors on a malformed file
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {str(error).strip()}", 4) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    _write_result(per_user, args, out)
+
+
+def _write_result(per_user: pd.DataFrame, args, out) -> None:
     if args.per_user:
         try:
             per_user.to_csv(args.per_user)
@@ -243,6 +323,25 @@ def run_evaluate(args, out) -> None:
         out.write("\n".join(trec_lines(per_user, args.per_query)) + "\n")
         return
     _print_summary(batch.summarize(per_user), args.output_format, out)
+
+
+def run_evaluate(args, out) -> None:
+    if args.engine == "spark":
+        run_evaluate_on_spark(args, out)
+        return
+    if args.stream:
+        if args.keep_best_duplicates:
+            raise InputError("--keep-best-duplicates works without --stream only", 2)
+        run_evaluate_streamed(args, out)
+        return
+    check_fits(args.recommendations, args.recommendations_format)
+    quiet = args.quiet
+    recs = read_input(args.recommendations, "recommendations", args.recommendations_format, quiet)
+    truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, quiet)
+    if not quiet and len(recs) >= 1_000_000:
+        print(f"evaluating {len(recs):,} recommendations of {recs['user'].nunique():,} users ...", file=sys.stderr)
+    per_user = _evaluate(recs, truth, args, f"{args.recommendations} with {args.ground_truth}")
+    _write_result(per_user, args, out)
 
 
 def run_evaluate_on_spark(args, out) -> None:
