@@ -363,12 +363,17 @@ def run_evaluate_on_spark(args, out) -> None:
             raise InputError(f"{path}: cannot be opened: no such file", 3)
         fmt = _format_of(path, override)
         if fmt == "auto":
-            with path.open("rb") as handle:
-                fmt = readers.sniff_format(handle.read(readers.SNIFF_BYTES), path.name)
-        tables[kind] = spark.read_table(session, str(path), kind, fmt)
+            try:
+                fmt = readers.sniff_format(spark._head(str(path)), path.name.removesuffix(".gz"))
+            except ValueError as error:
+                raise InputError(f"{path}: {error}", 4) from None
+        try:
+            tables[kind] = spark.read_table(session, str(path), kind, fmt)
+        except ValueError as error:
+            raise InputError(f"{path}: {error}", 4) from None
     try:
         per_user = spark.evaluate(tables["recommendations"], tables["ground_truth"], args.k or [10],
-                                  metrics=args.metrics, gain=args.gain, denominator=args.denominator)
+                                  metrics=args.metrics, gain=args.gain, denominator=args.denominator, ties=args.ties)
         if args.per_user:
             per_user.write.mode("overwrite").option("header", True).csv(args.per_user)
         summary = spark.summarize(per_user, tables["recommendations"], tables["ground_truth"])
@@ -377,7 +382,14 @@ def run_evaluate_on_spark(args, out) -> None:
     except Exception as error:  # a failed Spark job carries the batch engine's message
         message = str(error)
         reason = next((line.split("ValueError:", 1)[1].strip() for line in message.splitlines() if "ValueError:" in line),
-                      message.splitlines()[0] if message else repr(error))
+                      None)
+        if reason is None:  # a Java-side failure: its first line, e.g. a malformed CSV record, not the stack trace
+            lines = [line.strip() for line in message.splitlines() if line.strip() and not line.strip().startswith("at ")]
+            malformed = next((line for line in lines if "Malformed" in line or "malformed" in line), None)
+            reason = malformed or (lines[0] if lines else repr(error))
+            if malformed:
+                reason += ("; a row has more or fewer fields than the header names (the pandas engine, or --stream, "
+                           "names its line)")
         raise InputError(f"{args.recommendations} with {args.ground_truth}: {reason}", 4) from None
     _print_summary(summary, args.output_format, out)
 
