@@ -189,3 +189,8 @@ def test_library_refuses_nested_ids_in_a_dataframe():
     recs = pd.DataFrame({"user": ["u", "u"], "item": [["a"], ["b"]], "rank": [1, 2]})
     with pytest.raises(ValueError, match=r"recommendations column 'item' must hold one id per row; rows 0 and 1 hold a list"):
         batch.evaluate(recs, pd.DataFrame({"user": ["u"], "item": ["a"]}), 1)
+
+
+def test_trec_comment_lines_keep_line_numbers_right():
+    with pytest.raises(ValueError, match=r"score field of a TREC run must be a number; line\(s\) 4 \('x'\)"):
+        readers.read_trec_run(b"# header comment\nq1 Q0 d1 1 2.0 t\n#q1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 x t\n")
