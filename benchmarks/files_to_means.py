@@ -218,6 +218,7 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip", nargs="*", default=[], help="contenders to leave out (e.g. ranx)")
+    parser.add_argument("--formats", nargs="+", default=["csv", "parquet"], choices=("csv", "parquet"))
     parser.add_argument("--contender", help=argparse.SUPPRESS)
     parser.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -233,7 +234,7 @@ def main() -> int:
         print(f"{args.users:,} users x 100 = {args.users * 100:,} rows; CSV {(folder / 'recs.csv').stat().st_size / 2**20:.0f} MiB, "
               f"Parquet {(folder / 'recs.parquet').stat().st_size / 2**20:.0f} MiB; load average {os.getloadavg()[0]:.1f}")
         print(f"{'from files to means':<16} {'fmt':<8} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6}")
-        for fmt in ("csv", "parquet"):
+        for fmt in args.formats:
             recs, truth = folder / f"recs.{fmt}", folder / f"truth.{fmt}"
             reference, ours = None, None
             for name in names:
