@@ -37,6 +37,7 @@ def main() -> None:
     parser.add_argument("--relevant", type=int, default=20)
     parser.add_argument("--master", default="local[*]")
     parser.add_argument("--driver-memory", default="6g", help="local mode runs the executors inside the driver")
+    parser.add_argument("--profile", action="store_true", help="also time the job's phases (scan, shuffle, Arrow)")
     args = parser.parse_args()
     recs, truth = synthetic_log(users=args.users, list_length=args.list_length, relevant=args.relevant, seed=0)
     print(f"log: {len(recs):,} recommendations, {len(truth):,} judged rows, {args.users:,} users "
@@ -58,6 +59,7 @@ def main() -> None:
     per_user = spark.evaluate(recs_sdf, truth_sdf, 10, metrics=METRICS)
     on_spark = spark.summarize(per_user).means
     spark_seconds = time.perf_counter() - start
+    phases = profile(session, folder) if args.profile else {}
     session.stop()
 
     agree = np.allclose(on_spark[in_memory.index].to_numpy(), in_memory.to_numpy(), rtol=1e-12, atol=0)
@@ -66,8 +68,39 @@ def main() -> None:
     print(f"ratio Spark / in-memory: {spark_seconds / memory_seconds:.1f}x; means agree to 1e-12: {agree}")
     for metric, value in in_memory.items():
         print(f"  {metric:<22} {value:.6f}  {on_spark[metric]:.6f}")
+    if phases:
+        print("where Spark's time goes (each phase includes the ones above it):")
+        for name, seconds in phases.items():
+            print(f"  {name:<48} {seconds:8.2f} s")
+        print(f"  {'the batch kernel in the Python workers (the rest)':<48} {spark_seconds - max(phases.values()):8.2f} s")
     if not agree:
         raise SystemExit("the means differ")
+
+
+def profile(session, folder: str) -> dict[str, float]:
+    """Cumulative times of the job's phases: scan the files, + the shuffle by user, + moving every
+    row to the Python workers through Arrow (a mapInPandas that only counts rows)."""
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    recs = session.read.parquet(f"{folder}/recs.parquet")
+    truth = session.read.parquet(f"{folder}/truth.parquet")
+    both = (recs.select("user", "item", F.col("score").cast("double").alias("score"), F.lit(0).alias("kind"))
+            .unionByName(truth.select("user", "item", F.lit(None).cast("double").alias("score"), F.lit(1).alias("kind"))))
+
+    def rows(chunks):
+        yield pd.DataFrame({"n": [sum(len(chunk) for chunk in chunks)]})
+
+    steps = {"scan both Parquet files": lambda: both.agg(F.sum("kind")).first(),
+             "+ repartition by user (the shuffle)": lambda: both.repartition("user").agg(F.sum("kind")).first(),
+             "+ Arrow transfer to Python workers": lambda: both.repartition("user").mapInPandas(rows, "n long")
+             .agg(F.sum("n")).first()}
+    times = {}
+    for name, step in steps.items():
+        start = time.perf_counter()
+        step()
+        times[name] = time.perf_counter() - start
+    return times
 
 
 if __name__ == "__main__":

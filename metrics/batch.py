@@ -65,6 +65,14 @@ REASONS = {
 SHOWN_ROWS = 5
 """How many offending rows an error message lists."""
 
+TIES = ("item", "trec_eval", "input")
+"""How equal ranks or scores within a user are ordered: by item id ascending (the default), as
+trec_eval does (by document id descending, compared as text, byte by byte like C's strcmp), or
+in the order the rows come in the table."""
+
+EXACT_INTEGERS = 2**53
+"""Integers above this are not all exact as float64: larger integer ranks are ordered as integers."""
+
 
 def column_name(metric: str, k: int | None) -> str:
     """``"ndcg@10"``, or ``"reciprocal_rank"`` which has no cut-off."""
@@ -101,10 +109,24 @@ def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFr
             f"{name} is missing column {', '.join(repr(c) for c in missing)} (found columns: {found})"
         )
     for column in ("user", "item"):
-        empty = np.flatnonzero(frame[column].isna().to_numpy())
+        values = frame[column]
+        missing = values.isna().to_numpy()
+        if not pd.api.types.is_numeric_dtype(values.dtype):
+            missing = missing | (values == "").to_numpy(dtype=bool, na_value=True)
+        empty = np.flatnonzero(missing)
         if empty.size:
             raise ValueError(f"{name} column '{column}' is empty at {_rows(frame, empty)}")
     return frame
+
+
+def _check_hashable(frame: pd.DataFrame, name: str, column: str) -> None:
+    """Raise naming the rows whose id is a list, dict or array (run only when factorizing failed)."""
+    values = frame[column]
+    nested = np.flatnonzero(values.map(lambda v: isinstance(v, (list, tuple, dict, set, np.ndarray))).to_numpy())
+    if nested.size:
+        kind = type(values.iloc[nested[0]]).__name__
+        raise ValueError(f"{name} column '{column}' must hold one id per row; {_rows(frame, nested)} "
+                         f"{_hold(nested)} a {kind}")
 
 
 def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
@@ -170,10 +192,33 @@ def check_metrics(metrics: Iterable[str] | None) -> list[str]:
 # ----------------------------------------------------------------------------- encoding
 
 
+def as_id_text(ids: pd.Series) -> pd.Series:
+    """Numeric ids as the text a person writes for them: 7.0 is "7", 7.5 is "7.5".
+
+    Examples
+    --------
+    >>> as_id_text(pd.Series([7.0, 7.5, 12])).tolist()
+    ['7', '7.5', '12']
+    """
+    if pd.api.types.is_float_dtype(ids.dtype):
+        values = ids.to_numpy(dtype=float, na_value=np.nan)
+        whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < EXACT_INTEGERS)
+        if whole.all():
+            return pd.Series(values.astype(np.int64), index=ids.index).astype(str)
+        text = ids.map(repr).astype(str)
+        text[whole] = pd.Series(values[whole].astype(np.int64)).astype(str).to_numpy()
+        return text
+    if pd.api.types.is_bool_dtype(ids.dtype):
+        return ids.astype(str)
+    return ids.astype(str)
+
+
 def same_kind(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series]:
-    """Ids that are numbers on one side and text on the other are compared as text."""
-    if pd.api.types.is_numeric_dtype(a.dtype) != pd.api.types.is_numeric_dtype(b.dtype):
-        return a.astype(str), b.astype(str)
+    """Ids that are numbers on one side and text on the other are compared as text, the numbers
+    written as a person writes them (7.0 from a Parquet file matches "7" from a CSV file)."""
+    a_numeric, b_numeric = pd.api.types.is_numeric_dtype(a.dtype), pd.api.types.is_numeric_dtype(b.dtype)
+    if a_numeric != b_numeric:
+        return (as_id_text(a) if a_numeric else a.astype(str)), (as_id_text(b) if b_numeric else b.astype(str))
     return a, b
 
 
@@ -193,8 +238,8 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
             if lo >= 0 and hi < max(2 * (va.size + vb.size), 1 << 20):
                 lo = 0  # non-negative ids are their own codes: no copy of the columns
             return (va - lo if lo else va), (vb - lo if lo else vb), pd.RangeIndex(lo, hi + 1)
-    codes_a, uniques_a = pd.factorize(a, sort=True)
-    codes_b, uniques_b = pd.factorize(b, sort=True)
+    codes_a, uniques_a = _factorize(a)
+    codes_b, uniques_b = _factorize(b)
     try:
         labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=True)
     except TypeError:  # ids of mixed types: any one consistent order
@@ -202,6 +247,18 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
     map_a = labels.get_indexer(pd.Index(uniques_a))
     map_b = labels.get_indexer(pd.Index(uniques_b))
     return map_a[codes_a].astype(np.int64), map_b[codes_b].astype(np.int64), labels
+
+
+def _factorize(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Codes numbering the values in sorted order, and the sorted values; a Categorical (ids
+    dictionary-encoded while reading) only sorts its categories."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        categories = values.cat.categories
+        by_value = categories.argsort()
+        rank = np.empty(len(categories), dtype=np.int64)
+        rank[by_value] = np.arange(len(categories))
+        return rank[values.cat.codes.to_numpy()], categories[by_value]
+    return pd.factorize(values, sort=True)
 
 
 def _pair_keys(users: np.ndarray, items: np.ndarray, n_items: int) -> np.ndarray:
@@ -244,7 +301,8 @@ class RankedRows:
 
 
 def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.ndarray | None:
-    """Rows sorted by user, then ``primary`` ascending, then item; None when already so.
+    """Rows grouped by user (sorted by user unless already grouped), then ``primary`` ascending, then ``item`` (a non-negative integer tie
+    key); None when already so.
 
     Logs usually come grouped by user and ranked, with at most a few ties out of item order, so
     each step is skipped when the rows already satisfy it. (``np.lexsort`` on the three keys
@@ -254,13 +312,11 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
     if n < 2:
         return None
     order = None
-    user_step = user[1:] - user[:-1]
-    same_user = user_step == 0
-    if np.any(user_step < 0) or np.any(same_user & (primary[1:] < primary[:-1])):
+    same_user = user[1:] == user[:-1]
+    if not _grouped(user, same_user) or np.any(same_user & (primary[1:] < primary[:-1])):
         order = _by_user_then(user, primary)
         user, primary, item = user[order], primary[order], item[order]
         same_user = user[1:] == user[:-1]
-    del user_step
     tied = same_user & (primary[1:] == primary[:-1])
     if np.any(tied & (item[1:] <= item[:-1])):
         # Runs of equal (user, primary) are now contiguous and in order: sort only the rows
@@ -277,6 +333,12 @@ def _rank_order(user: np.ndarray, primary: np.ndarray, item: np.ndarray) -> np.n
         fixed[in_tie] = fixed[in_tie[within]]
         order = fixed
     return order
+
+
+def _grouped(user: np.ndarray, same_user: np.ndarray) -> bool:
+    """Each user's rows are contiguous (in any order of users): a log written user by user."""
+    run_users = user[np.flatnonzero(np.r_[True, ~same_user])]
+    return np.bincount(run_users).max(initial=0) <= 1
 
 
 def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
@@ -299,22 +361,45 @@ def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
 def _position(recs: pd.DataFrame) -> np.ndarray | None:
     """Each row's place in its list, smaller is better: the rank, or minus the score; None without either."""
     if "rank" in recs.columns:
+        rank = recs["rank"]
+        if pd.api.types.is_integer_dtype(rank.dtype) and len(rank):
+            values = rank.to_numpy(dtype=np.int64, na_value=0) if not rank.hasnans else None
+            if values is not None and max(abs(int(values.min())), abs(int(values.max()))) > EXACT_INTEGERS:
+                # Huge integer ranks: their order, exactly, as float64 dense ranks.
+                return np.unique(values, return_inverse=True)[1].astype(float)
         return _numeric(recs, "recommendations", "rank")
     if "score" in recs.columns:
         return -_numeric(recs, "recommendations", "score")
     return None
 
 
-def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> RankedRows:
+def _tie_keys(items: pd.Index, ties: str) -> np.ndarray | None:
+    """Per item code, a non-negative key that orders tied rows (None: the code itself)."""
+    if ties == "item":
+        return None
+    text = as_id_text(pd.Series(items)) if pd.api.types.is_numeric_dtype(items.dtype) else pd.Series(items).astype(str)
+    encoded = text.map(lambda t: t.encode("utf-8"))  # strcmp order: bytes, not code points of Python text
+    by_text = np.argsort(encoded.to_numpy(dtype=object), kind="stable")
+    key = np.empty(len(items), dtype=np.int64)
+    key[by_text] = np.arange(len(items) - 1, -1, -1)  # descending
+    return key
+
+
+def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, *, ties: str = "item") -> RankedRows:
     """Validate both tables, put the recommendations in rank order and attach their grades.
+
+    ``ties`` is one of :data:`TIES`. A negative relevance is read as trec_eval reads it: judged,
+    not relevant (grade 0).
 
     Raises
     ------
     ValueError
         Naming the table, the column and the first offending rows: a missing column, an empty
-        user or item, a rank, score or relevance that is not a finite number, a negative
-        relevance, or a (user, item) pair given twice.
+        user or item, a rank, score or relevance that is not a finite number,
+        ids that are numbers in one table and text matching none in the other, or a
+        (user, item) pair given twice.
     """
+    check_choice(ties, "ties", TIES)
     recs = _check_frame(recommendations, "recommendations", ("user", "item"))
     truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
     primary = _position(recs)
@@ -325,18 +410,19 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
             f"found columns: {found}"
         )
     if "relevance" in truth.columns:
-        grade = _numeric(truth, "ground_truth", "relevance")
-        negative = np.flatnonzero(grade < 0)
-        if negative.size:
-            raise ValueError(
-                f"ground_truth column 'relevance' must be >= 0; {_rows(truth, negative)} {_hold(negative)} "
-                f"{_values(grade, negative)}"
-            )
+        grade = np.maximum(_numeric(truth, "ground_truth", "relevance"), 0.0)  # negative: judged non-relevant
     else:
         grade = np.ones(len(truth))
 
-    rec_user, truth_user, users = _shared_codes(recs["user"], truth["user"])
-    rec_item, truth_item, items = _shared_codes(recs["item"], truth["item"])
+    try:
+        rec_user, truth_user, users = _shared_codes(recs["user"], truth["user"])
+        rec_item, truth_item, items = _shared_codes(recs["item"], truth["item"])
+    except TypeError:  # unhashable ids (lists, dicts): say where
+        for frame, name in ((recs, "recommendations"), (truth, "ground_truth")):
+            for column in ("user", "item"):
+                _check_hashable(frame, name, column)
+        raise
+    _check_kinds_meet(recs, truth, rec_item, truth_item)
     rec_keys, rec_rows = _sort_keys(_pair_keys(rec_user, rec_item, len(items)))
     _check_unique_pairs(rec_keys, rec_rows, recs, "recommendations")
     truth_keys, truth_rows = _sort_keys(_pair_keys(truth_user, truth_item, len(items)))
@@ -350,10 +436,43 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame) -> Rank
         rec_grade[rec_rows[at[found]]] = grade[truth_rows[found]]
     del rec_keys, rec_rows, truth_keys, truth_rows
 
-    order = _rank_order(rec_user, primary, rec_item)
+    tie_key = _tie_keys(items, ties)
+    if ties == "input":
+        order = _rank_order(rec_user, primary, np.arange(len(recs), dtype=np.int64))
+    else:
+        order = _rank_order(rec_user, primary, rec_item if tie_key is None else tie_key[rec_item])
     if order is None:
         return RankedRows(rec_user, rec_grade, truth_user, grade, users, None)
     return RankedRows(rec_user[order], rec_grade[order], truth_user, grade, users, order)
+
+
+def _check_kinds_meet(recs: pd.DataFrame, truth: pd.DataFrame, rec_item: np.ndarray, truth_item: np.ndarray) -> None:
+    """Item ids that are numbers in one table and text in the other must match somewhere."""
+    numeric = [pd.api.types.is_numeric_dtype(t["item"].dtype) for t in (recs, truth)]
+    if numeric[0] == numeric[1] or not len(recs) or not len(truth):
+        return
+    if np.intersect1d(rec_item, truth_item).size:
+        return
+    kinds = ["numbers" if n else "text" for n in numeric]
+    raise ValueError(
+        f"item ids are {kinds[0]} in recommendations (e.g. {recs['item'].iloc[0]!r}) and {kinds[1]} in ground_truth "
+        f"(e.g. {truth['item'].iloc[0]!r}), and not one of them matches: every metric would be 0. Write the ids "
+        "the same way in both files"
+    )
+
+
+def check_gains(truth: pd.DataFrame, grade: np.ndarray, gain: str, k_max: int) -> None:
+    """Refuse grades whose gain would overflow float64 in a DCG of up to ``k_max`` terms."""
+    with np.errstate(over="ignore"):
+        gains = gain_of(grade, gain)
+    limit = np.finfo(float).max / (2 * min(k_max, max(len(grade), 1)))
+    bad = np.flatnonzero(~(gains <= limit))
+    if bad.size:
+        need = "below 1024 with exponential gain (2^rel - 1 overflows)" if gain == "exponential" else "smaller"
+        raise ValueError(
+            f"ground_truth column 'relevance' is too large for a DCG in float64: grades must be {need}; "
+            f"{_rows(truth, bad)} {_hold(bad)} {_values(grade, bad)}"
+        )
 
 
 # ----------------------------------------------------------------------------- the kernel
@@ -433,7 +552,7 @@ def score_ranked_rows(
     before_group = np.repeat((hits_so_far - hit)[group_start], np.diff(np.r_[np.flatnonzero(group_start), user.size]))
     hits_so_far = hits_so_far - before_group  # hits at ranks 1..i of the same user
     precision_at_hit = np.where(hit, hits_so_far / position, 0.0)
-    discounted = gain_of(grade, gain) * discounts(ks[-1])[position - 1]
+    discounted = gain_of(grade, gain) * discounts(min(ks[-1], int(position.max(initial=0))))[position - 1]
 
     n_relevant = np.bincount(truth_user, weights=truth_grade > 0, minlength=n_users)
     ideal = _ideal_gains(truth_user, truth_grade, ks[-1], gain)
@@ -487,7 +606,7 @@ def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, ga
     position = _positions(starts, user.size)
     top = position <= k_max
     user, position = user[top], position[top]
-    contribution = gain_of(grade[top], gain) * discounts(k_max)[position - 1]
+    contribution = gain_of(grade[top], gain) * discounts(min(k_max, int(position.max(initial=0))))[position - 1]
 
     def idcg(k: int, n_users: int) -> np.ndarray:
         in_k = position <= k
@@ -499,7 +618,8 @@ def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, ga
 # ----------------------------------------------------------------------------- public API
 
 
-def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min") -> pd.DataFrame:
+def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min",
+             ties="item") -> pd.DataFrame:
     r"""Per-user P, R, F1, HR, AP and NDCG at each K, and RR, for every user of the ground truth.
 
     Parameters
@@ -519,6 +639,9 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
         NDCG gain, rel or 2^rel - 1, as :func:`metrics.ndcg.ndcg_at_k`.
     denominator : {"min", "relevant", "hits"}, keyword-only
         AP@K denominator, as :func:`metrics.ranked_metrics.average_precision_at_k`.
+    ties : {"item", "trec_eval", "input"}, keyword-only
+        Order of equal ranks or scores within a user (:data:`TIES`): item id ascending (default),
+        trec_eval's document id descending (to match trec_eval to the last digit), or input order.
 
     Returns
     -------
@@ -553,7 +676,9 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     chosen = check_metrics(metrics)
     check_choice(gain, "gain", GAINS)
     check_choice(denominator, "denominator", AP_DENOMINATORS)
-    rows = rank_rows(recommendations, ground_truth)
+    rows = rank_rows(recommendations, ground_truth, ties=ties)
+    if "ndcg" in chosen:
+        check_gains(ground_truth, rows.truth_grade, gain, ks[-1])
     n_users = len(rows.users)
     scores = score_ranked_rows(rows.rec_user, rows.rec_grade, rows.truth_user, rows.truth_grade,
                                n_users, ks, metrics=chosen, gain=gain, denominator=denominator)
@@ -570,7 +695,7 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
         "no_relevant": int((has_truth & has_recs & ~has_relevant).sum()),
         "no_ground_truth": int((has_recs & ~has_truth).sum()),
     }
-    per_user.attrs["settings"] = {"k": ks, "gain": gain, "denominator": denominator}
+    per_user.attrs["settings"] = {"k": ks, "gain": gain, "denominator": denominator, "ties": ties}
     return per_user
 
 
@@ -665,6 +790,7 @@ def summarize(per_user: pd.DataFrame) -> Summary:
 TRAPS = (
     "duplicate_recommendations", "duplicate_ground_truth", "tied_scores", "truth_without_recommendations",
     "recommendations_without_truth", "shorter_than_k", "relevant_never_recommended", "graded_zero",
+    "negative_grades",
 )
 """The traps :func:`scan_traps` counts, in the order it reports them."""
 
@@ -681,7 +807,8 @@ def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int
         One row per :data:`TRAPS` key (index ``trap``): ``users`` (users touched) and ``rows``
         (rows or items involved). ``shorter_than_k`` counts users with ground truth and
         between 1 and K - 1 recommendations; ``graded_zero`` counts ground-truth rows with
-        relevance 0.
+        relevance 0; ``negative_grades`` ground-truth rows with a negative relevance (read as
+        judged non-relevant, as trec_eval reads them).
 
     Examples
     --------
@@ -690,7 +817,7 @@ def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int
     >>> scan_traps(recs, truth, 10)["users"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'duplicate_recommendations': 0, 'duplicate_ground_truth': 0, 'tied_scores': 1,
      'truth_without_recommendations': 1, 'recommendations_without_truth': 1, 'shorter_than_k': 1,
-     'relevant_never_recommended': 1, 'graded_zero': 1}
+     'relevant_never_recommended': 1, 'graded_zero': 1, 'negative_grades': 0}
     """
     k = check_k(k)
     recs = _check_frame(recommendations, "recommendations", ("user", "item"))
@@ -722,5 +849,6 @@ def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int
         "shorter_than_k": (len(short), int(short.sum())),
         "relevant_never_recommended": touched(listed, never),
         "graded_zero": touched(t, (t["grade"] == 0).to_numpy()),
+        "negative_grades": touched(t, (t["grade"] < 0).to_numpy()),
     }
     return pd.DataFrame([{"trap": key, "users": counts[key][0], "rows": counts[key][1]} for key in TRAPS]).set_index("trap")

@@ -22,9 +22,13 @@ EXIT_CODES = {
     3: "a file cannot be opened (missing, a folder, no permission)",
     4: "a file's content is not valid (the message names the file, the column and the first rows)",
     5: "the Spark engine is not available (pyspark or a Java runtime is missing)",
+    6: "a file would not fit in memory (the message names --stream and --engine spark)",
 }
-EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".parquet": "parquet", ".pq": "parquet",
-              ".trec": "trec", ".run": "trec", ".qrels": "trec"}
+EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet",
+              ".trec": "trec", ".run": "trec", ".qrels": "trec"}  # .tsv and .txt: from the content
+TREC_NAMES = {"precision": "P", "recall": "recall", "average_precision": "map_cut", "ndcg": "ndcg_cut",
+              "hit_rate": "success", "reciprocal_rank": "recip_rank"}
+"""trec_eval's names of the metrics, for --format trec (F1 has none: it is left out there)."""
 PROGRESS_FROM_BYTES = 16 * 1024 * 1024  # files at least this large get a progress bar on stderr
 CHUNK = 4 * 1024 * 1024
 
@@ -58,17 +62,26 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ground-truth", required=True, metavar="FILE",
                         help="relevant items per user (CSV, Parquet or TREC qrels)")
     parser.add_argument("-k", type=int, action="append", metavar="K",
-                        help="cut-off; repeat for several (default: 10)")
+                        help="cut-off; repeat for several (default: 10). Any positive integer: past the "
+                             "longest list nothing more is ranked, so only P@K (hits / K) still changes")
     parser.add_argument("--metrics", nargs="+", choices=batch.METRICS, metavar="METRIC",
                         help=f"metrics to compute (default: all of {', '.join(batch.METRICS)})")
     parser.add_argument("--gain", choices=("linear", "exponential"), default="linear",
                         help="NDCG gain: rel (linear, default) or 2^rel - 1 (exponential)")
-    parser.add_argument("--denominator", choices=("min", "relevant", "hits"), default="min",
-                        help="AP@K divides by min(|Rel|, K) (default), |Rel| (trec_eval), or the hits (torchmetrics)")
+    parser.add_argument("--denominator", choices=("min", "relevant", "hits"), default=None,
+                        help="AP@K divides by min(|Rel|, K) (default), |Rel| (trec_eval; the default with "
+                             "--format trec), or the hits (torchmetrics)")
+    parser.add_argument("--ties", choices=batch.TIES, default="item",
+                        help="order of equal scores or ranks within a user: item id ascending (default), "
+                             "trec_eval's (document id descending, as text) or input (the file's row order)")
     parser.add_argument("--ground-truth-format", choices=("auto", *readers.FORMATS), default="auto",
                         help="override the format of --ground-truth (default: from the extension or content)")
-    parser.add_argument("--format", choices=("table", "csv", "json"), default="table", dest="output_format",
-                        help="how the result is printed on stdout (default: table)")
+    parser.add_argument("--format", choices=("table", "csv", "json", "trec"), default="table", dest="output_format",
+                        help="how the result is printed on stdout (default: table); trec: trec_eval's "
+                             "'measure qid value' lines (P_10, recall_10, map_cut_10, ndcg_cut_10, recip_rank, "
+                             "success_10) with 'all' for the means, to diff against trec_eval -c -m ...")
+    parser.add_argument("-q", action="store_true", dest="per_query",
+                        help="with --format trec: also one block of lines per user, as trec_eval -q")
     parser.add_argument("--keep-best-duplicates", action="store_true",
                         help="where a user is recommended the same item twice, keep its best-ranked row "
                              "(by default such a log is refused: the item would count twice as a hit)")
@@ -96,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--engine", choices=("pandas", "spark"), default="pandas",
                           help="pandas (default, in memory) or spark (for files that do not fit in memory)")
     evaluate.add_argument("--master", default="local[*]", help="Spark master URL with --engine spark (default: local[*])")
+    evaluate.add_argument("--stream", action="store_true",
+                          help="bounded memory for logs larger than memory: hash-partition the rows by user into "
+                               "Parquet spills in the temporary folder and evaluate one partition at a time "
+                               "(CSV or Parquet; errors name the data row)")
+    evaluate.add_argument("--partition-rows", type=int, default=None, metavar="N",
+                          help="with --stream: recommendation rows per partition (default: 5,000,000)")
 
     compare = commands.add_parser(
         "compare", help="two logs against one ground truth: paired tests, intervals, effect sizes",
@@ -118,7 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _format_of(path: Path, override: str) -> str:
-    return override if override != "auto" else EXTENSIONS.get(path.suffix.lower(), "auto")
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return override if override != "auto" else EXTENSIONS.get(suffixes[-1] if suffixes else "", "auto")
 
 
 def _read_bytes(path: Path, quiet: bool) -> bytes:
@@ -127,12 +149,18 @@ def _read_bytes(path: Path, quiet: bool) -> bytes:
         if path.is_dir():
             raise InputError(f"{path}: is a folder, not a file", 3)
         with path.open("rb") as handle:
+            head = handle.read(readers.SNIFF_BYTES)
+            try:
+                readers.check_head(head)  # a binary file is refused before it is read whole
+            except ValueError as error:
+                raise InputError(f"{path}: {error}", 4) from None
             if quiet or size < PROGRESS_FROM_BYTES:
-                return handle.read()
+                return head + handle.read()
             from tqdm import tqdm
 
-            parts = []
+            parts = [head]
             with tqdm(total=size, unit="B", unit_scale=True, desc=f"reading {path.name}", file=sys.stderr) as bar:
+                bar.update(len(head))
                 while chunk := handle.read(CHUNK):
                     parts.append(chunk)
                     bar.update(len(chunk))
@@ -146,7 +174,7 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
     path = Path(name)
     data = _read_bytes(path, quiet)
     try:
-        return readers.read_table(data, kind, _format_of(path, override), filename=path.name)
+        return readers.read_table(data, kind, _format_of(path, override), filename=path.name, categorical_ids=True)
     except ValueError as error:
         raise InputError(f"{path}: {error}", 4) from None
 
@@ -160,11 +188,33 @@ def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.
         recs = kept
     try:
         return batch.evaluate(recs, truth, args.k or [10], metrics=args.metrics, gain=args.gain,
-                              denominator=args.denominator)
+                              denominator=args.denominator, ties=args.ties)
     except ValueError as error:
         repeated = isinstance(error, batch.DuplicatePairsError) and error.table == "recommendations"
         hint = "; --keep-best-duplicates keeps each pair's best-ranked row" if repeated else ""
         raise InputError(f"{source}: {error}{hint}", 4) from None
+
+
+def trec_lines(per_user: pd.DataFrame, per_query: bool) -> list[str]:
+    """trec_eval's output lines, ``measure<TAB>qid<TAB>value`` (its ``%-22s\\t%s\\t%6.4f``).
+
+    Users in sorted order, each with every measure (as ``trec_eval -q``), then ``all`` with the
+    means over the users of the ground truth (as ``trec_eval -c``). F1 has no trec_eval name and
+    is left out.
+    """
+    columns = []
+    for column in per_user.columns:
+        metric, _, k = column.partition("@")
+        if metric in TREC_NAMES:
+            columns.append((column, TREC_NAMES[metric] + (f"_{k}" if k else "")))
+    lines = [f"{'num_q':<22}\tall\t{len(per_user)}"]
+    if per_query:
+        values = per_user[[c for c, _ in columns]].to_numpy()
+        for user, row in zip(per_user.index, values, strict=True):
+            lines += [f"{name:<22}\t{user}\t{value:6.4f}" for (_, name), value in zip(columns, row, strict=True)]
+    means = per_user.mean(axis=0)
+    lines += [f"{name:<22}\tall\t{means[column]:6.4f}" for column, name in columns]
+    return lines
 
 
 def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
@@ -181,22 +231,117 @@ def _print_summary(summary: batch.Summary, fmt: str, out) -> None:
         out.write("\n".join(f"{n:>8,} users: {batch.REASONS[reason]}" for reason, n in summary.users.items()) + "\n")
 
 
+def available_memory() -> int | None:
+    """Bytes of memory the system can give without swapping (MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_fits(name: str, override: str) -> None:
+    """Refuse, before reading, a log whose in-memory evaluation would not fit in the free memory."""
+    from metrics import partitioned
+
+    path = Path(name)
+    free = available_memory()
+    if free is None or not path.is_file():
+        return
+    fmt = _format_of(path, override)
+    if fmt == "auto":
+        with path.open("rb") as handle:
+            try:
+                fmt = readers.sniff_format(readers.unwrap(handle.read(readers.SNIFF_BYTES))[:readers.SNIFF_BYTES], path.name)
+            except ValueError:
+                return  # the reader gives the precise message
+    try:
+        rows = partitioned.count_rows(path, fmt)
+    except Exception:  # an unreadable footer: the reader gives the precise message
+        return
+    need = rows * partitioned.BYTES_PER_ROW.get(fmt, 160)
+    if need > 0.8 * free:
+        raise InputError(
+            f"{path}: about {rows:,} rows need about {need / 2**30:.1f} GiB in memory, more than the "
+            f"{free / 2**30:.1f} GiB free: add --stream (bounded memory, one partition of users at a time) "
+            "or use --engine spark", 6)
+
+
+def run_evaluate_streamed(args, out) -> None:
+    from metrics import partitioned
+
+    formats = []
+    for name, override, kind in ((args.recommendations, args.recommendations_format, "recommendations"),
+                                 (args.ground_truth, args.ground_truth_format, "ground_truth")):
+        path = Path(name)
+        if not path.is_file():
+            raise InputError(f"{path}: cannot be opened: {'is a folder' if path.is_dir() else 'no such file'}", 3)
+        fmt = _format_of(path, override)
+        if fmt == "auto":
+            with path.open("rb") as handle:
+                try:
+                    fmt = readers.sniff_format(handle.read(readers.SNIFF_BYTES), path.name)
+                except ValueError as error:
+                    raise InputError(f"{path}: {error}", 4) from None
+        formats.append(fmt)
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=None, unit="partition", desc="evaluating partitions", file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+    try:
+        per_user = partitioned.evaluate_files(
+            args.recommendations, args.ground_truth, args.k or [10], recs_format=formats[0], truth_format=formats[1],
+            partition_rows=args.partition_rows or partitioned.PARTITION_ROWS, progress=progress,
+            metrics=args.metrics, gain=args.gain, denominator=args.denominator, ties=args.ties)
+    except (ValueError, OSError) as error:
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {error}", 4) from None
+    except Exception as error:  # pyarrow's own errors on a malformed file
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {str(error).strip()}", 4) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    _write_result(per_user, args, out)
+
+
+def _write_result(per_user: pd.DataFrame, args, out) -> None:
+    if args.per_user:
+        try:
+            per_user.to_csv(args.per_user)
+        except OSError as error:
+            raise InputError(f"{args.per_user}: cannot be written: {error.strerror or error}", 3) from None
+    if args.output_format == "trec":
+        out.write("\n".join(trec_lines(per_user, args.per_query)) + "\n")
+        return
+    _print_summary(batch.summarize(per_user), args.output_format, out)
+
+
 def run_evaluate(args, out) -> None:
     if args.engine == "spark":
         run_evaluate_on_spark(args, out)
         return
+    if args.stream:
+        if args.keep_best_duplicates:
+            raise InputError("--keep-best-duplicates works without --stream only", 2)
+        run_evaluate_streamed(args, out)
+        return
+    check_fits(args.recommendations, args.recommendations_format)
     quiet = args.quiet
     recs = read_input(args.recommendations, "recommendations", args.recommendations_format, quiet)
     truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, quiet)
     if not quiet and len(recs) >= 1_000_000:
         print(f"evaluating {len(recs):,} recommendations of {recs['user'].nunique():,} users ...", file=sys.stderr)
     per_user = _evaluate(recs, truth, args, f"{args.recommendations} with {args.ground_truth}")
-    if args.per_user:
-        try:
-            per_user.to_csv(args.per_user)
-        except OSError as error:
-            raise InputError(f"{args.per_user}: cannot be written: {error.strerror or error}", 3) from None
-    _print_summary(batch.summarize(per_user), args.output_format, out)
+    _write_result(per_user, args, out)
 
 
 def run_evaluate_on_spark(args, out) -> None:
@@ -218,12 +363,17 @@ def run_evaluate_on_spark(args, out) -> None:
             raise InputError(f"{path}: cannot be opened: no such file", 3)
         fmt = _format_of(path, override)
         if fmt == "auto":
-            with path.open("rb") as handle:
-                fmt = readers.sniff_format(handle.read(readers.SNIFF_BYTES), path.name)
-        tables[kind] = spark.read_table(session, str(path), kind, fmt)
+            try:
+                fmt = readers.sniff_format(spark._head(str(path)), path.name.removesuffix(".gz"))
+            except ValueError as error:
+                raise InputError(f"{path}: {error}", 4) from None
+        try:
+            tables[kind] = spark.read_table(session, str(path), kind, fmt)
+        except ValueError as error:
+            raise InputError(f"{path}: {error}", 4) from None
     try:
         per_user = spark.evaluate(tables["recommendations"], tables["ground_truth"], args.k or [10],
-                                  metrics=args.metrics, gain=args.gain, denominator=args.denominator)
+                                  metrics=args.metrics, gain=args.gain, denominator=args.denominator, ties=args.ties)
         if args.per_user:
             per_user.write.mode("overwrite").option("header", True).csv(args.per_user)
         summary = spark.summarize(per_user, tables["recommendations"], tables["ground_truth"])
@@ -232,7 +382,14 @@ def run_evaluate_on_spark(args, out) -> None:
     except Exception as error:  # a failed Spark job carries the batch engine's message
         message = str(error)
         reason = next((line.split("ValueError:", 1)[1].strip() for line in message.splitlines() if "ValueError:" in line),
-                      message.splitlines()[0] if message else repr(error))
+                      None)
+        if reason is None:  # a Java-side failure: its first line, e.g. a malformed CSV record, not the stack trace
+            lines = [line.strip() for line in message.splitlines() if line.strip() and not line.strip().startswith("at ")]
+            malformed = next((line for line in lines if "Malformed" in line or "malformed" in line), None)
+            reason = malformed or (lines[0] if lines else repr(error))
+            if malformed:
+                reason += ("; a row has more or fewer fields than the header names (the pandas engine, or --stream, "
+                           "names its line)")
         raise InputError(f"{args.recommendations} with {args.ground_truth}: {reason}", 4) from None
     _print_summary(summary, args.output_format, out)
 
@@ -268,6 +425,22 @@ def main(argv: list[str] | None = None, out=None) -> int:
     args = build_parser().parse_args(argv)
     if args.k and any(k < 1 for k in args.k):
         print(f"error: -k must be a positive integer, got {min(args.k)}", file=sys.stderr)
+        return 2
+    if args.k and any(k >= 2**62 for k in args.k):
+        print(f"error: -k must be below 2**62, got {max(args.k)}", file=sys.stderr)
+        return 2
+    if args.output_format == "trec":
+        if args.command != "evaluate":
+            print("error: --format trec is for evaluate (trec_eval has no compare)", file=sys.stderr)
+            return 2
+        if args.denominator not in (None, "relevant"):
+            print("error: --format trec prints trec_eval's map_cut, whose denominator is the number of relevant "
+                  "items: leave out --denominator or give --denominator relevant", file=sys.stderr)
+            return 2
+        args.denominator = "relevant"
+    args.denominator = args.denominator or "min"
+    if args.per_query and args.output_format != "trec":
+        print("error: -q goes with --format trec (per-user rows in other formats: --per-user OUT.csv)", file=sys.stderr)
         return 2
     try:
         (run_evaluate if args.command == "evaluate" else run_compare)(args, out)

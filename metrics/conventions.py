@@ -171,7 +171,10 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
             "ndcg": "ndcg_cut.K", "reciprocal_rank": "recip_rank"},
         grade_levels="integers", ap_denominator="relevant", ties="docid_descending",
         empty_users="skipped_unjudged",
-        notes="pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run); relevance must be an integer.",
+        notes="pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run); relevance must be an integer. "
+              "Where scores tie, this app's engine gives trec_eval's numbers to the last digit with "
+              "python -m metrics evaluate --ties trec_eval --format trec -q "
+              "(batch.evaluate(..., ties=\"trec_eval\", denominator=\"relevant\")).",
     ),
     Convention(
         "scikit-learn", "scikit-learn 1.9.1", {
@@ -188,7 +191,8 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
         grade_levels="integers", ap_denominator="relevant", ties="input_order",
         empty_users="skipped_unjudged", rr_cutoff="k",
         refuses=dict.fromkeys(("precision", "recall", "average_precision", "ndcg", "reciprocal_rank"), 1),
-        notes="evaluate(qrels, run, metrics); a query needs at least one judged and one ranked item.",
+        notes="evaluate(qrels, run, metrics); a query needs at least one judged and one ranked item. "
+              "Where scores tie, ranx keeps the run's order: this app's --ties input (ties=\"input\") does the same.",
     ),
     Convention(
         "torchmetrics", "torchmetrics 1.9.0", {

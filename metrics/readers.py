@@ -20,7 +20,10 @@ meant for the person who made the file.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
+import re
+import zlib
 from os import PathLike
 from pathlib import Path
 
@@ -30,15 +33,24 @@ import pandas as pd
 FORMATS = ("csv", "parquet", "trec")
 KINDS = ("recommendations", "ground_truth", "item_categories")
 TEXT_COLUMNS = ("user", "item", "category")  # ids and labels stay text: "007" is not 7
+NUMBER_COLUMNS = ("rank", "score", "relevance")
 DELIMITERS = (",", ";", "\t", "|")
 TREC_RUN = ["user", "q0", "item", "rank", "score", "tag"]
 TREC_QRELS = ["user", "iteration", "item", "relevance"]
 PARQUET_MAGIC = b"PAR1"
+GZIP_MAGIC = b"\x1f\x8b"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF8_BOM = b"\xef\xbb\xbf"
+ARCHIVES = {b"PK\x03\x04": "a ZIP archive: unzip it and choose the file inside",
+            b"BZh": "compressed with bzip2: decompress it (bunzip2) or save it as .csv.gz",
+            b"\xfd7zXZ\x00": "compressed with xz: decompress it (unxz) or save it as .csv.gz",
+            b"\x28\xb5\x2f\xfd": "compressed with zstd: decompress it (unzstd) or save it as .csv.gz"}
 SNIFF_BYTES = 64 * 1024
+SHOWN = 5  # offending lines listed in a message
 
 
 def _bytes(source) -> bytes:
-    if isinstance(source, (bytes, bytearray)):
+    if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, PathLike)):
         return Path(source).read_bytes()
@@ -47,35 +59,136 @@ def _bytes(source) -> bytes:
     return source.read()
 
 
+def check_head(head: bytes) -> None:
+    """Refuse, from a file's first bytes alone, what no reader here can read (binary data, archives).
+
+    Meant to run on the first :data:`SNIFF_BYTES` before a large file is read whole.
+
+    Examples
+    --------
+    >>> check_head(b"user,item,rank\\n")
+    >>> check_head(b"\\x00" * 10)
+    Traceback (most recent call last):
+    ValueError: this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte at position 0); expected CSV, TREC text or Parquet
+    """
+    if head.startswith((PARQUET_MAGIC, GZIP_MAGIC, *UTF16_BOMS)):
+        return
+    for magic, what in ARCHIVES.items():
+        if head.startswith(magic):
+            raise ValueError(f"this file is {what}")
+    nul = head[:SNIFF_BYTES].find(b"\x00")
+    if nul >= 0:
+        raise ValueError("this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte "
+                         f"at position {nul}); expected CSV, TREC text or Parquet")
+
+
+def unwrap(data: bytes) -> bytes:
+    """The file's content as Parquet or UTF-8 bytes: gzip is decompressed, UTF-16 with a BOM re-encoded."""
+    if data.startswith(GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(f"this gzip file cannot be decompressed ({error}); is it complete?") from None
+    if data.startswith(UTF16_BOMS):
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"this UTF-16 file has an undecodable character at byte {error.start}; "
+                             "save it as UTF-8 CSV") from None
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+    check_head(data[:SNIFF_BYTES])
+    return data
+
+
 def _text_head(data: bytes) -> str:
     """The first lines of a file as text, or a ValueError if it is not a text file."""
     head = data[:SNIFF_BYTES]
     if head.startswith(PARQUET_MAGIC):
         raise ValueError("this is a Parquet file, not a text file: choose the Parquet format")
-    if b"\x00" in head:
-        raise ValueError("this is not a text file (it holds binary data); expected CSV or TREC text")
+    check_head(head)
     try:
         return head.decode("utf-8")
     except UnicodeDecodeError as error:
         if error.start < len(head) - 4:  # not just a character cut at the sniffing boundary
             raise ValueError(
                 f"this is not a UTF-8 text file (undecodable byte at position {error.start}); "
-                "save it as UTF-8 CSV or TREC text"
+                "save it as UTF-8 (or UTF-16 with a BOM) CSV or TREC text"
             ) from None
         return head[: error.start].decode("utf-8")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _content_lines(head: str) -> list[str]:
+    """The first lines that are neither blank nor '#' comments."""
+    return [line for line in head.splitlines()[:50] if line.strip() and not line.lstrip().startswith("#")][:5]
+
+
+def looks_trec(head: str) -> str | None:
+    """``"run"`` or ``"qrels"`` when the first content lines are TREC lines, else None.
+
+    A run line is ``qid Q0 docid rank score tag [more]`` (rank and score numbers); a qrels line
+    ``qid iteration docid rel`` (iteration and rel numbers). Any separator of spaces or tabs.
+
+    Examples
+    --------
+    >>> looks_trec("q1\\tQ0\\td1\\t1\\t0.5\\tbm25\\n"), looks_trec("q1 0 d1 2\\n"), looks_trec("user,item\\n")
+    ('run', 'qrels', None)
+    """
+    lines = _content_lines(head)[:3]
+    if not lines:
+        return None
+    fields = [line.split() for line in lines]
+    if all(len(f) >= 6 and _is_number(f[3]) and _is_number(f[4]) for f in fields):
+        return "run"
+    if all(len(f) == 4 and _is_number(f[1]) and _is_number(f[3]) for f in fields):
+        return "qrels"
+    return None
+
+
+def _header_names(header: str, delimiter: str) -> list[str]:
+    return [name.strip() for name in next(csv.reader([header], delimiter=delimiter))]
+
+
+def looks_csv(head: str) -> bool:
+    """The first content line names a ``user`` or ``item`` column between CSV delimiters."""
+    lines = _content_lines(head)
+    if not lines:
+        return False
+    header = lines[0]
+    delimiter = max(DELIMITERS, key=header.count)
+    return bool({"user", "item"} & {n.lower() for n in _header_names(header, delimiter)})
 
 
 def sniff_format(data: bytes, filename: str = "") -> str:
     """``"parquet"``, ``"csv"`` or ``"trec"``, from the file's first bytes and its name.
 
+    TREC is recognised by its content (a ``.txt`` or ``.tsv`` file may be either).
+
     Examples
     --------
     >>> sniff_format(b"user,item,rank\\n1,2,1\\n"), sniff_format(b"q1 Q0 d1 1 0.9 run\\n")
     ('csv', 'trec')
+    >>> sniff_format(b"q1\\t0\\td1\\t1\\n", "qrels.tsv")
+    'trec'
     """
     if data[:4] == PARQUET_MAGIC or filename.lower().endswith((".parquet", ".pq")):
         return "parquet"
-    first = _text_head(data).lstrip("\ufeff").split("\n", 1)[0]
+    if data.startswith((GZIP_MAGIC, *UTF16_BOMS)):
+        return sniff_format(unwrap(data), filename.removesuffix(".gz"))
+    head = _text_head(data).lstrip("\ufeff")
+    if looks_csv(head):
+        return "csv"
+    if looks_trec(head):
+        return "trec"
+    first = next(iter(_content_lines(head)), "")
     if any(d in first for d in DELIMITERS) or "user" in first.lower():
         return "csv"
     return "trec"
@@ -98,6 +211,9 @@ def _check_columns(frame: pd.DataFrame, kind: str, hint: str = "") -> pd.DataFra
     if missing:
         found = ", ".join(repr(str(c)) for c in frame.columns)
         names = ", ".join(missing)
+        lower = {str(c).lower() for c in frame.columns}
+        if not hint and any(c.strip("'") in lower for c in needed + one_of):
+            hint = "; column names are case-sensitive: name them in lower case (user, item, rank, ...)"
         raise ValueError(f"the {kind.replace('_', ' ')} file is missing column {names} "
                          f"(found columns: {found}){hint}")
     return frame
@@ -114,40 +230,178 @@ def _label_lines(frame: pd.DataFrame, first_line: int) -> pd.DataFrame:
     return frame[~frame.isna().all(axis=1)]
 
 
-def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = None) -> pd.DataFrame:
-    """A CSV file with a header row; ``user`` and ``item`` are read as text.
+def _leading_comments(data: bytes) -> int:
+    """How many lines before the header are '#' comments or blank."""
+    count, at = 0, 0
+    while at < len(data):
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        line = data[at:end].strip()
+        if line and not line.startswith(b"#"):
+            break
+        count, at = count + 1, end + 1
+    return count
+
+
+def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str) -> pd.Index:
+    """The line of the file where each CSV row starts (line 1 = the file's first line).
+
+    ``first`` is the line of the first data row. When no line is blank and no field is quoted
+    (so none holds a newline) that is ``first, first + 1, ...``; otherwise the lines are counted.
+    """
+    lines_in_file = data.count(b"\n") + (not data.endswith(b"\n"))
+    if lines_in_file == first - 1 + n_rows:  # one line per row: no blank line, no newline in a field
+        return pd.RangeIndex(first, first + n_rows, name="line")
+    if b'"' not in data:
+        body = np.frombuffer(data, dtype=np.uint8)
+        newline = np.flatnonzero(body == 10)
+        starts = np.r_[0, newline + 1]
+        ends = np.r_[newline, body.size]
+        length = ends - starts
+        cr_only = (length == 1) & (body[np.minimum(starts, body.size - 1)] == 13)
+        if not np.any(((length == 0) | cr_only)[first - 1:-1]):
+            return pd.RangeIndex(first, first + n_rows, name="line")
+        lines = np.flatnonzero(~((length == 0) | cr_only)) + 1
+        return pd.Index(lines[lines >= first][:n_rows], name="line")
+    reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
+    lines, previous = [], 0
+    for row in reader:
+        if previous + 1 >= first and row and any(field.strip() for field in row):
+            lines.append(previous + 1)
+        previous = reader.line_num
+    return pd.Index(lines[:n_rows], name="line")
+
+
+def _line_of(data: bytes, text: str, start: int) -> int:
+    at = data.find(text.encode("utf-8"), start)
+    return data.count(b"\n", 0, at) + 1 if at >= 0 else 0
+
+
+def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = None,
+             categorical_ids: bool = False) -> pd.DataFrame:
+    """A CSV file with a header row; ``user`` and ``item`` are read as text, exactly as written.
+
+    ``NA``, ``null`` or ``None`` in an id column are ids, not missing values; leading ``#``
+    comment lines are skipped; gzip and UTF-16 (with a BOM) are read. Read with pyarrow's
+    multithreaded CSV reader. With ``categorical_ids`` the id columns are pandas Categoricals
+    (dictionary-encoded once while reading: what the batch engine sorts fastest).
 
     Examples
     --------
     >>> read_csv(b"user;item;score\\nu1;007;0.5\\n").to_dict("index")
     {2: {'user': 'u1', 'item': '007', 'score': 0.5}}
     """
-    data = _bytes(source)
-    head = _text_head(data).lstrip("\ufeff")
-    header = head.split("\n", 1)[0]
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    data = unwrap(_bytes(source))
+    head = _text_head(data)
+    skipped = _leading_comments(data)
+    lines = head.split("\n", skipped + 2)
+    header = lines[skipped].rstrip("\r") if len(lines) > skipped else ""
     if not header.strip():
         raise ValueError("the file is empty or its first line is blank; expected a header row such as user,item,rank")
     delimiter = max(DELIMITERS, key=header.count)
     if header.count(delimiter) == 0:
         delimiter = ","
+    names = _header_names(header, delimiter)
+    names = [name or f"column {i + 1}" for i, name in enumerate(names)]
+    first_row = lines[skipped + 1].rstrip("\r") if len(lines) > skipped + 1 else ""
+    if first_row.endswith(delimiter) and len(_header_names(first_row, delimiter)) == len(names) + 1:
+        names.append("trailing delimiter")  # "1,2,3," under "user,item,rank": an empty last field
+    bad_rows: list = []
+
+    def invalid(row) -> str:
+        bad_rows.append(row)
+        return "skip"
+
+    text = pa.dictionary(pa.int32(), pa.string()) if categorical_ids else pa.string()
+    types = {name: text for name in names if name in TEXT_COLUMNS}
     try:
-        frame = pd.read_csv(
-            io.BytesIO(data), sep=delimiter, dtype=dict.fromkeys(TEXT_COLUMNS, str), skip_blank_lines=False,
-            nrows=None if max_rows is None else max_rows + 1, encoding="utf-8-sig", quoting=csv.QUOTE_MINIMAL,
+        table = pacsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pacsv.ReadOptions(skip_rows=skipped + 1, column_names=names, block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=b'"' in data,
+                                              invalid_row_handler=invalid),
+            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
+    except pa.ArrowInvalid as error:
         raise ValueError(f"could not read the file as CSV: {str(error).strip()}") from None
+    if bad_rows:
+        shown = "; ".join(f"line {_line_of(data, row.text, len(header))} has {row.actual_columns} fields: {row.text!r}"
+                          for row in bad_rows[:SHOWN])
+        more = f" ({len(bad_rows) - SHOWN} more such lines)" if len(bad_rows) > SHOWN else ""
+        raise ValueError(f"could not read the file as CSV: the header names {len(names)} columns "
+                         f"({delimiter.join(names)}) but {shown}{more}")
+    _too_many(table.num_rows, max_rows)
+    table = _trim_ids(table)
+    frame = table.to_pandas()
     frame.columns = [str(c).strip() for c in frame.columns]
-    _too_many(len(frame), max_rows)
     hint = ""
-    if len(frame.columns) == 1 and len(header.split()) > 1:
+    trec = looks_trec(head)
+    if trec:
+        hint = f"; the file reads as a TREC {trec} (no header, fields separated by spaces or tabs): choose TREC"
+    elif len(frame.columns) == 1 and len(header.split()) > 1:
         hint = ("; the header has no , ; tab or | between names: is this a TREC file "
                 "(choose TREC) or separated by spaces?")
     _check_columns(frame, kind, hint)
+    frame.index = _row_lines(data, skipped + 2, len(frame), delimiter)
+    return _drop_blank(frame)
+
+
+def _trim_ids(table):
+    """Id columns without surrounding spaces (" 7" is the id "7")."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     for column in TEXT_COLUMNS:
-        if column in frame.columns:
-            frame[column] = frame[column].str.strip()
-    return _label_lines(frame, 2)
+        if column not in table.column_names:
+            continue
+        kind = table.schema.field(column).type
+        values = table.column(column)
+        if pa.types.is_dictionary(kind):  # trim the dictionary only; re-encode if that merges two ids
+            chunks = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+            words = chunks.dictionary
+            trimmed = pc.utf8_trim_whitespace(words)
+            if trimmed.equals(words):
+                continue
+            values = pc.dictionary_encode(pc.utf8_trim_whitespace(chunks.cast(pa.string())))
+        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            values = pc.utf8_trim_whitespace(values)
+        else:
+            continue
+        table = table.set_column(table.column_names.index(column), column, values)
+    return table
+
+
+def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
+    """Without rows whose every field is empty (",,," lines)."""
+    ids = [c for c in frame.columns if c in TEXT_COLUMNS]
+    if ids and not (frame[ids[0]] == "").any():
+        return frame
+    empty = frame.isna().all(axis=1) if not ids else (frame[ids] == "").all(axis=1) & frame.drop(columns=ids).isna().all(axis=1)
+    return frame[~empty.to_numpy()] if empty.any() else frame
+
+
+def _arrow_type_problem(schema, columns) -> str:
+    """Why a Parquet id or number column cannot be read as one value per row, or ''."""
+    import pyarrow.types as t
+
+    for name in columns:
+        if name not in schema.names:
+            continue
+        kind = schema.field(name).type
+        if t.is_list(kind) or t.is_large_list(kind) or t.is_fixed_size_list(kind):
+            return f"column '{name}' holds lists ({kind}); each row needs one value: explode the lists into rows first"
+        if t.is_struct(kind) or t.is_map(kind) or t.is_union(kind):
+            return f"column '{name}' holds nested records ({kind}); each row needs one value: flatten it first"
+        if t.is_binary(kind) or t.is_large_binary(kind):
+            return f"column '{name}' holds raw bytes ({kind}); store ids as text or integers"
+        if name in NUMBER_COLUMNS and not (t.is_integer(kind) or t.is_floating(kind) or t.is_boolean(kind)
+                                           or t.is_decimal(kind) or t.is_string(kind) or t.is_large_string(kind)
+                                           or t.is_dictionary(kind)):
+            return f"column '{name}' holds {kind}, not numbers"
+    return ""
 
 
 def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None = None) -> pd.DataFrame:
@@ -157,39 +411,68 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
 
     data = _bytes(source)
     try:
-        table_file = pq.ParquetFile(io.BytesIO(data))
+        table_file = pq.ParquetFile(pa.BufferReader(data))
         _too_many(table_file.metadata.num_rows, max_rows)
-        frame = table_file.read().to_pandas()
+        schema = table_file.schema_arrow
+        problem = _arrow_type_problem(schema, [*TEXT_COLUMNS, *NUMBER_COLUMNS])
+        if problem:
+            raise ValueError(problem)
+        table = table_file.read()
+        names = [str(c).strip() for c in table.column_names]
+        table = table.rename_columns(names)
+        _check_columns(pd.DataFrame(columns=names), kind)
+        table = table.select([c for c in names if c in (*TEXT_COLUMNS, *NUMBER_COLUMNS)] or names)
+        table = _trim_ids(table)
+        frame = table.to_pandas()
     except (pa.ArrowException, OSError) as error:
         raise ValueError(f"could not read the file as Parquet: {str(error).strip()}") from None
-    frame.columns = [str(c).strip() for c in frame.columns]
-    _check_columns(frame, kind)
     frame.index = pd.RangeIndex(1, len(frame) + 1, name="row")
     return frame
 
 
+def _comment_lines(data: bytes) -> np.ndarray:
+    """The 0-based numbers of the lines that start with '#' (comments, which trec_eval skips)."""
+    if not (data.startswith(b"#") or b"\n#" in data):
+        return np.zeros(0, dtype=np.int64)
+    starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+    return np.array([i for i, at in enumerate(starts) if data[at:at + 1] == b"#"], dtype=np.int64)
+
+
 def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.DataFrame:
-    data = _bytes(source)
+    data = unwrap(_bytes(source))
     head = _text_head(data)
-    first = next((line for line in head.splitlines() if line.strip()), "")
+    comments = _comment_lines(data)
+    first = next(iter(_content_lines(head)), "")
     if not first:
         raise ValueError(f"the file is empty; expected TREC {what} lines: {' '.join(names)}")
     fields = first.split()
-    if len(fields) != len(names):
-        looks_csv = any(d in first for d in DELIMITERS)
+    if len(fields) < len(names) or (what == "qrels" and len(fields) != len(names)):
+        hint = ""
+        if looks_csv(head) or any(d in first for d in DELIMITERS if d != "\t"):
+            hint = "; it looks like CSV: choose CSV"
+        elif what == "run" and looks_trec(head) == "qrels":
+            hint = "; it reads as TREC qrels: is this the ground truth?"
         raise ValueError(
             f"line 1 has {len(fields)} field(s) but a TREC {what} line has {len(names)}: "
-            f"{' '.join(names)}" + ("; it looks like CSV: choose CSV" if looks_csv else "")
+            f"{' '.join(names)}" + hint
         )
     try:
         frame = pd.read_csv(
-            io.BytesIO(data), sep=r"\s+", header=None, names=names, dtype=str, skip_blank_lines=False,
-            nrows=None if max_rows is None else max_rows + 1, engine="c",
+            io.BytesIO(data), sep=r"\s+", header=None, usecols=range(len(names)), dtype=str, skip_blank_lines=False,
+            nrows=None if max_rows is None else max_rows + 1, engine="c", keep_default_na=False,
+            skiprows=set(comments.tolist()) or None,
         )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"could not read the file as TREC {what}: {str(error).strip()}") from None
+    frame.columns = names
     _too_many(len(frame), max_rows)
-    frame = _label_lines(frame, 1)
+    frame = frame.replace("", np.nan) if (frame == "").any(axis=None) else frame
+    if comments.size:
+        lines = np.setdiff1d(np.arange(1, len(frame) + comments.size + 1), comments + 1)[:len(frame)]
+        frame.index = pd.Index(lines, name="line")
+        frame = frame[~frame.isna().all(axis=1)]
+    else:
+        frame = _label_lines(frame, 1)
     short = np.flatnonzero(frame.isna().any(axis=1).to_numpy())
     if short.size:
         lines = ", ".join(str(n) for n in frame.index[short[:5]])
@@ -231,28 +514,40 @@ def read_trec_qrels(source, *, max_rows: int | None = None) -> pd.DataFrame:
     return frame[["user", "item"]].assign(relevance=_numbers(frame, "relevance", "qrels"))
 
 
-def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_rows: int | None = None) -> pd.DataFrame:
+def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_rows: int | None = None,
+               categorical_ids: bool = False) -> pd.DataFrame:
     """Read ``kind`` (one of :data:`KINDS`) from a path, bytes or file.
 
     ``fmt`` is one of :data:`FORMATS` or ``"auto"`` (:func:`sniff_format`). A TREC file is a run
     for recommendations and qrels for ground truth; item categories (columns item, category) come
-    as CSV or Parquet only.
+    as CSV or Parquet only. ``categorical_ids``: see :func:`read_csv` (CSV only).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     data = _bytes(source)
     if not data:
         raise ValueError("the file is empty")
+    data = unwrap(data)
+    if not data:
+        raise ValueError("the file is empty (once decompressed)")
     if fmt == "auto":
         fmt = sniff_format(data, filename or str(source if isinstance(source, (str, PathLike)) else ""))
     if fmt == "csv":
-        return read_csv(data, kind, max_rows=max_rows)
+        return _has_rows(read_csv(data, kind, max_rows=max_rows, categorical_ids=categorical_ids), kind)
     if fmt == "parquet":
-        return read_parquet(data, kind, max_rows=max_rows)
+        return _has_rows(read_parquet(data, kind, max_rows=max_rows), kind)
     if fmt == "trec" and kind == "item_categories":
         raise ValueError("TREC files hold runs and qrels; item categories need a CSV or Parquet file "
                          "with columns item, category")
     if fmt == "trec":
         reader = read_trec_run if kind == "recommendations" else read_trec_qrels
-        return reader(data, max_rows=max_rows)
+        return _has_rows(reader(data, max_rows=max_rows), kind)
     raise ValueError(f"format must be one of auto, {', '.join(FORMATS)}, got {fmt!r}")
+
+
+def _has_rows(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """A ground truth with no rows is refused: every mean would be undefined."""
+    if kind == "ground_truth" and not len(frame):
+        raise ValueError("the ground truth file has no data rows (only a header, blank or comment lines): "
+                         "there is no user to evaluate")
+    return frame

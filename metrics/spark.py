@@ -53,26 +53,74 @@ def session(master: str = "local[*]", app_name: str = "receval", *, driver_memor
             .getOrCreate())
 
 
+def _head(path: str) -> bytes:
+    """The file's first bytes as the Python readers see them (gzip decompressed), cut at a line end."""
+    import gzip
+
+    with open(path, "rb") as handle:
+        head = handle.read(readers.SNIFF_BYTES)
+    if head.startswith(readers.GZIP_MAGIC):
+        with gzip.open(path, "rb") as handle:
+            head = handle.read(readers.SNIFF_BYTES)
+    return head
+
+
+def validate_head(path: str, kind: str, fmt: str) -> None:
+    """Read the first 64 KiB with :mod:`metrics.readers`, so the header, the delimiter, the id rules
+    and the first rows are refused with the in-memory messages (file lines included) before Spark
+    runs a job. Parquet files are checked from their schema."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        schema = pq.ParquetFile(path).schema_arrow
+        problem = readers._arrow_type_problem(schema, [*readers.TEXT_COLUMNS, *readers.NUMBER_COLUMNS])
+        if problem:
+            raise ValueError(problem)
+        readers._check_columns(pd.DataFrame(columns=schema.names), kind)
+        return
+    head = _head(path)
+    readers.check_head(head)
+    if head.startswith(readers.UTF16_BOMS):
+        raise ValueError("the Spark engine reads UTF-8 text: save the file as UTF-8 (the pandas engine reads UTF-16)")
+    cut = head.rfind(b"\n") + 1 if len(head) == readers.SNIFF_BYTES else len(head)
+    readers.read_table(head[:cut] or head, kind, fmt)
+
+
 def read_table(spark, path: str, kind: str, fmt: str):
     """A recommendations or ground-truth file as a Spark DataFrame with the batch engine's columns.
 
-    Like :mod:`metrics.readers`, ids stay text (so ties between items are broken the same way as
-    in memory) and numbers are read as doubles. ``fmt`` is ``"csv"`` (header row; delimiter found
-    among , ; tab |), ``"parquet"`` or ``"trec"`` (a run for recommendations, qrels for ground truth).
+    As in :mod:`metrics.readers`: ids from text files stay text, Parquet ids keep their type (so
+    integer item ids tie in numeric order, as in memory), numbers are read as doubles, ``NA`` or
+    ``null`` in an id column is an id, a ``.gz`` file is read, '#' comment lines before a CSV
+    header or in a TREC file are skipped. The first 64 KiB are validated by the Python readers
+    (:func:`validate_head`); a malformed row further on fails the job (FAILFAST) with its text.
+    ``fmt`` is ``"csv"``, ``"parquet"`` or ``"trec"`` (a run for recommendations, qrels for
+    ground truth).
     """
     from pyspark.sql import functions as F
+    from pyspark.sql import types as T
 
+    validate_head(path, kind, fmt)
     if fmt == "parquet":
         frame = spark.read.parquet(path)
-    elif fmt == "csv":
-        with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            header = handle.readline()
+        frame = frame.toDF(*[c.strip() for c in frame.columns])
+        numbers = [c for c in ("rank", "score", "relevance") if c in frame.columns]
+        return frame.select("user", "item", *[F.col(c).cast("double") for c in numbers])
+    if fmt == "csv":
+        head = _head(path).decode("utf-8", errors="replace").lstrip("\ufeff")
+        lines = head.splitlines()
+        skipped = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), 0)
+        header = lines[skipped]
         delimiter = max(readers.DELIMITERS, key=header.count)
-        frame = spark.read.option("header", True).option("sep", delimiter).csv(path)
-        frame = frame.toDF(*[c.strip().lower() for c in frame.columns])
+        names = readers._header_names(header, delimiter)
+        schema = T.StructType([T.StructField(n or f"column {i + 1}", T.StringType()) for i, n in enumerate(names)])
+        frame = (spark.read.option("header", True).option("sep", delimiter).option("mode", "FAILFAST")
+                 .option("comment", "#").option("nullValue", None).option("emptyValue", "")
+                 .option("ignoreLeadingWhiteSpace", True).option("ignoreTrailingWhiteSpace", True)
+                 .schema(schema).csv(path))
     elif fmt == "trec":
         parts = F.split(F.trim(F.col("value")), r"\s+")
-        lines = spark.read.text(path).filter(F.length(F.trim(F.col("value"))) > 0)
+        lines = spark.read.text(path).filter((F.length(F.trim(F.col("value"))) > 0) & ~F.col("value").startswith("#"))
         if kind == "recommendations":
             frame = lines.select(parts[0].alias("user"), parts[2].alias("item"), parts[4].alias("score"))
         else:
@@ -81,7 +129,27 @@ def read_table(spark, path: str, kind: str, fmt: str):
         raise ValueError(f"format must be one of {', '.join(readers.FORMATS)}, got {fmt!r}")
     numbers = [c for c in ("rank", "score", "relevance") if c in frame.columns]
     return frame.select(F.col("user").cast("string"), F.col("item").cast("string"),
-                        *[F.col(c).cast("double") for c in numbers]) if {"user", "item"} <= set(frame.columns) else frame
+                        *[F.col(c).cast("double") for c in numbers])
+
+
+def same_kind(recommendations, ground_truth):
+    """Id columns of one type in both tables: where one is numeric and the other text, the
+    numbers become the text a person writes (7.0 is "7"), as :func:`metrics.batch.same_kind`."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import NumericType
+
+    def as_text(column: str):
+        c = F.col(column)
+        return F.when(c == F.floor(c), c.cast("long").cast("string")).otherwise(c.cast("string")).alias(column)
+
+    tables = [recommendations, ground_truth]
+    for column in ("user", "item"):
+        numeric = [isinstance(t.schema[column].dataType, NumericType) for t in tables]
+        if numeric[0] != numeric[1]:
+            tables = [t.withColumn(column, as_text(column)) if n else t for t, n in zip(tables, numeric, strict=True)]
+        elif tables[0].schema[column].dataType != tables[1].schema[column].dataType:
+            tables = [t.withColumn(column, F.col(column).cast("double")) if n else t for t, n in zip(tables, numeric, strict=True)]
+    return tables
 
 
 def _order_column(columns: list[str]) -> str:
@@ -100,7 +168,7 @@ def _check_columns(frame, name: str, required: tuple[str, ...]) -> None:
 
 
 def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min",
-             partitions: int | None = None):
+             ties: str = "item", partitions: int | None = None):
     """Per-user metrics of a Spark log, equal to :func:`metrics.batch.evaluate` user by user.
 
     Parameters
@@ -108,8 +176,9 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     recommendations, ground_truth : pyspark.sql.DataFrame
         Columns as for :func:`metrics.batch.evaluate`: ``user``, ``item``, ``rank`` or ``score``;
         ``user``, ``item`` and optionally ``relevance``.
-    k, metrics, gain, denominator
-        As for :func:`metrics.batch.evaluate`.
+    k, metrics, gain, denominator, ties
+        As for :func:`metrics.batch.evaluate` (``ties="input"`` is refused: a shuffle loses the
+        row order).
     partitions : int, optional
         Number of partitions of the repartition by user (default: Spark's
         ``spark.sql.shuffle.partitions``). Each partition must fit in one executor's memory.
@@ -129,8 +198,13 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     chosen = batch.check_metrics(metrics)
     check_choice(gain, "gain", GAINS)
     check_choice(denominator, "denominator", AP_DENOMINATORS)
+    check_choice(ties, "ties", batch.TIES)
+    if ties == "input":
+        raise ValueError("ties='input' needs the file's row order, which Spark's shuffle does not keep: "
+                         "use ties='item' or 'trec_eval' here, or the pandas engine")
     _check_columns(recommendations, "recommendations", ("user", "item"))
     _check_columns(ground_truth, "ground_truth", ("user", "item"))
+    recommendations, ground_truth = same_kind(recommendations, ground_truth)
     order = _order_column(recommendations.columns)
     relevance = F.col("relevance").cast("double") if "relevance" in ground_truth.columns else F.lit(1.0)
     recs = recommendations.select("user", "item", F.col(order).cast("double").alias(order),
@@ -154,7 +228,7 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
             return
         recommended = rows.loc[rows[_KIND] == 0, ["user", "item", order]]
         per_user = batch.evaluate(recommended, judged[["user", "item", "relevance"]], ks, metrics=chosen,
-                                  gain=gain, denominator=denominator)
+                                  gain=gain, denominator=denominator, ties=ties)
         yield per_user.reset_index()[["user", *columns]]
 
     return both.mapInPandas(score_partition, schema)

@@ -121,8 +121,13 @@ if cache is None or cache["key"] != cache_key:
     progress.progress(0.6, text=f"Evaluating {log.ground_truth['user'].nunique():,} users…")
     longest = int(log.recommendations.groupby("user").size().max()) if len(log.recommendations) else 1
     curve_ks = yd.curve_ks(ks, longest)
-    per_user_all = batch.evaluate(log.recommendations, log.ground_truth, curve_ks, metrics=metrics,
-                                  gain=gain, denominator=denominator)
+    try:
+        per_user_all = batch.evaluate(log.recommendations, log.ground_truth, curve_ks, metrics=metrics,
+                                      gain=gain, denominator=denominator)
+    except ValueError as error:  # grades too large for the chosen gain: the settings can fix it
+        progress.empty()
+        st.error(f"**Not evaluated:** {text.markdown(error)}")
+        st.stop()
     cache = {"key": cache_key, "per_user": per_user_all, "curve_ks": curve_ks,
              "traps": batch.scan_traps(log.recommendations, log.ground_truth, ks[-1])}
     st.session_state["yd_cache"] = cache

@@ -225,7 +225,6 @@ ERRORS = [
     ("text rank", RECS.assign(rank=["1", "two", "3"]), TRUTH, r"column 'rank' must hold finite numbers; row 1 holds 'two'"),
     ("missing score", RECS.drop(columns="rank").assign(score=[0.5, None, np.inf]), TRUTH,
      r"column 'score' must hold finite numbers; rows 1 and 2 hold nan, inf"),
-    ("negative relevance", RECS, TRUTH.assign(relevance=[1, -2]), r"column 'relevance' must be >= 0; row 1 holds -2"),
     ("text relevance", RECS, TRUTH.assign(relevance=["high", 1]), r"column 'relevance' must hold finite numbers; row 0 holds 'high'"),
     ("duplicate recs", pd.concat([RECS, RECS.iloc[[1]]], ignore_index=True), TRUTH,
      r"recommendations has duplicate \(user, item\) pairs in columns 'user' and 'item': user 'a', item 'y' at rows 1 and 3; 1 row\(s\) in all repeat an earlier pair"),

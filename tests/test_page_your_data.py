@@ -170,9 +170,9 @@ def test_load_files_names_the_file_and_checks_like_the_engine():
     good = yd.Upload("r.csv", b"user,item,rank\nu,a,1\n")
     with pytest.raises(ValueError, match="Ground truth file “t.csv”: the ground truth file is missing column 'item'"):
         yd.load_files(good, yd.Upload("t.csv", b"user,thing\nu,a\n"))
-    with pytest.raises(ValueError, match="ground_truth column 'relevance' must be >= 0; line 2 holds -1"):
-        yd.load_files(good, yd.Upload("t.csv", b"user,item,relevance\nu,a,-1\n"))
-    with pytest.raises(ValueError, match="Ground truth file “t.parquet” has no rows"):
+    negative = yd.load_files(good, yd.Upload("t.csv", b"user,item,relevance\nu,a,-1\n"))  # judged non-relevant
+    assert batch.scan_traps(negative.recommendations, negative.ground_truth, 1).loc["negative_grades", "rows"] == 1
+    with pytest.raises(ValueError, match="Ground truth file “t.parquet”: the ground truth file has no data rows"):
         yd.load_files(good, yd.Upload("t.parquet", _parquet(pd.DataFrame({"user": [], "item": []}))))
     log = yd.load_files(good, yd.Upload("t.parquet", _parquet(pd.DataFrame({"user": ["u"], "item": ["a"]}))))
     assert len(log.ground_truth) == 1
@@ -207,7 +207,7 @@ def test_scan_traps_counts_what_evaluate_refuses():
     assert traps["users"].to_dict() == {
         "duplicate_recommendations": 1, "duplicate_ground_truth": 1, "tied_scores": 1,
         "truth_without_recommendations": 1, "recommendations_without_truth": 1, "shorter_than_k": 1,
-        "relevant_never_recommended": 1, "graded_zero": 1,
+        "relevant_never_recommended": 1, "graded_zero": 1, "negative_grades": 0,
     }
     assert traps.loc["duplicate_recommendations", "rows"] == 2
     with pytest.raises(ValueError, match="duplicate"):

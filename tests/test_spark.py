@@ -152,3 +152,43 @@ def test_command_line_spark_engine_prints_the_in_memory_summary(spark, tmp_path)
         assert printed["users"] == expected.users.to_dict()
     written = pd.concat(pd.read_csv(part) for part in (tmp_path / "per_user").glob("part-*.csv"))
     assert len(written) == expected.users["evaluated"]
+
+
+def _cli(*argv):
+    import io
+    from contextlib import redirect_stderr
+
+    from metrics import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stderr(err):
+        code = cli.main(list(argv), out=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_spark_reads_and_refuses_files_as_the_readers_do(spark, tmp_path):
+    """One pass over awkward inputs: the same means as the pandas engine, or the same message."""
+    import gzip
+    import json
+
+    tied = pd.DataFrame({"user": ["u"] * 3, "item": [10, 9, 2], "score": [1.0, 1.0, 1.0]})
+    tied.to_parquet(tmp_path / "tied.parquet")
+    pd.DataFrame({"user": ["u"], "item": [2]}).to_parquet(tmp_path / "tied_truth.parquet")
+    (tmp_path / "recs.csv.gz").write_bytes(gzip.compress(b"# exported\nuser,item,rank\nNA,null,1\nNA,b,2\nx,a,1\n"))
+    (tmp_path / "truth.csv").write_text("user,item,relevance\nNA,null,2\nx,a,-1\nx,c,1\n")
+    (tmp_path / "upper.csv").write_text("User,Item,Rank\nu,a,1\n")
+    (tmp_path / "extra.csv").write_text("user,item,rank\n" + "u,a,1\n" * 3 + "u,b,2,9\n")
+    spark_args = ("--engine", "spark", "--master", "local[2]", "--format", "json", "-k", "1", "-k", "2")
+    for recs, truth in (("tied.parquet", "tied_truth.parquet"), ("recs.csv.gz", "truth.csv")):
+        argv = ["evaluate", "--recommendations", str(tmp_path / recs), "--ground-truth", str(tmp_path / truth)]
+        code, in_memory, err = _cli(*argv, "--format", "json", "-k", "1", "-k", "2")
+        assert code == 0, err
+        code, on_spark, err = _cli(*argv, *spark_args)
+        assert code == 0, err
+        assert json.loads(on_spark)["means"] == pytest.approx(json.loads(in_memory)["means"], abs=1e-12), recs
+    for recs, message in (("upper.csv", "column names are case-sensitive"),
+                          ("extra.csv", "line 5 has 4 fields")):
+        argv = ["evaluate", "--recommendations", str(tmp_path / recs), "--ground-truth", str(tmp_path / "truth.csv")]
+        code, _, err = _cli(*argv, *spark_args)
+        assert code == 4 and message in err and "Traceback" not in err and "\tat " not in err, err
+        assert err.splitlines()[0] == _cli(*argv)[2].splitlines()[0]

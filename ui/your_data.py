@@ -51,8 +51,6 @@ def load_files(recommendations: Upload, ground_truth: Upload, keep_best_duplicat
             tables[kind] = read_table(upload.data, kind, upload.fmt, filename=upload.name, max_rows=MAX_ROWS)
         except ValueError as error:
             raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
-    if tables["ground_truth"].empty:
-        raise ValueError(f"Ground truth file “{ground_truth.name}” has no rows: there is no user to evaluate")
     recs = tables["recommendations"]
     if keep_best_duplicates:
         recs = batch.keep_best_duplicates(recs)

@@ -48,7 +48,8 @@ TRAPS = {
         "pytrec_eval and ranx build dicts: the last grade silently wins."),
     "tied_scores": Trap(
         "Tied scores (or ranks) within a user",
-        "Breaks ties by item id ascending, for every metric alike.",
+        "Breaks ties by item id ascending, for every metric alike; the command line's --ties trec_eval "
+        "(batch.evaluate(..., ties=\"trec_eval\")) orders them as trec_eval does, --ties input keeps the file's order.",
         "trec_eval breaks ties by document id descending, ranx and Recommenders by input order, "
         "scikit-learn's ndcg_score averages over the tie: the same file gives different numbers."),
     "truth_without_recommendations": Trap(
@@ -75,6 +76,11 @@ TRAPS = {
         "Judged but not relevant (grade > 0 is relevant); a user with only grade-0 items scores 0 and counts.",
         "Same in trec_eval (relevance level 1) and ranx; libraries that take the truth as a plain set of "
         "items (binary RecBole, cornac) count every listed item as relevant."),
+    "negative_grades": Trap(
+        "Ground-truth items with a negative grade",
+        "Read as judged non-relevant (grade 0), as trec_eval reads them; they never count as hits or in the ideal DCG.",
+        "trec_eval: judged non-relevant; ranx and pytrec_eval take the number as given, so a negative gain "
+        "can lower DCG there."),
 }
 
 PITFALLS = (

@@ -1,0 +1,266 @@
+"""From files on disk to the six means, as an engineer runs each tool: the command line against
+pytrec_eval, ranx, a DuckDB SQL query and a Polars lazy query.
+
+Run from the project root (needs requirements-dev.txt)::
+
+    python benchmarks/files_to_means.py                    # 100,000 users x 100 = 10M rows
+    python benchmarks/files_to_means.py --users 2000 --repeats 1   # a quick look
+
+A synthetic log (:func:`metrics.synthetic.synthetic_log`, 20 relevant items graded 1..3 per user,
+unrounded scores, so no tool's tie rule matters) is written once as CSV and as Parquet
+(``user, item, score`` and ``user, item, relevance``, integer ids, rows grouped by user). Every
+contender then runs in a fresh process, from the files to the means of P@10, R@10, HR@10, AP@10
+(divided by |Rel|: trec_eval's map_cut), NDCG@10 (linear gain) and RR; its wall time (interpreter
+start and imports included, as a shell would see it), CPU time (user + system, both cores) and peak
+resident memory come from the operating system (``os.wait4``). One warm-up run of each is left
+out (file cache, numba's compile cache), then the median of ``--repeats`` runs is printed with
+the ratio to the command line. The floor is what any tool must do: read the file with pyarrow
+and sort 10M integer keys once. All means must agree to 1e-9, else the script exits with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LABELS = ("P@10", "R@10", "HR@10", "AP@10", "NDCG@10", "RR")
+OURS = {"precision@10": "P@10", "recall@10": "R@10", "hit_rate@10": "HR@10",
+        "average_precision@10": "AP@10", "ndcg@10": "NDCG@10", "reciprocal_rank": "RR"}
+TREC = {"P_10": "P@10", "recall_10": "R@10", "success_10": "HR@10", "map_cut_10": "AP@10",
+        "ndcg_cut_10": "NDCG@10", "recip_rank": "RR"}
+RANX = {"precision@10": "P@10", "recall@10": "R@10", "hit_rate@10": "HR@10", "map@10": "AP@10",
+        "ndcg@10": "NDCG@10", "mrr": "RR"}
+TOLERANCE = 1e-9
+
+# ----------------------------------------------------------------------------- the contenders
+
+
+def _read(path: str):
+    """A file as a pandas DataFrame the way a user of that library would read it."""
+    import pandas as pd
+
+    return pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path)
+
+
+def with_pytrec_eval(recs_path: str, truth_path: str) -> dict:
+    import numpy as np
+    import pytrec_eval
+
+    def nested(frame, value):
+        users, items = frame["user"].astype(str).tolist(), frame["item"].astype(str).tolist()
+        values = frame[value].tolist()
+        out: dict = {}
+        for user, item, v in zip(users, items, values, strict=True):
+            out.setdefault(user, {})[item] = v
+        return out
+
+    run, qrels = nested(_read(recs_path), "score"), nested(_read(truth_path), "relevance")
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"P.10", "recall.10", "success.10", "map_cut.10",
+                                                       "ndcg_cut.10", "recip_rank"}).evaluate(run)
+    return {label: float(np.mean([s[name] for s in per_query.values()])) for name, label in TREC.items()}
+
+
+def with_ranx(recs_path: str, truth_path: str) -> dict:
+    import numpy as np
+    from ranx import Qrels, Run, evaluate
+
+    recs, truth = _read(recs_path), _read(truth_path)
+    run = Run.from_df(recs.assign(user=recs["user"].astype(str).astype(object), item=recs["item"].astype(str).astype(object),
+                                  score=recs["score"].astype(np.float64)), q_id_col="user", doc_id_col="item", score_col="score")
+    qrels = Qrels.from_df(truth.assign(user=truth["user"].astype(str).astype(object),
+                                       item=truth["item"].astype(str).astype(object),
+                                       relevance=truth["relevance"].astype(np.int64)),
+                          q_id_col="user", doc_id_col="item", score_col="relevance")
+    means = evaluate(qrels, run, list(RANX))
+    return {label: float(means[name]) for name, label in RANX.items()}
+
+
+DUCKDB_SQL = """
+WITH r AS (SELECT "user", item, row_number() OVER (PARTITION BY "user" ORDER BY score DESC, item) AS pos
+           FROM {recs}),
+t AS (SELECT "user", item, relevance FROM {truth}),
+j AS (SELECT r."user", r.pos, coalesce(t.relevance, 0) AS rel
+      FROM r LEFT JOIN t ON r."user" = t."user" AND r.item = t.item),
+h AS (SELECT "user", pos, rel, (rel > 0)::INT AS hit,
+             sum((rel > 0)::INT) OVER (PARTITION BY "user" ORDER BY pos) AS seen FROM j),
+per AS (SELECT "user",
+               sum(hit) FILTER (WHERE pos <= 10) AS hits,
+               sum(CASE WHEN hit = 1 AND pos <= 10 THEN seen / pos ELSE 0 END) AS ap_sum,
+               sum(CASE WHEN pos <= 10 THEN rel / log2(pos + 1) ELSE 0 END) AS dcg,
+               min(pos) FILTER (WHERE hit = 1) AS first_hit
+        FROM h GROUP BY "user"),
+n AS (SELECT "user", count(*) FILTER (WHERE relevance > 0) AS n_rel FROM t GROUP BY "user"),
+ideal AS (SELECT "user", sum(relevance / log2(p + 1)) AS idcg
+          FROM (SELECT "user", relevance, row_number() OVER (PARTITION BY "user" ORDER BY relevance DESC) AS p
+                FROM t WHERE relevance > 0) WHERE p <= 10 GROUP BY "user")
+SELECT avg(coalesce(hits, 0) / 10.0), avg(CASE WHEN n_rel > 0 THEN coalesce(hits, 0) / n_rel ELSE 0 END),
+       avg(CASE WHEN coalesce(hits, 0) > 0 THEN 1.0 ELSE 0.0 END),
+       avg(CASE WHEN n_rel > 0 THEN coalesce(ap_sum, 0) / n_rel ELSE 0 END),
+       avg(CASE WHEN idcg > 0 THEN coalesce(dcg, 0) / idcg ELSE 0 END), avg(coalesce(1.0 / first_hit, 0))
+FROM n LEFT JOIN per USING ("user") LEFT JOIN ideal USING ("user")
+"""
+
+
+def with_duckdb(recs_path: str, truth_path: str) -> dict:
+    import duckdb
+
+    def source(path: str) -> str:
+        return f"read_parquet('{path}')" if path.endswith(".parquet") else f"read_csv('{path}')"
+
+    row = duckdb.sql(DUCKDB_SQL.format(recs=source(recs_path), truth=source(truth_path))).fetchall()[0]
+    return dict(zip(LABELS, map(float, row), strict=True))
+
+
+def with_polars(recs_path: str, truth_path: str) -> dict:
+    import polars as pl
+
+    def scan(path: str):
+        return pl.scan_parquet(path) if path.endswith(".parquet") else pl.scan_csv(path)
+
+    truth = scan(truth_path)
+    recs = scan(recs_path).with_columns(pos=pl.col("score").rank("ordinal", descending=True).over("user"))
+    joined = (recs.join(truth, on=["user", "item"], how="left")
+              .with_columns(rel=pl.col("relevance").fill_null(0).cast(pl.Float64))
+              .with_columns(hit=(pl.col("rel") > 0).cast(pl.Float64))
+              .sort(["user", "pos"])
+              .with_columns(seen=pl.col("hit").cum_sum().over("user")))
+    top = pl.col("pos") <= 10
+    per = joined.group_by("user").agg(
+        hits=(pl.col("hit") * top).sum(),
+        ap_sum=(pl.col("hit") * top * pl.col("seen") / pl.col("pos")).sum(),
+        dcg=(top * pl.col("rel") / (pl.col("pos") + 1).log(2)).sum(),
+        first_hit=pl.col("pos").filter(pl.col("hit") > 0).min())
+    ideal = (truth.filter(pl.col("relevance") > 0)
+             .with_columns(p=pl.col("relevance").rank("ordinal", descending=True).over("user"))
+             .filter(pl.col("p") <= 10)
+             .group_by("user").agg(idcg=(pl.col("relevance") / (pl.col("p") + 1).log(2)).sum()))
+    n_rel = truth.group_by("user").agg(n_rel=(pl.col("relevance") > 0).sum())
+    table = (n_rel.join(per, on="user", how="left").join(ideal, on="user", how="left")
+             .with_columns(pl.col("hits", "ap_sum", "dcg").fill_null(0.0)))
+    out = table.select(
+        (pl.col("hits") / 10).mean(), (pl.col("hits") / pl.col("n_rel")).mean().alias("r"),
+        (pl.col("hits") > 0).cast(pl.Float64).mean().alias("hr"), (pl.col("ap_sum") / pl.col("n_rel")).mean().alias("ap"),
+        (pl.col("dcg") / pl.col("idcg")).fill_nan(0.0).fill_null(0.0).mean().alias("ndcg"),
+        (1.0 / pl.col("first_hit")).fill_null(0.0).mean().alias("rr")).collect()
+    return dict(zip(LABELS, map(float, out.row(0)), strict=True))
+
+
+def floor(recs_path: str, truth_path: str) -> dict:
+    """What every tool pays: read the log with pyarrow and sort its user-item keys once."""
+    import numpy as np
+    import pyarrow.csv
+    import pyarrow.parquet
+
+    read = pyarrow.parquet.read_table if recs_path.endswith(".parquet") else pyarrow.csv.read_csv
+    table = read(recs_path)
+    keys = table["user"].to_numpy().astype(np.int64) * (1 << 24) + table["item"].to_numpy()
+    np.sort(keys)
+    return {}
+
+
+CONTENDERS = {"pytrec_eval": with_pytrec_eval, "ranx": with_ranx, "duckdb": with_duckdb, "polars": with_polars,
+              "floor": floor}
+
+# ----------------------------------------------------------------------------- the measurement
+
+
+def command(name: str, recs: Path, truth: Path) -> list[str]:
+    if name == "command line":
+        return [sys.executable, "-m", "metrics", "evaluate", "--recommendations", str(recs), "--ground-truth", str(truth),
+                "-k", "10", "--denominator", "relevant", "--format", "json", "--quiet",
+                "--metrics", "precision", "recall", "hit_rate", "average_precision", "ndcg", "reciprocal_rank"]
+    return [sys.executable, __file__, "--contender", name, str(recs), str(truth)]
+
+
+def measure(argv: list[str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds, peak memory (GiB) and stdout of one run in a fresh process."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(argv, stdout=out, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read().decode()
+    if status:
+        raise SystemExit(f"{argv} failed with status {status}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 2**20, text
+
+
+def means_of(name: str, text: str) -> dict:
+    data = json.loads(text)
+    if name == "command line":
+        return {OURS[m]: v for m, v in data["means"].items() if m in OURS}
+    return data
+
+
+def write_files(folder: Path, users: int) -> None:
+    from metrics.synthetic import synthetic_log
+
+    recs, truth = synthetic_log(users=users, list_length=100, relevant=20, seed=0, decimals=None)
+    recs.to_csv(folder / "recs.csv", index=False)
+    truth.to_csv(folder / "truth.csv", index=False)
+    recs.to_parquet(folder / "recs.parquet", index=False)
+    truth.to_parquet(folder / "truth.parquet", index=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip", nargs="*", default=[], help="contenders to leave out (e.g. ranx)")
+    parser.add_argument("--formats", nargs="+", default=["csv", "parquet"], choices=("csv", "parquet"))
+    parser.add_argument("--contender", help=argparse.SUPPRESS)
+    parser.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--write-to", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.contender:
+        print(json.dumps(CONTENDERS[args.contender](*args.paths)))
+        return 0
+    if args.write_to:
+        write_files(Path(args.write_to), args.users)
+        return 0
+
+    names = [n for n in ("command line", "pytrec_eval", "ranx", "duckdb", "polars", "floor") if n not in args.skip]
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        # In a process of its own: a child forked from a parent holding the 10M-row frames would
+        # report the parent's resident memory as its own peak (ru_maxrss counts from the fork).
+        subprocess.run([sys.executable, __file__, "--users", str(args.users), "--write-to", str(folder)], check=True)
+        print(f"{args.users:,} users x 100 = {args.users * 100:,} rows; CSV {(folder / 'recs.csv').stat().st_size / 2**20:.0f} MiB, "
+              f"Parquet {(folder / 'recs.parquet').stat().st_size / 2**20:.0f} MiB; load average {os.getloadavg()[0]:.1f}")
+        print(f"{'from files to means':<16} {'fmt':<8} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6}")
+        for fmt in args.formats:
+            recs, truth = folder / f"recs.{fmt}", folder / f"truth.{fmt}"
+            reference, ours = None, None
+            for name in names:
+                argv = command(name, recs, truth)
+                measure(argv)  # warm-up
+                runs = [measure(argv) for _ in range(args.repeats)]
+                wall, cpu, peak = (statistics.median(r[i] for r in runs) for i in range(3))
+                ours = ours or wall
+                if name != "floor":
+                    got = means_of(name, runs[0][3])
+                    reference = reference or got
+                    wrong = [m for m in LABELS if abs(got[m] - reference[m]) > TOLERANCE]
+                    if wrong:
+                        failed = True
+                        print(f"  {name} disagrees on {wrong}: {got} vs {reference}")
+                print(f"{name:<16} {fmt:<8} {wall:>7.2f} {cpu:>7.2f} {peak:>9.2f} {wall / ours:>6.2f}", flush=True)
+            print("  means:", {m: round(v, 6) for m, v in reference.items()})
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
