@@ -90,6 +90,13 @@ class Pool:
         ticket = ticket or Ticket(self)
         with self._condition:
             self._waiting.append(ticket)
+        with self._held(ticket) as uid:
+            yield uid
+
+    @contextmanager
+    def _held(self, ticket: Ticket):
+        """Wait until ``ticket``, already in the queue, is first and a slot is free; hold the slot meanwhile."""
+        with self._condition:
             while self._waiting[0] is not ticket or not self._free:
                 self._condition.wait()
             self._waiting.popleft()
@@ -110,29 +117,14 @@ class Pool:
         """Run ``work(uid)`` in a thread of its own once a slot is free; return its ticket at once."""
         ticket = Ticket(self)
         with self._condition:
-            self._waiting.append(ticket)
-
+            self._waiting.append(ticket)  # queued now, so its position is known before the thread starts
         threading.Thread(target=self._run_in_turn, args=(ticket, work), daemon=True).start()
         return ticket
 
     def _run_in_turn(self, ticket: Ticket, work):
         try:
-            with self._condition:
-                while self._waiting[0] is not ticket or not self._free:
-                    self._condition.wait()
-                self._waiting.popleft()
-                self._free -= 1
-                self._condition.notify_all()
-            try:
-                claim = _Claim(self.uids)
-                try:
-                    ticket.result = work(claim.uid)
-                finally:
-                    claim.release()
-            finally:
-                with self._condition:
-                    self._free += 1
-                    self._condition.notify_all()
+            with self._held(ticket) as uid:
+                ticket.result = work(uid)
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the ticket
             ticket.exception = exc
         finally:
