@@ -27,9 +27,12 @@ TITLES = {
     "practice": "Practice",
     "compare": "Compare two models",
     "live": "Live class",
+    "kata": "Write it yourself",
+    "which_metric": "Which metric when",
 }
-# Pages whose first screen has no formula and no chart: the live class starts with a join form.
-NO_FORMULA_OR_CHART = {"live"}
+# Pages whose first screen has no formula and no chart, and the button that shows they are drawn: the
+# live class starts with a join form, Write it yourself with its editor (Which metric when: its links).
+FIRST_BUTTON = {"live": "Start a class", "kata": "Run"}
 
 
 def url_path(page_path: str) -> str:
@@ -47,8 +50,10 @@ def no_exception_box(page: Page) -> None:
 def test_every_page_opens_by_its_own_url_on_a_fresh_server(fresh_server, page, topic, path):
     open_page(page, fresh_server.url + url_path(path))
     expect(page.locator("h1").first).to_contain_text(TITLES[topic])
-    if topic in NO_FORMULA_OR_CHART:
-        expect(page.get_by_role("button", name="Start a class")).to_be_visible()
+    if topic in FIRST_BUTTON:
+        expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
+    elif topic == "which_metric":
+        expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
     else:
         expect(page.locator(".katex").first).to_be_visible()
         expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
