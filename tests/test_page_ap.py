@@ -69,7 +69,7 @@ def test_seed_999_shows_all_three_denominators():
                                      "÷ hits in top K = 3": f"{AP_999 / 3:.4f}"}
     assert denominator_cards(at)["÷ hits in top K = 3"] == "0.3694"
     table = next(d.value for d in at.dataframe if "used_by" in d.value.columns)
-    assert table["used_by"].tolist() == ["the seed, Recommenders map_at_k, RecBole", "trec_eval map_cut, ranx", "torchmetrics"]
+    assert table["used_by"].tolist() == ["the NumPy tutorial, Recommenders map_at_k, RecBole", "trec_eval map_cut, ranx", "torchmetrics"]
     assert table["divide_by"].tolist() == [4, 4, 3]
     assert table["chosen"].tolist() == [True, False, False]
     at.radio(key="_ap_denominator_widget").set_value("hits").run()

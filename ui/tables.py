@@ -97,11 +97,12 @@ def _as_cell(value, text: bool):
 
 
 def as_text(table: pd.DataFrame, columns) -> pd.DataFrame:
-    """The table with every number in ``columns`` written as text (2.0 as "2"), as the grid shows a
-    text column; the table itself when there is none (a table from a file or a link may hold numbers)."""
+    """The table with every float in ``columns`` written as text (2.0 as "2"), which the grid refuses in a
+    text column; the table itself when there is none (a table from a file or a link may hold floats)."""
+    # Only floats: the grid shows whole numbers in a text column, and a table left as it is keeps its
+    # identity (a converted copy is a new table to the grid).
     numbers = [c for c in columns if c in table.columns
-               and any(v is not None and not isinstance(v, str) and not (isinstance(v, float) and np.isnan(v))
-                       for v in table[c])]
+               and any(isinstance(v, (float, np.floating)) and not np.isnan(v) for v in table[c])]
     if not numbers:
         return table
     table = table.copy()

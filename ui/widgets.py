@@ -104,7 +104,9 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
     # A number in a text column (from a file, a link, an old state) would make the grid refuse the table.
-    base = tables.as_text(st.session_state[f"{name}_base"], text_columns)
+    # as_text gives the same frame back once there is none, so the grid gets a new frame only then (a new
+    # one on every run remounts it and the cursor leaves the grid between two keystrokes).
+    base = st.session_state[f"{name}_base"] = tables.as_text(st.session_state[f"{name}_base"], text_columns)
     # Tall enough to show every row, the empty "add" row and one row added since (so the first row typed
     # does not scroll the others away), up to max_rows rows in all, the add row counted: a table just
     # filling max_rows still shows its add row, where a person clicks to add one. It depends on the base
