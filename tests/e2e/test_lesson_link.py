@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
+from ui.text import _NO_AUTOLINK as NO_AUTOLINK
 from tests.e2e.conftest import PROBE_SUFFIXES, SCREENSHOTS, _is_probe_404
 from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
 
@@ -78,7 +79,10 @@ def test_hide_the_answers_hides_cards_and_charts_until_a_check(server, page):
     page.get_by_role("button", name="Check").click()
     wait_until_idle(page)
     expect(card(page, "NDCG@10 (graded)")).to_have_text("0.6747", timeout=SLOW)
-    expect(page.get_by_text("Right: 0.3000 (= 3/10).")).to_be_visible()
+    verdict = page.get_by_test_id("stAlert").filter(has_text="3/10")
+    expect(verdict).to_be_visible()
+    assert "Right: 0.3000 (= 3/10)." in verdict.inner_text().replace(NO_AUTOLINK, "")  # the joiner after ':'
+
     expect(page.locator(".js-plotly-plot").first).to_be_visible()
 
 
