@@ -130,6 +130,10 @@ def test_an_uploaded_categories_file_adds_intra_list_diversity_and_a_clash_is_na
     assert beyond_table(at).loc["intra-list diversity@10", "B"] == pytest.approx(expected)
 
 
+LABEL = metric_label("ndcg@10")  # the registry's label: "NDCG@10 (graded)"
+SHOWN = LABEL  # a label of the app's own, written as it is
+
+
 def test_users_needed_follows_the_data_shown_after_switching_to_files():
     """The target difference is the one of the data on screen, not the synthetic pair's left behind."""
     pair = synthetic_pair(0.05, users=300, seed=4)
@@ -139,11 +143,11 @@ def test_users_needed_follows_the_data_shown_after_switching_to_files():
     at.session_state["compare_files"] = (pair.recommendations_a, pair.recommendations_b, pair.ground_truth, None)
     at.run()
     assert not at.exception
-    delta = at.dataframe[0].value.loc["ndcg@10", "delta"]
+    delta = at.dataframe[0].value.loc[LABEL, "delta"]
     target = round(abs(float(delta)), 4)
     assert target != synthetic_target
     sentence = next(m.value for m in at.markdown if "to detect a difference" in m.value)
-    assert f"difference of {target:.4f} in ndcg@10" in sentence, sentence
+    assert f"difference of {target:.4f} in {SHOWN}" in sentence, sentence
     spread = significance.paired_differences(*(batch.evaluate(x, pair.ground_truth, 10)[["ndcg@10"]]
                                               for x in (pair.recommendations_a, pair.recommendations_b)))["ndcg@10"]
     needed = significance.users_needed(batch.evaluate(pair.recommendations_a, pair.ground_truth, 10),
@@ -154,6 +158,6 @@ def test_users_needed_follows_the_data_shown_after_switching_to_files():
     assert box.value == pytest.approx(target)
     box.set_value(0.02).run()
     sentence = next(m.value for m in at.markdown if "to detect a difference" in m.value)
-    assert "difference of 0.0200 in ndcg@10" in sentence
+    assert f"difference of 0.0200 in {SHOWN}" in sentence
     at.selectbox(key="compare_test").set_value("wilcoxon").run()  # same data: what was typed stays
-    assert "difference of 0.0200 in ndcg@10" in next(m.value for m in at.markdown if "to detect a difference" in m.value)
+    assert f"difference of 0.0200 in {SHOWN}" in next(m.value for m in at.markdown if "to detect a difference" in m.value)
