@@ -209,9 +209,10 @@ def ensure_available() -> None:
         _checked.append(True)
 
 
-def processes_of(uid: int) -> list[int]:
-    """Live pids whose uid is ``uid``, read from /proc. Zombies are left out: they run nothing,
-    and the system reaps the sandbox's orphaned pid-1 helper a moment later."""
+def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
+    """Pids whose uid is ``uid``, read from /proc. Zombies are left out unless asked for: they run
+    nothing, and the system reaps the sandbox's orphaned pid-1 helper a little later (seconds, on a
+    machine whose init reaps lazily), but until then they count against the uid's process limit."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -222,8 +223,20 @@ def processes_of(uid: int) -> list[int]:
                     state = stat.read().rsplit(b")", 1)[1].split()[0]
             except (OSError, IndexError):
                 continue
-            if state not in (b"Z", b"X"):
+            if zombies or state not in (b"Z", b"X"):
                 found.append(int(entry.name))
+    return found
+
+
+def owners() -> set[int]:
+    """The uids of every process, zombies included, in one walk over /proc."""
+    found = set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                found.add(entry.stat().st_uid)
+            except OSError:
+                continue
     return found
 
 

@@ -37,6 +37,7 @@ def test_wrong_solution_fails_with_its_mistake_named(key, mistake):
     result = kata.run(key, WRONG[key][mistake])
     assert result.passed < result.total
     failure = result.failure
+    assert failure is not None, (result.error, result.stdout, result.seconds)
     assert failure.matches == says
     # The shrunk case still shows the mistake: the right value and theirs differ, theirs is the mistake's.
     assert not judge.close(failure.expected, failure.got)

@@ -227,3 +227,11 @@ def test_signal_from_the_app_kills_the_whole_sandbox():
     result = attempt("import os, time\nif os.fork() == 0:\n    time.sleep(3600)\ntime.sleep(3600)", cases=1)
     assert result.error.startswith("Time limit")
     assert signal.SIGKILL  # the autouse fixture checks no process of the slot's uid is left
+
+
+def test_many_runs_in_a_row_never_hit_the_process_limit_with_leftover_zombies():
+    # Each run leaves bubblewrap's pid-1 helper as a zombie until init reaps it (seconds here); on one
+    # uid, 16 runs in a row filled its process limit and the next could not fork ("Can't fork for pid 1").
+    source = kata.PROBLEMS["reciprocal_rank"].loop_solution
+    results = [kata.run("reciprocal_rank", source, cases=5) for _ in range(40)]
+    assert [(r.error, r.passed) for r in results] == [(None, 5)] * 40
