@@ -200,7 +200,7 @@ def test_the_scenario_link_keeps_the_lesson_and_step_and_a_bare_step_link_is_no_
     at = open_lesson("ap", 2)
     assert not at.warning, [w.value for w in at.warning]  # ?lesson=ap&step=2 is a step link, not a broken scenario
     assert dict(at.query_params) == {"v": "1", "page": "lessons", "k": "10", "gain": "linear", "ap": "min",
-                                     "lesson": "ap", "step": "2"}
+                                     "lesson": "ap", "step": "2", "lang": "en"}
     click(at, "lessons_next")
     assert at.query_params["step"] == "3" and at.query_params["v"] == "1"
     shared = next(c.value for c in at.sidebar.code)

@@ -236,7 +236,7 @@ def test_loading_the_graded_seed_example_puts_that_link_in_the_address_bar():
 
     at = run_page(TOPIC_PAGES["ndcg"], ground_truth=ground_truth_table({101: 5, 104: 4, 107: 3, 999: 5}),
                   loaded_example="ndcg_graded")
-    assert dict(at.query_params) == dict(parse_qsl(GRADED_SEED_LINK))
+    assert dict(at.query_params) == {**dict(parse_qsl(GRADED_SEED_LINK)), "lang": "en"}
 
 
 @pytest.mark.parametrize("topic", ["ap", "ndcg", "classification"])
@@ -255,7 +255,8 @@ def test_a_rerun_without_an_edit_keeps_the_short_default_link(topic):
     at = run_page(TOPIC_PAGES[topic])
     first = dict(at.query_params)
     at.run()
-    assert dict(at.query_params) == first == {"v": "1", "page": topic, "k": "10", "gain": "linear", "ap": "min"}
+    assert dict(at.query_params) == first == {"v": "1", "page": topic, "k": "10", "gain": "linear", "ap": "min",
+                                                "lang": "en"}
 
 
 def test_a_typed_rank_keeps_the_table_and_its_link_the_same_on_the_next_run(home):

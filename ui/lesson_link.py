@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from content import i18n
 from ui import text
 from ui.navigation import PAGES, TOPIC_PAGES
 from ui.scenario_link import (
@@ -29,12 +30,14 @@ _SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "pr
 # Query parameters a page owns (by topic), kept beside the scenario's: one address bar holds both,
 # so a link to a lesson step also reopens the scenario, and the scenario sync never drops the step.
 PAGE_PARAMS = {"lessons": ("lesson", "step"), "kata": ("attempt",)}
-_OWN = frozenset(name for names in PAGE_PARAMS.values() for name in names)
+# Every page keeps the reader's language beside the scenario (ui.language), so a shared link opens in it.
+EVERY_PAGE_PARAMS = ("lang",)
+_OWN = frozenset(name for names in PAGE_PARAMS.values() for name in names) | set(EVERY_PAGE_PARAMS)
 
 
 def _own(params: dict, topic: str) -> dict:
-    """The parameters of ``params`` that the page of ``topic`` keeps for itself."""
-    return {name: params[name] for name in PAGE_PARAMS.get(topic, ()) if name in params}
+    """The parameters of ``params`` that the page of ``topic`` keeps for itself (the language: every page)."""
+    return {name: params[name] for name in (*EVERY_PAGE_PARAMS, *PAGE_PARAMS.get(topic, ())) if name in params}
 
 
 def current_topic() -> str:
@@ -128,8 +131,9 @@ def sync() -> None:
     scenario = collect()
     params = to_query(scenario)
     current = st.query_params.to_dict()
+    own = _own({**current, "lang": i18n.current()}, scenario["page"])
     # Without a link (too long) the scenario parameters are dropped: a stale link would reopen an older scenario.
-    wanted = {**params, **_own(current, scenario["page"])} if params else _own(current, scenario["page"])
+    wanted = {**params, **own} if params else own
     if current != wanted:
         st.query_params.from_dict(wanted)
     with st.sidebar:

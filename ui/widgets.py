@@ -12,7 +12,7 @@ from pandas.io.formats.style import Styler
 from lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, formulas, lesson_link, practice_mode, tables, text
+from ui import baseline, formulas, language, lesson_link, practice_mode, tables, text
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
 from ui.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
@@ -33,8 +33,8 @@ PAGE_CSS = """
 
 
 LESSONS_PAGE = next(entry.path for entry in PAGES if entry.topic == "lessons")
-LESSON_BY_TITLE = {entry.label: lesson for lesson in LESSONS for entry in PAGES if entry.topic == lesson.topic}
-"""The guided lesson of each topic page, found by the page's title (a page's title is its sidebar label)."""
+LESSON_BY_TOPIC = {lesson.topic: lesson for lesson in LESSONS}
+"""The guided lesson of each topic page."""
 
 
 SCROLL_TO_TOP = """<script>
@@ -58,6 +58,7 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     ``scenario_link=False`` keeps the scenario out of the address bar and the sidebar's share link
     (the live class: a student's address holds their student id, which must not travel in a shared link).
     """
+    language.choose()
     st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
     if st.session_state.pop("_scroll_to_top", False):
@@ -67,13 +68,14 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     apply_pending_edits()
     with st.sidebar:
         st.markdown("### RecEval Lab")
+        language.picker()
         for group, pages in grouped():
             st.caption(group)
             for entry in pages:
                 st.page_link(entry.path, label=entry.label, icon=entry.icon)
     if scenario_link:
         lesson_link.sync()
-    lesson = LESSON_BY_TITLE.get(title)
+    lesson = LESSON_BY_TOPIC.get(lesson_link.current_topic())
     if lesson is None:
         st.title(f"{icon} {title}")
     else:  # beside the title, so the inputs and cards below stay where a projector shows them

@@ -1,0 +1,139 @@
+"""The reader's language and the catalogs that translate every sentence.
+
+Each sentence is written in English in the code, marked ``_("...")`` where it is shown (or
+``N_("...")`` where it is defined ahead of time and translated when shown), and translated from
+the gettext catalogs under ``content/locale``. Which language applies is asked of a resolver the
+UI layer installs (the session's choice); there is no process-wide ``gettext.install``, which
+would show one reader's language to another.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+SOURCE = "en"
+PSEUDO = "qps"  # the pseudo-language of the tests: every translated string wrapped in markers
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def languages() -> tuple[str, ...]:
+    """English first, then every language that has a catalog folder."""
+    found = sorted(p.name for p in LOCALE_DIR.iterdir() if (p / "LC_MESSAGES").is_dir())
+    return (SOURCE, *[code for code in found if code != SOURCE])
+
+
+@functools.cache
+def language_name(code: str) -> str:
+    """The language's name in that language (Türkçe, 中文), for the picker."""
+    if code == PSEUDO:
+        return "Pseudo"
+    return Locale.parse(code).get_display_name(code).split(" (")[0].capitalize() if code != "zh" else "中文"
+
+
+def babel_locale(code: str) -> str:
+    """The Babel/CLDR locale for a language code: number symbols, percent and plural rules."""
+    return {"zh": "zh_Hans_CN", PSEUDO: SOURCE}.get(code, code)
+
+
+class _Pseudo(gettext.NullTranslations):
+    def gettext(self, message):
+        return f"{PSEUDO_OPEN}{message}{PSEUDO_CLOSE}"
+
+    def ngettext(self, singular, plural, n):
+        return self.gettext(singular if n == 1 else plural)
+
+    def pgettext(self, context, message):
+        return self.gettext(message)
+
+
+@functools.cache
+def translation(code: str) -> gettext.NullTranslations:
+    """The translations of one language, read once per process from its .po files (one per domain).
+
+    The .po files are compiled in memory (Babel), so no compiled .mo file is kept in the repository.
+    Fuzzy and empty entries are left out, so they show in English rather than wrongly.
+    """
+    if code == PSEUDO:
+        return _Pseudo()
+    folder = LOCALE_DIR / code / "LC_MESSAGES"
+    if code == SOURCE or not folder.is_dir():
+        return gettext.NullTranslations()
+    chain: gettext.NullTranslations | None = None
+    for po in sorted(folder.glob("*.po")):
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=babel_locale(code))
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog, use_fuzzy=False)
+        compiled.seek(0)
+        domain = gettext.GNUTranslations(compiled)
+        if chain is None:
+            chain = domain
+        else:
+            chain.add_fallback(domain)
+    return chain or gettext.NullTranslations()
+
+
+def _source_language() -> str:
+    return SOURCE
+
+
+_resolver: Callable[[], str] = _source_language
+
+
+def use_resolver(resolver: Callable[[], str]) -> None:
+    """Install the function that says the current reader's language (the UI layer's session)."""
+    global _resolver
+    _resolver = resolver
+
+
+def current() -> str:
+    """The language of the reader this code runs for (English outside a session: tests, scripts)."""
+    return _resolver()
+
+
+def _(message: str) -> str:
+    """``message`` in the current reader's language."""
+    return translation(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n``, by the current language's plural rule."""
+    return translation(current()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` translated in ``context``: one English word that two languages tell apart."""
+    return translation(current()).pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs where it is defined; translate it with ``_`` where it is shown."""
+    return message
+
+
+def upper(text: str) -> str:
+    """Upper case with the language's own rules (Turkish i -> İ, ı -> I)."""
+    if current() == "tr":
+        text = text.replace("i", "İ").replace("ı", "I")
+    return text.upper()
+
+
+def lower(text: str) -> str:
+    """Lower case with the language's own rules (Turkish I -> ı, İ -> i)."""
+    if current() == "tr":
+        text = text.replace("I", "ı").replace("İ", "i")
+    return text.lower()
+
+
+def capitalize(text: str) -> str:
+    """The first letter upper-cased with the language's rules, the rest unchanged."""
+    return upper(text[:1]) + text[1:] if text else text

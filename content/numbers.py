@@ -1,0 +1,112 @@
+"""Numbers as the reader writes them, and numbers the reader types read back exactly.
+
+Turkish writes the decimal comma (0,8290) and the percent sign first (%45); Chinese and English the
+point. The symbols come from CLDR through Babel; formatting itself is Python's, so a shown number
+is the same digits in every language, only its separators differ.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+from babel import Locale
+from babel.numbers import format_percent, get_decimal_symbol, get_group_symbol
+
+from content import i18n
+
+
+@functools.cache
+def _symbols(code: str) -> tuple[str, str]:
+    locale = i18n.babel_locale(code)
+    return get_decimal_symbol(locale), get_group_symbol(locale)
+
+
+def _localise(text: str, code: str) -> str:
+    decimal, group = _symbols(code)
+    if (decimal, group) == (".", ","):
+        return text
+    return text.translate(str.maketrans({".": decimal, ",": group}))
+
+
+def number(value, digits: int = 4, *, sign: bool = False, language: str | None = None) -> str:
+    """``value`` with ``digits`` decimals in the reader's notation; "undefined" (translated) for NaN or None."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return i18n._("undefined")
+    return _localise(f"{value:{'+' if sign else ''}.{digits}f}", language or i18n.current())
+
+
+def integer(value: int, *, language: str | None = None) -> str:
+    """A whole number with the reader's thousands separator (6,731; Turkish 6.731)."""
+    return _localise(f"{int(value):,}", language or i18n.current())
+
+
+def general(value, *, language: str | None = None) -> str:
+    """A number in the shortest form that reads back the same (0.1, 3, 1e-15), in the reader's notation."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    return _localise(f"{value:g}" if isinstance(value, float) else str(value), language or i18n.current())
+
+
+def percent(value: float, digits: int = 0, *, language: str | None = None) -> str:
+    """``value`` (a share: 0.45) as a percentage the way the reader writes it (45%; Turkish %45)."""
+    code = language or i18n.current()
+    locale = Locale.parse(i18n.babel_locale(code))
+    pattern = locale.percent_formats[None].pattern.replace("#,##0", "#,##0" + ("." + "0" * digits if digits else ""))
+    return format_percent(value, format=pattern, locale=locale)
+
+
+def latex(value, digits: int = 4, *, language: str | None = None) -> str:
+    """``number`` for KaTeX: a decimal comma in braces (``0{,}8290``) so KaTeX adds no space after it."""
+    return number(value, digits, language=language).replace(",", "{,}")
+
+
+def plotly_separators(language: str | None = None) -> str:
+    """Plotly's layout ``separators``: the decimal mark, then the thousands mark."""
+    return "".join(_symbols(language or i18n.current()))
+
+
+def decimal_mark(language: str | None = None) -> str:
+    return _symbols(language or i18n.current())[0]
+
+
+class NumberError(ValueError):
+    """Typed text that is not one number; ``code`` and ``text`` say why in any language."""
+
+    def __init__(self, code: str, text: str):
+        self.code, self.text = code, text
+        super().__init__(f"{text!r} is not a number ({code})")
+
+
+_PLAIN = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?")
+
+
+def parse(text: str, *, language: str | None = None) -> float:
+    """The number a reader typed, in their notation or with the point.
+
+    The point is a decimal mark in every language. The comma is one only where the language writes
+    it so (Turkish): in English or Chinese "0,5" is refused, never read as 5 or as 0.5 behind the
+    reader's back. Thousands separators are refused everywhere ("1.000" or "1,000" cannot mean one
+    number for every reader).
+    """
+    code = language or i18n.current()
+    cleaned = str(text).strip().replace("\u2212", "-").replace(" ", "").replace("\u00a0", "")
+    if cleaned.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+        return float(cleaned)
+    if not _PLAIN.fullmatch(cleaned):
+        raise NumberError("not_a_number" if cleaned.count(".") + cleaned.count(",") < 2 else "grouping", str(text))
+    if "," in cleaned and decimal_mark(code) != ",":
+        raise NumberError("comma_decimal", str(text))
+    return float(cleaned.replace(",", "."))
+
+
+def parse_error_message(error: NumberError) -> str:
+    """What is wrong with the typed text, in the reader's language."""
+    shown = error.text
+    if error.code == "comma_decimal":
+        return i18n._("“{text}” has a comma: write the decimal point, as in 0.5.").format(text=shown)
+    if error.code == "grouping":
+        return i18n._("“{text}” has more than one separator: write the number without thousands "
+                      "separators, as in 1000 or 0.25.").format(text=shown)
+    return i18n._("“{text}” is not a number.").format(text=shown)

@@ -1,0 +1,65 @@
+"""The reader's language for this session: from the link, the session, or the browser; the sidebar picker.
+
+A link's ``lang`` wins, then the session's earlier choice, then the browser's language
+(``st.context.locale``: ``tr-*`` Turkish, ``zh-*`` Chinese, anything else English). The choice is
+kept in the session and written back into the address bar (``ui.lesson_link.sync``), so every
+shared link carries it. Widget keys never depend on it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from content import i18n
+from content.i18n import _
+from ui import text
+
+KEY = "lang"
+PICKER = "_lang_picker"
+_UNKNOWN = "_lang_unknown"
+
+
+def _session_language() -> str:
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return i18n.SOURCE
+    return st.session_state.get(KEY, i18n.SOURCE)
+
+
+i18n.use_resolver(_session_language)
+
+
+def from_browser(locale: str | None) -> str:
+    """The language for a browser locale such as ``tr-TR`` or ``zh-CN``: English unless we have it."""
+    prefix = (locale or "").split("-")[0].split("_")[0].lower()
+    return prefix if prefix in i18n.languages() else i18n.SOURCE
+
+
+def choose() -> None:
+    """Settle the session's language before the page writes a word (called by ``ui.widgets.page``)."""
+    asked = st.query_params.get(KEY)
+    if asked is not None and asked != st.session_state.get(KEY):
+        if asked in i18n.languages():
+            st.session_state[KEY] = asked
+        elif st.session_state.get(KEY) != i18n.PSEUDO:
+            st.session_state[KEY] = i18n.SOURCE
+            st.session_state[_UNKNOWN] = asked
+    elif KEY not in st.session_state:
+        st.session_state[KEY] = from_browser(st.context.locale)
+    st.session_state[PICKER] = st.session_state[KEY]
+
+
+def _picked() -> None:
+    st.session_state[KEY] = st.session_state[PICKER]
+
+
+def picker() -> None:
+    """The sidebar's language choice, each language named in itself."""
+    options = list(i18n.languages())
+    if st.session_state[KEY] not in options:  # the tests' pseudo-language
+        options.append(st.session_state[KEY])
+    st.selectbox("🌐 " + _("Language"), options, key=PICKER, format_func=i18n.language_name, on_change=_picked)
+    unknown = st.session_state.pop(_UNKNOWN, None)
+    if unknown is not None:
+        st.caption(_("The link asked for a language this app does not have ({asked}), so it opens in English.")
+                   .format(asked=text.quoted(unknown[:20])))
