@@ -35,34 +35,31 @@ LOCALE = i18n.LOCALE_DIR
 
 # Which files' sentences live in which domain: the first pattern a path matches wins.
 DOMAINS: list[tuple[str, str]] = [
-    ("content/pages/home.py", "core"), ("content/core/*", "core"), ("content/i18n.py", "core"),
-    ("content/numbers.py", "core"), ("content/metrics.py", "core"), ("content/examples.py", "core"),
-    ("app.py", "core"), ("ui/widgets.py", "core"), ("ui/scenario*.py", "core"), ("ui/lesson_link.py", "core"),
-    ("ui/tables.py", "core"), ("ui/state.py", "core"), ("ui/formulas.py", "core"), ("ui/charts.py", "core"),
-    ("ui/shared_figures.py", "core"), ("ui/baseline.py", "core"), ("ui/practice_mode.py", "core"),
-    ("ui/language.py", "core"), ("ui/navigation.py", "core"), ("ui/text.py", "core"),
-    ("content/pages/rating.py", "topics"), ("content/pages/topn.py", "topics"), ("content/pages/ap.py", "topics"),
-    ("content/pages/rr.py", "topics"), ("content/pages/ndcg.py", "topics"), ("content/topics/*", "topics"),
-    ("pages/1_*", "topics"), ("pages/2_*", "topics"), ("pages/3_*", "topics"), ("pages/4_*", "topics"),
-    ("pages/5_*", "topics"),
-    ("content/pages/classification.py", "topics2"), ("content/pages/auc.py", "topics2"),
-    ("content/pages/logloss.py", "topics2"), ("content/pages/examples.py", "topics2"),
-    ("content/pages/which_metric.py", "topics2"), ("content/topics2/*", "topics2"),
-    ("pages/6_*", "topics2"), ("pages/7_*", "topics2"), ("pages/8_*", "topics2"), ("pages/9_*", "topics2"),
-    ("pages/21_*", "topics2"), ("ui/ctr_formulas.py", "topics2"), ("ui/worked_view.py", "topics2"),
-    ("ui/which_metric*.py", "topics2"),
-    ("content/lessons/*", "lessons"), ("content/pages/lessons.py", "lessons"), ("lessons/*", "lessons"),
-    ("pages/10_*", "lessons"), ("ui/lesson*.py", "lessons"),
-    ("content/pages/practice.py", "labs"), ("content/pages/ab.py", "labs"), ("content/pages/sensitivity.py", "labs"),
-    ("content/pages/random.py", "labs"), ("content/pages/sampled.py", "labs"), ("content/labs/*", "labs"),
-    ("pages/11_*", "labs"), ("pages/12_*", "labs"), ("pages/13_*", "labs"), ("pages/14_*", "labs"),
-    ("pages/15_*", "labs"), ("ui/ab_lab.py", "labs"), ("ui/lab_*.py", "labs"),
-    ("content/pages/lens.py", "data"), ("content/pages/your_data.py", "data"), ("content/pages/compare.py", "data"),
-    ("content/data/*", "data"), ("pages/16_*", "data"), ("pages/17_*", "data"), ("pages/18_*", "data"),
-    ("ui/library_*.py", "data"), ("ui/your_data*.py", "data"), ("ui/compare_charts.py", "data"),
-    ("ui/batch_charts.py", "data"),
-    ("content/pages/live.py", "class"), ("content/pages/kata.py", "class"), ("content/class/*", "class"),
-    ("pages/19_*", "class"), ("pages/20_*", "class"), ("ui/live_*.py", "class"), ("ui/kata_*.py", "class"),
+    *[(path, "common") for path in (
+        "app.py", "ui/widgets.py", "ui/scenario*.py", "ui/lesson_link.py", "ui/tables.py", "ui/state.py",
+        "ui/formulas.py", "ui/charts.py", "ui/shared_figures.py", "ui/baseline.py", "ui/practice_mode.py",
+        "ui/language.py", "ui/navigation.py", "ui/text.py", "content/i18n.py", "content/numbers.py",
+        "content/metrics.py", "content/messages.py", "content/common/*", "content/pages/home.py")],
+    *[(path, "ranking") for path in (  # the pages of the ranking metrics
+        "pages/1_*", "pages/2_*", "pages/3_*", "pages/4_*", "pages/5_*", "content/pages/rating.py",
+        "content/pages/topn.py", "content/pages/ap.py", "content/pages/rr.py", "content/pages/ndcg.py")],
+    *[(path, "beyond") for path in (  # classification, AUC, LogLoss, the worked examples, which metric when
+        "pages/6_*", "pages/7_*", "pages/8_*", "pages/9_*", "pages/21_*", "ui/ctr_formulas.py", "ui/worked_view.py",
+        "ui/which_metric*.py", "content/pages/classification.py", "content/pages/auc.py", "content/pages/logloss.py",
+        "content/pages/examples.py", "content/pages/which_metric.py", "content/examples.py", "content/worked.py")],
+    *[(path, "lessons") for path in (
+        "pages/10_*", "ui/lesson*.py", "lessons/*", "content/lessons/*", "content/pages/lessons.py")],
+    *[(path, "labs") for path in (  # the labs and practice
+        "pages/11_*", "pages/12_*", "pages/13_*", "pages/14_*", "pages/15_*", "ui/ab_lab.py", "ui/lab_*.py",
+        "content/pages/ab.py", "content/pages/sensitivity.py", "content/pages/random.py", "content/pages/sampled.py",
+        "content/pages/practice.py", "content/labs.py", "content/practice.py", "content/practice/*")],
+    *[(path, "data") for path in (  # the library lens, your data, compare two models
+        "pages/16_*", "pages/17_*", "pages/18_*", "ui/library_*.py", "ui/your_data*.py", "ui/compare_charts.py",
+        "ui/batch_charts.py", "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py",
+        "content/conventions.py", "content/your_data.py", "content/compare.py", "content/library/*")],
+    *[(path, "class") for path in (  # the live class and write it yourself
+        "pages/19_*", "pages/20_*", "ui/live_*.py", "ui/kata_*.py", "content/pages/live.py", "content/pages/kata.py",
+        "content/kata.py", "content/kata/*", "content/classroom.py")],
 ]
 SCANNED = ("app.py", "pages", "ui", "content", "lessons")
 KEYWORDS = {**DEFAULT_KEYWORDS, "_": None}
