@@ -2,6 +2,9 @@
 
 import streamlit as st
 
+from content import numbers
+from content.i18n import _
+from content.pages import ap as words
 from metrics import registry
 from metrics.ranked_metrics import (
     ap_denominator_table, average_precision_table, per_user_table,
@@ -10,15 +13,14 @@ from ui import charts, formulas, text
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
-DENOMINATOR_NAMES = {"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits in top K"}
 
-page(
-    "AP and MAP", "📈",
-    "**Average precision** walks down the top K and, at every hit, notes the precision so far "
-    "(hits so far ÷ rank). AP@K adds these up and divides by a denominator D, so a hit at rank 1 "
-    "is worth more than one at rank 7. **MAP@K** is the mean of AP@K over users. Libraries disagree on D: "
-    "pick one below and compare all three.",
-)
+
+def _four(*columns: str) -> dict:
+    """Styler formats: these columns with 4 decimals, in the reader's notation."""
+    return {column: lambda v: numbers.number(v, 4) for column in columns}
+
+
+page(_(words.TITLE), "📈", _(words.IDEA))
 loaded_example_banner("ap")
 
 case, problems, results = ranking_scenario(show_gain=False, show_denominator=True)
@@ -29,51 +31,46 @@ ap = registry.BY_KEY["ap_at_k"].compute(case)
 hit_rows = table[table["hit"]]
 
 with results:
-    st.markdown("**Result**")
+    st.markdown(_(words.RESULT))
     metric_cards({"ap_at_k": ap}, group="ap", k=case.k, columns=2)
 
-st.subheader("The formula with your numbers")
+st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(
     hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"], int(chosen["divide_by"]), case.k, ap))
-st.caption(f"The registry formula shows the NumPy tutorial's D = min(|Rel|, K); the line with your numbers uses the "
-           f"denominator chosen above: D = {DENOMINATOR_NAMES[case.ap_denominator]} = {int(chosen['divide_by'])}.")
+st.caption(words.chosen_denominator(case.ap_denominator, int(chosen["divide_by"])))
 
-st.markdown(f"**The same list under each denominator** (AP@{case.k})")
+st.markdown(words.each_denominator(case.k))
 metric_cards(
-    {f"÷ {DENOMINATOR_NAMES[name]} = {int(row['divide_by'])}": row["ap"] for name, row in by_denominator.iterrows()},
+    {words.denominator_card(name, int(row["divide_by"])): row["ap"] for name, row in by_denominator.iterrows()},
     group="ap_denominators", columns=3,
-    help_text={f"÷ {DENOMINATOR_NAMES[name]} = {int(row['divide_by'])}": DENOMINATOR_LABELS[name]
+    help_text={words.denominator_card(name, int(row["divide_by"])): _(DENOMINATOR_LABELS[name])
                for name, row in by_denominator.iterrows()},
 )
 show_table(
     by_denominator.reset_index().assign(
-        used_by=lambda t: t["denominator"].map(DENOMINATOR_LABELS).str.split(": ", n=1).str[1],
+        used_by=lambda t: [_(words.USED_BY[name]) for name in t["denominator"]],
         chosen=lambda t: t["denominator"] == case.ap_denominator,
-        denominator=lambda t: t["denominator"].map(DENOMINATOR_NAMES),
-    ),
-    column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
-                   "sum_of_precisions": st.column_config.NumberColumn("sum of precision@i at hits", format="%.4f"),
-                   "divide_by": "D"},
+        denominator=lambda t: t["denominator"].map(words.denominator_name),
+    ).style.format(_four("ap", "sum_of_precisions")),
+    column_config={"ap": f"AP@{case.k}", "sum_of_precisions": _(words.SUM_OF_PRECISIONS), "divide_by": "D",
+                   "denominator": _(words.DENOMINATOR), "used_by": _(words.USED_BY_HEADER),
+                   "chosen": _(words.CHOSEN)},
 )
 if case.ap_denominator == "hits" and not hit_rows.empty:
-    st.caption("Dividing by the hits ignores the relevant items that were missed: a list with one hit at rank 1 "
-               "scores 1.0 however many relevant items it missed.")
+    st.caption(_(words.HITS_DENOMINATOR))
 
-st.subheader("Step by step")
+st.subheader(_(words.STEP_BY_STEP))
 if table.empty:
-    st.info("The recommended list is empty, so there is no rank to walk through: AP@K is 0.")
+    st.info(_(words.EMPTY_LIST))
 else:
-    show_table(table,
-                 column_config={"precision_at_i": st.column_config.NumberColumn("precision@i", format="%.4f"),
-                                "contribution": st.column_config.NumberColumn(format="%.4f")})
-    st.plotly_chart(charts.contributions(table, f"Precision@i at each hit (green bars add up to the AP@{case.k} numerator)"),
-                    key="ap_contributions")
+    show_table(table.style.format(_four("precision_at_i", "contribution")))
+    st.plotly_chart(charts.contributions(table, words.contributions_title(case.k)), key="ap_contributions")
 
-st.subheader(f"MAP@{case.k}: the mean over users")
-st.markdown("One user per row; type the lists as comma-separated item ids. K and the denominator above apply.")
+st.subheader(words.map_heading(case.k))
+st.markdown(_(words.USERS_HOWTO))
 users = users_scenario()
 if not users.columns["user"]:
-    st.info("No usable user in the table, so there is no MAP to compute. Add a row with a recommended list.")
+    st.info(_(words.NO_USER))
 else:
     columns = users.columns
     per_user = per_user_table(columns["user"], columns["recommended"], columns["relevant"], case.k,
@@ -83,22 +80,10 @@ else:
                                                     case.ap_denominator))
     st.latex(formulas.mean_over_users_latex(map_at_k.display_label(case.k), per_user["ap"], map_value))
     metric_cards({"map_at_k": map_value}, group="map", k=case.k, columns=3)
-    show_table(per_user,
-                 column_config={"ap": st.column_config.NumberColumn(f"AP@{case.k}", format="%.4f"),
-                                "rr": st.column_config.NumberColumn("RR", format="%.4f"),
-                                "first_hit_rank": "first hit at rank"})
+    show_table(per_user.style.format(_four("ap", "rr")),
+               column_config={"ap": f"AP@{case.k}", "rr": "RR", "first_hit_rank": _(words.FIRST_HIT_AT)})
     ap_label = f"AP@{case.k}"
     st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"ap": ap_label}), "user"), ap_label, map_value, map_at_k.display_label(case.k),
-                                         f"{ap_label} per user"), key="ap_per_user")
+                                         words.per_user_title(ap_label)), key="ap_per_user")
 
-pitfalls(
-    "**Three denominators, three answers.** min(|Rel|, K) (the NumPy tutorial, Recommenders `map_at_k`, RecBole), |Rel| "
-    "(trec_eval `map_cut`, ranx `map@k`, Recommenders `map`) and hits in the top K (torchmetrics). With a relevant "
-    "item never recommended (the NumPy tutorial's 999) they give 0.2771, 0.2771 and 0.3694. RecTools can also divide by K. "
-    "Users keep reporting this as a bug: Recommenders issues #1702 and #2309.",
-    "**No cut-off.** scikit-learn `average_precision_score` and cornac score the whole ranking, not the top K "
-    "(0.3680 on the 999 example).",
-    "**Which users count in MAP.** Here (and in trec_eval, ranx, torchmetrics) a user with no relevant item counts 0; "
-    "Evidently and cornac skip such users, and Recommenders averages only users present in both truth and predictions.",
-    "**AP needs the order**; Precision@K does not: moving a hit from rank 7 to rank 2 raises AP but leaves P@K unchanged.",
-)
+pitfalls(*(_(line) for line in words.PITFALLS))
