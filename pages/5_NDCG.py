@@ -3,6 +3,9 @@
 import pandas as pd
 import streamlit as st
 
+from content import numbers
+from content.i18n import _
+from content.pages import ndcg as words
 from metrics import ndcg
 from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
@@ -10,140 +13,135 @@ from ui import charts, formulas, tables, text
 from ui.scenario import ranking_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
-GAIN_TEXT = {"linear": "linear gain: rel", "exponential": "exponential gain: 2^rel − 1"}
-DCG_COLUMNS = {
-    "rank": st.column_config.NumberColumn("i", help="Rank", pinned=True),
-    "item": st.column_config.TextColumn("item"),
-    "relevance": st.column_config.NumberColumn("rel", format="%g", help="Relevance grade"),
-    "gain": st.column_config.NumberColumn("gain", format="%g"),
-    "discount": st.column_config.NumberColumn("1/log2(i+1)", format="%.4f", help="Discount of rank i"),
-    "contribution": st.column_config.NumberColumn("gain × disc.", format="%.4f", help="Contribution to DCG"),
-    "running_dcg": st.column_config.NumberColumn("DCG so far", format="%.4f", help="Running DCG", pinned=True),
-}
-SCORE_COLUMNS = {
-    "item": st.column_config.TextColumn("Item"),
-    "true_relevance": st.column_config.NumberColumn("True relevance", help="Grade >= 0."),
-    "score": st.column_config.NumberColumn("Score", help="The model's score; higher is ranked first."),
-}
-TIE_COLUMNS = {
-    "item": st.column_config.TextColumn("item"),
-    "relevance": st.column_config.NumberColumn("relevance", format="%g"),
-    "gain": st.column_config.NumberColumn("gain", format="%g"),
-    "score": st.column_config.NumberColumn("score", format="%g"),
-    "tie_group": st.column_config.NumberColumn("tie group"),
-    "positions": st.column_config.TextColumn("positions spanned"),
-    "group_size": st.column_config.NumberColumn("items in group"),
-    "averaged_gain": st.column_config.NumberColumn("averaged gain", format="%.4f"),
-    "summed_discount": st.column_config.NumberColumn("summed discount", format="%.4f"),
-    "contribution": st.column_config.NumberColumn("contribution", format="%.4f"),
-}
+def _dcg_columns() -> dict:
+    return {
+        "rank": st.column_config.NumberColumn("i", help=_(words.RANK_HELP), pinned=True),
+        "item": st.column_config.TextColumn(_(words.ITEM)),
+        "relevance": st.column_config.NumberColumn("rel", help=_(words.REL_HELP)),
+        "gain": st.column_config.NumberColumn(_(words.GAIN)),
+        "discount": st.column_config.NumberColumn("1/log2(i+1)", help=_(words.DISCOUNT_HELP)),
+        "contribution": st.column_config.NumberColumn(_(words.CONTRIBUTION_SHORT), help=_(words.CONTRIBUTION_HELP)),
+        "running_dcg": st.column_config.NumberColumn(_(words.DCG_SO_FAR), help=_(words.DCG_SO_FAR_HELP), pinned=True),
+    }
 
 
-page(
-    "NDCG", "📐",
-    "NDCG asks how close your list's order is to the best possible order. Each relevant item earns a "
-    "**gain** (its grade), shrunk by a **discount** 1/log2(i+1) that grows with its rank i; the sum is DCG. "
-    "Dividing by the DCG of the ideal order (IDCG) puts the score between 0 and 1.",
-)
+def _score_columns() -> dict:
+    return {
+        "item": st.column_config.TextColumn(_(words.SCORE_ITEM)),
+        "true_relevance": st.column_config.NumberColumn(_(words.TRUE_RELEVANCE), help=_(words.TRUE_RELEVANCE_HELP)),
+        "score": st.column_config.NumberColumn(_(words.SCORE), help=_(words.SCORE_HELP)),
+    }
+
+
+def _tie_columns() -> dict:
+    return {
+        "item": st.column_config.TextColumn(_(words.ITEM)),
+        "relevance": st.column_config.NumberColumn(_(words.RELEVANCE)),
+        "gain": st.column_config.NumberColumn(_(words.GAIN)),
+        "score": st.column_config.NumberColumn(_(words.SCORE_LOWER)),
+        "tie_group": st.column_config.NumberColumn(_(words.TIE_GROUP)),
+        "positions": st.column_config.TextColumn(_(words.POSITIONS)),
+        "group_size": st.column_config.NumberColumn(_(words.GROUP_SIZE)),
+        "averaged_gain": st.column_config.NumberColumn(_(words.AVERAGED_GAIN)),
+        "summed_discount": st.column_config.NumberColumn(_(words.SUMMED_DISCOUNT)),
+        "contribution": st.column_config.NumberColumn(_(words.CONTRIBUTION)),
+    }
+
+
+def _formats(general=(), four=()) -> dict:
+    """Styler formats in the reader's notation: ``general`` columns as short as they read back, ``four`` with 4 decimals."""
+    return {**{column: numbers.general for column in general},
+            **{column: lambda v: numbers.number(v, 4) for column in four}}
+
+
+page(_(words.TITLE), "📐", _(words.IDEA))
 loaded_example_banner("ndcg")
 if st.session_state.get("loaded_example") == "ndcg_sklearn":
-    st.caption("⬇️ This example is in the section *Score-based NDCG with ties* further down.")
+    st.caption(_(words.SKLEARN_EXAMPLE_BELOW))
 
-case, _, results = ranking_scenario()
+case, _problems, results = ranking_scenario()
 other_gain = "exponential" if case.gain == "linear" else "linear"
 actual, ideal = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
 graded = BY_KEY["ndcg_graded_at_k"].compute(case)
 with results:
-    st.markdown("**Binary vs graded, linear vs exponential gain**")
+    st.markdown(_(words.CARDS_HEADING))
     metric_cards(
         {
             "ndcg_binary_at_k": BY_KEY["ndcg_binary_at_k"].compute(case),
             "ndcg_graded_at_k": graded,
-            f"NDCG@{case.k} (graded, {other_gain} gain)": ndcg.ndcg_at_k(
+            words.other_gain_card(other_gain, case.k): ndcg.ndcg_at_k(
                 case.recommended, case.ground_truth, case.k, gain=other_gain),
         },
         group="ndcg", k=case.k, columns=1,
-        help_text={"ndcg_graded_at_k": f"The grades as typed, with the selected {GAIN_TEXT[case.gain]}."},
+        help_text={"ndcg_graded_at_k": words.graded_help(case.gain)},
     )
-    st.caption(
-        f"The graded card uses the selected **{GAIN_TEXT[case.gain]}**; the third card the other gain. Binary "
-        "grades give the same NDCG under both gains, because 2^1 − 1 = 1: the binary card stands for both."
-    )
+    st.caption(words.cards_caption(case.gain))
 
-st.subheader("The formula with your numbers")
+st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(BY_KEY["ndcg_graded_at_k"].latex, formulas.ndcg_latex(actual, ideal, case.k, graded))
 
 grades = sorted(set(case.ground_truth.values()))
 if grades:
     show_table(
-        pd.DataFrame({"grade": grades, GAIN_TEXT["linear"]: ndcg.gain_of(grades, "linear"),
-                      GAIN_TEXT["exponential"]: ndcg.gain_of(grades, "exponential")}),
+        pd.DataFrame({"grade": grades, "linear": ndcg.gain_of(grades, "linear"),
+                      "exponential": ndcg.gain_of(grades, "exponential")}
+                     ).style.format(_formats(general=("grade", "linear", "exponential"))),
+        column_config={"grade": _(words.GRADE), "linear": words.gain_text("linear"),
+                       "exponential": words.gain_text("exponential")},
         width="content",
     )
-    st.caption("Exponential gain makes a top grade worth far more than the next one down: 2^5 − 1 = 31 vs "
-               "2^4 − 1 = 15, while linear gain gives 5 vs 4.")
+    st.caption(_(words.EXPONENTIAL_VS_LINEAR))
 
-st.subheader(f"DCG@{case.k} of your list next to the ideal ordering")
+st.subheader(words.dcg_heading(case.k))
 missing = ndcg.relevant_not_recommended(case.recommended, case.ground_truth)
+dcg_formats = _formats(general=("relevance", "gain"), four=("discount", "contribution", "running_dcg"))
 if not case.recommended and not any(g > 0 for g in case.ground_truth.values()):
-    st.info("Both lists are empty, so there is no DCG to draw: add items to the recommended list and give "
-            "at least one item of the ground truth a grade above 0.")
+    st.info(_(words.BOTH_EMPTY))
 else:
     left, right = st.columns(2)
     with left:
-        st.markdown("**Your list**")
+        st.markdown(_(words.YOUR_LIST))
         if actual.empty:
-            st.info("The recommended list is empty: add an item (rank and id) to give it a DCG.")
+            st.info(_(words.LIST_EMPTY))
         else:
-            show_table(actual, column_config=DCG_COLUMNS)
+            show_table(actual.style.format(dcg_formats), column_config=_dcg_columns())
     with right:
-        st.markdown("**Ideal ordering** (every graded item of the ground truth, best first)")
+        st.markdown(_(words.IDEAL_ORDERING))
         if ideal.empty:
-            st.info("The ground truth is empty: add a relevant item with a grade above 0.")
+            st.info(_(words.TRUTH_EMPTY))
         else:
-            show_table(ideal, column_config=DCG_COLUMNS)
+            show_table(ideal.style.format(dcg_formats), column_config=_dcg_columns())
     if missing:
-        st.info(
-            f"The ideal ordering uses **every** relevant item of the ground truth, including "
-            f"{', '.join(text.quoted(i) for i in missing)}, which your list never recommends (like the NumPy tutorial's 999). "
-            "Such an item raises IDCG but can never add to DCG, so even a perfect order of what you recommended "
-            "stays below 1.", icon="ℹ️")
+        st.info(words.missing_from_list([text.quoted(i) for i in missing]), icon="ℹ️")
     elif any(g > 0 for g in case.ground_truth.values()):
-        st.caption("The ideal ordering uses every relevant item of the ground truth, recommended or not; here "
-                   "every relevant item is somewhere in your list.")
+        st.caption(_(words.ALL_RECOMMENDED))
     else:
-        st.info("No item of the ground truth has a grade above 0, so IDCG is 0 and NDCG is scored 0: give an "
-                "item a grade above 0.")
+        st.info(_(words.NO_GRADE))
     st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item"),
                                                    window=charts.rank_window(case.k)), key="ndcg_dcg_chart")
 
-st.subheader("Which items form the ideal?")
+st.subheader(_(words.WHICH_IDEAL))
+from_list_label = words.ideal_from_list_card(case.k)
 metric_cards(
     {
-        f"NDCG@{case.k}, ideal from the whole ground truth": graded,
-        f"NDCG@{case.k}, ideal from your list only": ndcg.ndcg_ideal_from_list(
-            case.recommended, case.ground_truth, case.k, gain=case.gain),
+        words.ideal_from_truth_card(case.k): graded,
+        from_list_label: ndcg.ndcg_ideal_from_list(case.recommended, case.ground_truth, case.k, gain=case.gain),
     },
     group="ndcg_ideal", columns=2,
-    help_text={f"NDCG@{case.k}, ideal from your list only": "What scikit-learn, torchmetrics and Evidently "
-               "report when given only the recommended items"
-               + (" (with linear gain: they have no exponential gain)." if case.gain == "exponential" else ".")},
+    help_text={from_list_label: _(words.LIST_ONLY_HELP_EXPONENTIAL if case.gain == "exponential"
+                                  else words.LIST_ONLY_HELP)},
 )
-st.caption("trec_eval, ranx and this app build the ideal from every judged item; libraries that only see the "
-           "items you pass them cannot know about a relevant item you never recommended, and score higher.")
+st.caption(_(words.WHICH_IDEAL_CAPTION))
 
-st.header("Score-based NDCG with ties (scikit-learn's `ndcg_score`)")
-st.markdown(
-    "scikit-learn takes each item's true relevance and a predicted score, ranks by score, and compares with "
-    "the order by true relevance. When two items have **the same score** their order is undecided: "
-    "scikit-learn averages over both orders, so the tied items share the gains of the positions they span."
-)
-score_rows = tables.parse_numeric_rows(table_editor("ndcg_scores", SCORE_COLUMNS),
-                                       {"item": "text", "true_relevance": "grade", "score": "number"}, "Scores table")
+st.header(_(words.TIES_HEADING))
+st.markdown(_(words.TIES_TEXT))
+score_rows = tables.parse_numeric_rows(table_editor("ndcg_scores", _score_columns()),
+                                       {"item": "text", "true_relevance": "grade", "score": "number"},
+                                       _(words.SCORES_TABLE))
 show_problems(score_rows.problems)
 relevance, score, names = (score_rows.columns[c] for c in ("true_relevance", "score", "item"))
 if not relevance:
-    st.info("No usable rows in the scores table: add an item with a relevance ≥ 0 and a numeric score.")
+    st.info(_(words.NO_SCORE_ROWS))
 else:
     n = len(relevance)
     truth = dict(enumerate(relevance))
@@ -151,69 +149,45 @@ else:
     averaged = ndcg.ndcg_score(relevance, score, gain=case.gain)
     # scikit-learn's ndcg_score has linear gain only: a card named after it shows its number.
     if case.gain == "linear":
-        library_cards = {"Ties averaged (scikit-learn)": averaged}
+        library_cards = {_(words.TIES_AVERAGED_SKLEARN): averaged}
     else:
-        library_cards = {"Ties averaged (exponential gain)": averaged,
-                         "scikit-learn ndcg_score (linear gain only)": ndcg.ndcg_score(relevance, score, gain="linear")}
+        library_cards = {_(words.TIES_AVERAGED_EXPONENTIAL): averaged,
+                         _(words.SKLEARN_LINEAR_ONLY): ndcg.ndcg_score(relevance, score, gain="linear")}
     metric_cards(
         {
             **library_cards,
-            "Tie broken in favour": ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
-            "Tie broken against": ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
-            "Input order kept (ranx)": ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
+            _(words.IN_FAVOUR): ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
+            _(words.AGAINST): ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
+            _(words.INPUT_ORDER): ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
         },
         group="ndcg_scores", columns=4,
         help_text={
-            "Ties averaged (exponential gain)": "scikit-learn's averaging of tied items, with the selected exponential gain.",
-            "scikit-learn ndcg_score (linear gain only)": "What sklearn.metrics.ndcg_score returns on this table: "
-                                                          "it has no exponential gain.",
-            "Tie broken in favour": "Tied items ordered most relevant first.",
-            "Tie broken against": "Tied items ordered least relevant first.",
-            "Input order kept (ranx)": "Tied items in the order of the table, as ranx (ndcg, or ndcg_burges for "
-                                       "exponential gain) and Recommenders do.",
+            _(words.TIES_AVERAGED_EXPONENTIAL): _(words.TIES_AVERAGED_EXPONENTIAL_HELP),
+            _(words.SKLEARN_LINEAR_ONLY): _(words.SKLEARN_LINEAR_ONLY_HELP),
+            _(words.IN_FAVOUR): _(words.IN_FAVOUR_HELP),
+            _(words.AGAINST): _(words.AGAINST_HELP),
+            _(words.INPUT_ORDER): _(words.INPUT_ORDER_HELP),
         },
     )
-    st.caption(f"NDCG over all {n} positions with the selected {GAIN_TEXT[case.gain]}.")
+    st.caption(words.positions_caption(n, case.gain))
     ties = ndcg.tie_groups_table(relevance, score, gain=case.gain, items=names)
     dcg = ndcg.tie_averaged_dcg(relevance, score, gain=case.gain)
     idcg = ndcg.dcg_at_k(ndcg.ideal_relevances(truth), n, gain=case.gain)
-    st.latex(rf"\mathrm{{NDCG}}=\frac{{\text{{tie-averaged DCG}}}}{{\mathrm{{IDCG}}}}"
-             rf"=\frac{{{dcg:.4f}}}{{{idcg:.4f}}}={averaged:.4f}")
-    show_table(ties, column_config=TIE_COLUMNS,
-                 column_order=list(TIE_COLUMNS))
+    st.latex(words.tie_latex(dcg, idcg, averaged))
+    show_table(ties.style.format(_formats(general=("relevance", "gain", "score"),
+                                          four=("averaged_gain", "summed_discount", "contribution"))),
+               column_config=_tie_columns(), column_order=list(_tie_columns()))
     groups = ties[ties["group_size"] > 1].drop_duplicates("tie_group")
-    for _, group in groups.iterrows():
+    for _row, group in groups.iterrows():
         members = ties.loc[ties["tie_group"] == group["tie_group"]]
-        st.markdown(
-            f"- Items {', '.join(text.quoted(i) for i in members['item'])} tie at score {group['score']:g}, so they "
-            f"span positions {group['positions']}. Each of those positions gets their averaged gain "
-            f"({' + '.join(formulas.fmt(g) for g in members['gain'])})/{group['group_size']} = "
-            f"{formulas.fmt(group['averaged_gain'])}, and the group adds {formulas.fmt(group['averaged_gain'])} × "
-            f"{group['summed_discount']:.4f} (the summed "
-            "discount) to DCG. The *contribution* column splits that among the items by their own gain."
-        )
+        st.markdown("- " + words.tie_group([text.quoted(i) for i in members["item"]], group["score"],
+                                           group["positions"], list(members["gain"]), group["group_size"],
+                                           group["averaged_gain"], group["summed_discount"]))
     if groups.empty:
-        st.caption("No two items share a score, so every way of breaking ties gives the same NDCG.")
+        st.caption(_(words.NO_TIES))
     else:
-        st.caption("Ignoring ties means picking one order: the two tie-broken cards are the lowest and highest "
-                   "NDCG any such choice can give; scikit-learn's average lies between them.")
+        st.caption(_(words.TIES_RANGE))
 
-pitfalls(
-    "**Which items form the ideal.** trec_eval, ranx and this app build IDCG from every relevant item of the "
-    "ground truth. scikit-learn, torchmetrics and Evidently only see the items passed in, so a relevant item "
-    "never recommended disappears from the ideal: the NumPy tutorial's graded example gives "
-    f"{ndcg.ndcg_ideal_from_list(seeds.RECOMMENDED, seeds.GT_GRADED, 10):.4f} there instead of "
-    f"{ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_GRADED, 10):.4f}. RecBole and cornac use min(|Rel|, K) binary "
-    "slots; RecTools assumes K relevant slots.",
-    "**Linear vs exponential gain.** The NumPy tutorial, trec_eval, scikit-learn, torchmetrics and ranx `ndcg` use "
-    "gain = rel; the offline-evaluation article's formula, ranx `ndcg_burges` and Recommenders `score_type=\"exp\"` use "
-    "2^rel − 1. The two agree for binary grades only. RecBole, cornac and RecTools ignore grades altogether.",
-    "**Ties.** scikit-learn (default) and torchmetrics average tied items; trec_eval breaks ties by document "
-    "id, descending (renaming items changes the score); ranx and Recommenders keep the input order; Evidently "
-    "gives all tied items the better rank. scikit-learn's `ignore_ties=True` picks one order.",
-    "**The NumPy tutorial prints NDCG@10 = 0.8290, which is wrong.** Its own example gives "
-    "DCG = 1 + 1/log2(5) + 1/log2(8) = 1.7640 and IDCG = 1 + 1/log2(3) + 1/log2(4) = 2.1309, so "
-    f"NDCG@10 = {ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_RANKED, 10):.4f}. Its float32 arithmetic only "
-    "changes the 7th digit.",
-    "NDCG with no relevant item in the ground truth is 0/0; this app, the NumPy tutorial and trec_eval score it 0.",
-)
+pitfalls(*words.pitfalls(ndcg.ndcg_ideal_from_list(seeds.RECOMMENDED, seeds.GT_GRADED, 10),
+                         ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_GRADED, 10),
+                         ndcg.ndcg_at_k(seeds.RECOMMENDED, seeds.GT_RANKED, 10)))
