@@ -122,14 +122,14 @@ else:
 
 st.subheader(_(words.WHICH_IDEAL))
 from_list_label = words.ideal_from_list_card(case.k)
+from_list_help = {"linear": words.LIST_ONLY_HELP, "exponential": words.LIST_ONLY_HELP_EXPONENTIAL}[case.gain]
 metric_cards(
     {
         words.ideal_from_truth_card(case.k): graded,
         from_list_label: ndcg.ndcg_ideal_from_list(case.recommended, case.ground_truth, case.k, gain=case.gain),
     },
     group="ndcg_ideal", columns=2,
-    help_text={from_list_label: _(words.LIST_ONLY_HELP_EXPONENTIAL if case.gain == "exponential"
-                                  else words.LIST_ONLY_HELP)},
+    help_text={from_list_label: _(from_list_help)},
 )
 st.caption(_(words.WHICH_IDEAL_CAPTION))
 
