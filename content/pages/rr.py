@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from content import numbers
 from content.i18n import N_, _
 
 TITLE = N_("RR and MRR")
@@ -41,12 +42,12 @@ def rr_at_k_card(k: int) -> str:
 def first_hit(item: str, rank: int, k: int) -> str:
     """``item`` is already Markdown-escaped."""
     return _("First hit: item **{item}** at rank **{rank}**. RR ignores K: the K slider changes only the "
-             "RR@{k} card.").format(item=item, rank=rank, k=k)
+             "RR@{k} card.").format(item=item, rank=numbers.integer(rank), k=k)
 
 
 def below_k(rank: int, k: int) -> str:
     return _("The first hit (rank {rank}) is below K = {k}: RR (no cut-off, as in the NumPy tutorial and "
-             "trec_eval recip_rank) still counts it, but ranx's mrr@{k} scores this user 0.").format(rank=rank, k=k)
+             "trec_eval recip_rank) still counts it, but ranx's mrr@{k} scores this user 0.").format(rank=numbers.integer(rank), k=k)
 
 
 def per_user_title(metric: str) -> str:
