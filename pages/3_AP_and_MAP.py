@@ -14,7 +14,6 @@ from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 
-
 def _four(*columns: str) -> dict:
     """Styler formats: these columns with 4 decimals, in the reader's notation."""
     return {column: lambda v: numbers.number(v, 4) for column in columns}
