@@ -174,9 +174,10 @@ else:
     dcg = ndcg.tie_averaged_dcg(relevance, score, gain=case.gain)
     idcg = ndcg.dcg_at_k(ndcg.ideal_relevances(truth), n, gain=case.gain)
     st.latex(words.tie_latex(dcg, idcg, averaged))
-    show_table(ties.style.format(_formats(general=("relevance", "gain", "score"),
-                                          four=("averaged_gain", "summed_discount", "contribution"))),
-               column_config=_tie_columns(), column_order=list(_tie_columns()))
+    tie_columns = _tie_columns()  # the shown columns, in this order (not the first and last position)
+    show_table(ties[list(tie_columns)].style.format(_formats(general=("relevance", "gain", "score"),
+                                                             four=("averaged_gain", "summed_discount", "contribution"))),
+               column_config=tie_columns)
     groups = ties[ties["group_size"] > 1].drop_duplicates("tie_group")
     for _row, group in groups.iterrows():
         members = ties.loc[ties["tie_group"] == group["tie_group"]]
