@@ -62,7 +62,6 @@ VALUE_LABELS = {
     ("rating_models", "Outlier-prone MAE"): N_("Outlier-prone MAE"),
     ("ndcg_graded", "ndcg_linear"): N_("NDCG@10 (linear gain)"),
     ("ndcg_graded", "ndcg_exponential"): N_("NDCG@10 (exponential gain)"),
-    ("labels_sklearn", "Accuracy"): N_("Accuracy"),
     ("text_examples", "precision"): N_("Precision (the text: 5 of 10 recommended are interesting)"),
     ("text_examples", "recall"): N_("Recall (the text: 10 of 20 interesting are recommended)"),
     ("text_examples", "accuracy"): N_("Accuracy (the text: 70 of 100 right)"),
@@ -110,9 +109,10 @@ def note(example: Example) -> str:
 
 
 def label(example: Example, value: Value) -> str:
-    """The value's label: its own words, or its key when the key is a metric's name (Precision@10)."""
+    """The value's label: its own words, or its key when the key is a metric's name (Precision@10, Accuracy:
+    translated, if at all, by the catalog that names the metric)."""
     words = VALUE_LABELS.get((example.key, value.key))
-    return _(words) if words else value.key
+    return _(words if words else value.key)
 
 
 def value_note(example: Example, value: Value) -> str:
