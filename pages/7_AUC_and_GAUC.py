@@ -5,6 +5,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from content import numbers
 from content.i18n import _
 from content.pages import auc as words
 from metrics import classification_metrics as cls
@@ -23,19 +24,16 @@ def score_columns() -> dict:
 
 
 def pair_columns() -> dict:
-    formats = {"positive_score": "%g", "negative_score": "%g", "credit": "%g"}
-    columns = {}
-    for column, label in words.PAIR_COLUMNS.items():
-        shown = _(label) + (" " if column == "negative_user" else "")  # two "user" columns, told apart
-        kind = st.column_config.TextColumn if column in ("positive_user", "negative_user", "why") else st.column_config.NumberColumn
-        columns[column] = kind(shown, **({"format": formats[column]} if column in formats else {}))
-    return columns
+    # Scores and credits come as text in the reader's notation (0,5 in Turkish); rows are whole numbers.
+    return {column: (st.column_config.NumberColumn if column.endswith("_row") else st.column_config.TextColumn)(
+                _(label) + (" " if column == "negative_user" else ""))  # two "user" columns, told apart
+            for column, label in words.PAIR_COLUMNS.items()}
 
 
 def gauc_columns() -> dict:
     columns = {column: (st.column_config.TextColumn if column in ("user", "skipped_because") else
                         st.column_config.NumberColumn)(_(label)) for column, label in words.GAUC_COLUMNS.items()}
-    columns["auc"] = st.column_config.NumberColumn("AUC", format="%.4f")
+    columns["auc"] = st.column_config.TextColumn("AUC")
     return {column: columns[column] for column in ("user", "impressions", "clicks", "uniform", "auc", "skipped_because")}
 
 
@@ -78,11 +76,11 @@ else:
         shown = pd.DataFrame({
             "positive_row": [rows[i] for i in pairs["positive"]],
             "positive_user": [users[i] for i in pairs["positive"]],
-            "positive_score": pairs["positive_score"],
+            "positive_score": [numbers.general(float(v)) for v in pairs["positive_score"]],
             "negative_row": [rows[i] for i in pairs["negative"]],
             "negative_user": [users[i] for i in pairs["negative"]],
-            "negative_score": pairs["negative_score"],
-            "credit": pairs["credit"],
+            "negative_score": [numbers.general(float(v)) for v in pairs["negative_score"]],
+            "credit": [numbers.general(float(v)) for v in pairs["credit"]],
             "why": [_(words.CREDITS[c]) for c in pairs["credit"]],
         })
         show_table(shown, column_config=pair_columns(), height=300)
@@ -107,7 +105,8 @@ else:
     else:
         metric_cards({words.gauc_card(w): value for w, (value, _skipped) in results.items()},
                      group="gauc", columns=3)
-    show_table(table, column_config=gauc_columns(), column_order=list(gauc_columns()))
+    shown_auc = [None if math.isnan(v) else numbers.number(v, 4) for v in table["auc"]]  # the reader's notation
+    show_table(table.assign(auc=shown_auc), column_config=gauc_columns(), column_order=list(gauc_columns()))
     weight = choice(st.radio, _(words.WEIGHT_RADIO), cls.GAUC_WEIGHTS, "auc_gauc_weight", horizontal=True,
                     format_func=lambda w: _(words.WEIGHTS[w]))
     if not math.isnan(results[weight][0]):

@@ -56,7 +56,7 @@ else:
     if terms["was_clipped"].any():
         st.info(words.clipped(eps))
     st.markdown(_(words.EACH_LOSS))
-    show_table(terms)
+    show_table(terms, column_config={column: {"label": _(label)} for column, label in words.TERMS_COLUMNS.items()})
     st.plotly_chart(charts.log_loss_curve(terms), key="logloss_curve")
 
 st.divider()

@@ -30,6 +30,9 @@ NO_ROWS = N_("No usable row is left: add a row with a label of 0 or 1 and a prob
 EACH_LOSS = N_(
     "**Each impression's loss** — **p of what happened** is the probability given to what really "
     "happened (p for a click, 1 − p for no click); **loss** = −ln of it. LogLoss is the mean of `loss`.")
+# The columns of the per-impression table (metrics.classification_metrics.log_loss_terms); EACH_LOSS names two.
+TERMS_COLUMNS = {"label": N_("label"), "probability": N_("probability"), "clipped": N_("clipped"), "loss": N_("loss"),
+                 "p_true_label": N_("p of what happened"), "was_clipped": N_("clipped?")}
 CLIPPING = N_("Clipping decides what a confident mistake costs")
 CLIPPING_TEXT = N_(
     "Predicting p = 0 for an impression that was clicked is infinitely surprising: −ln 0 = ∞. Each library "
