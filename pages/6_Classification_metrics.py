@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from content import i18n
 from content.i18n import _
 from content.pages import classification as words
 from metrics import classification_metrics as cls
@@ -21,14 +22,15 @@ def label_columns() -> dict:
     }
 
 
-# Plotly figures take 30-60 ms to build; kept as objects (never mutated), keyed by what they show.
+# Plotly figures take 30-60 ms to build; kept as objects (never mutated), keyed by what they show and the
+# reader's language (their titles and axes are words).
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _confusion_chart(tp: int, fp: int, tn: int, fn: int):
+def _confusion_chart(tp: int, fp: int, tn: int, fn: int, reader_language: str):
     return charts.confusion_matrix({"TP": tp, "FP": fp, "TN": tn, "FN": fn})
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _imbalance_chart(share: float):
+def _imbalance_chart(share: float, reader_language: str):
     return charts.accuracy_vs_positive_share(cls.constant_predictor_sweep(POSITIVE_SHARES, IMPRESSIONS), share)
 
 
@@ -64,7 +66,7 @@ else:
         st.info(_(words.NO_REAL_CLICK))
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN"))),
+        st.plotly_chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN")), i18n.current()),
                         key="classification_confusion")
     with right:
         st.markdown(_(words.OUTCOMES))
@@ -84,7 +86,7 @@ metric_cards({lazy_labels[key]: value for key, value in lazy_values.items()},
              group="classification_imbalance",
              help_text={lazy_labels[key]: _(BY_KEY[key].meaning) for key in lazy_values})
 st.caption(words.lazy_counts(cls.confusion_counts(lazy_true, lazy_pred)))
-st.plotly_chart(_imbalance_chart(float(share)), key="classification_imbalance_chart")
+st.plotly_chart(_imbalance_chart(float(share), i18n.current()), key="classification_imbalance_chart")
 st.markdown(_(words.ON_IMBALANCED_DATA))
 
 pitfalls(*(_(line) for line in words.PITFALLS))
