@@ -15,6 +15,19 @@ from metrics import ndcg, ranked_metrics, topn_metrics
 from metrics.registry import RankingCase
 
 
+class Phrase(str):
+    """An English line built from a template and its fields: reads as the English text everywhere, and
+    keeps the template and fields so the UI can say it in the reader's language (content/worked.py)."""
+
+    template: str
+    fields: dict
+
+    def __new__(cls, template: str, **fields):
+        phrase = super().__new__(cls, template.format(**fields))
+        phrase.template, phrase.fields = template, fields
+        return phrase
+
+
 @dataclass(frozen=True)
 class Worked:
     title: str
@@ -23,7 +36,7 @@ class Worked:
     marked: str | None = None            # the key of the step that went wrong, if known
 
     def titled(self, prefix: str) -> Worked:
-        return Worked(f"{prefix}: {self.title}", self.table, self.steps, self.marked)
+        return Worked(Phrase("{prefix}: {title}", prefix=prefix, title=self.title), self.table, self.steps, self.marked)
 
     def with_mark(self, step: str | None) -> Worked:
         keys = {key for key, _ in self.steps}
@@ -42,14 +55,15 @@ def _topn(metric: str, case: RankingCase) -> Worked:
     hits, rel, k = counts["hits"], counts["n_relevant"], case.k
     p = hits / k
     r = hits / rel if rel else 0.0
-    precision = ("precision", f"P@{k} = hits / K = {hits}/{k} = {p:.4f}")
-    recall = ("recall", f"R@{k} = hits / |Rel| = {hits}/{rel} = {r:.4f}")
-    steps = [("hits", f"hits in the top {k}: {hits}; relevant items (|Rel|): {rel}")]
+    precision = ("precision", Phrase("P@{k} = hits / K = {hits}/{k} = {p:.4f}", k=k, hits=hits, p=p))
+    recall = ("recall", Phrase("R@{k} = hits / |Rel| = {hits}/{rel} = {r:.4f}", k=k, hits=hits, rel=rel, r=r))
+    steps = [("hits", Phrase("hits in the top {k}: {hits}; relevant items (|Rel|): {rel}", k=k, hits=hits, rel=rel))]
     if metric == "f1_at_k":
-        steps += [precision, recall, ("result", f"F1@{k} = 2 · P · R / (P + R) = {topn_metrics.f1_at_k(p, r):.4f}")]
+        steps += [precision, recall, ("result", Phrase("F1@{k} = 2 · P · R / (P + R) = {f1:.4f}", k=k,
+                                                       f1=topn_metrics.f1_at_k(p, r)))]
     else:
         steps.append(precision if metric == "precision_at_k" else recall)
-    return Worked(f"Precision and recall at K = {k}", _hits_table(case), tuple(steps))
+    return Worked(Phrase("Precision and recall at K = {k}", k=k), _hits_table(case), tuple(steps))
 
 
 def _ap(case: RankingCase) -> Worked:
@@ -57,7 +71,7 @@ def _ap(case: RankingCase) -> Worked:
     shown = pd.DataFrame({"rank": table["rank"], "item": table["item"].astype(str),
                           "hit": ["✓" if h else "" for h in table["hit"]],
                           "hits so far": table["hits_so_far"],
-                          "precision@i at a hit": [f"{n}/{i} = {v:.4f}" if h else ""
+                          "precision@i at a hit": [Phrase("{n}/{i} = {v:.4f}", n=n, i=i, v=v) if h else ""
                                                    for n, i, v, h in zip(table["hits_so_far"], table["rank"],
                                                                          table["precision_at_i"], table["hit"],
                                                                          strict=True)]})
@@ -67,22 +81,25 @@ def _ap(case: RankingCase) -> Worked:
     divide_by = ranked_metrics.ap_denominator(n_rel, case.k, len(hits), case.ap_denominator)
     value = total / divide_by if divide_by else 0.0
     terms = " + ".join(f"{n}/{i}" for n, i in zip(hits["hits_so_far"], hits["rank"], strict=True)) or "0"
-    names = {"min": f"min(|Rel|, K) = min({n_rel}, {case.k})", "relevant": f"|Rel| = {n_rel}",
-             "hits": f"the hits = {len(hits)}"}
-    steps = (("hits", f"hits in the top {case.k} at ranks {', '.join(map(str, hits['rank'])) or 'none'}"),
-             ("precision_at_i", f"precision@i at each hit: {terms}"),
-             ("sum", f"their sum: {total:.4f}"),
-             ("divide", f"divide by {names[case.ap_denominator]} = {divide_by}"),
-             ("result", f"AP@{case.k} = {total:.4f} / {divide_by} = {value:.4f}"))
-    return Worked(f"AP@{case.k}: precision at each hit", shown, steps)
+    names = {"min": Phrase("min(|Rel|, K) = min({rel}, {k})", rel=n_rel, k=case.k),
+             "relevant": Phrase("|Rel| = {rel}", rel=n_rel), "hits": Phrase("the hits = {hits}", hits=len(hits))}
+    ranks = ", ".join(map(str, hits["rank"])) or Phrase("none")
+    steps = (("hits", Phrase("hits in the top {k} at ranks {ranks}", k=case.k, ranks=ranks)),
+             ("precision_at_i", Phrase("precision@i at each hit: {terms}", terms=terms)),
+             ("sum", Phrase("their sum: {total:.4f}", total=total)),
+             ("divide", Phrase("divide by {name} = {divide_by}", name=names[case.ap_denominator], divide_by=divide_by)),
+             ("result", Phrase("AP@{k} = {total:.4f} / {divide_by} = {value:.4f}", k=case.k, total=total,
+                               divide_by=divide_by, value=value)))
+    return Worked(Phrase("AP@{k}: precision at each hit", k=case.k), shown, steps)
 
 
 def _rr(case: RankingCase) -> Worked:
     rank = ranked_metrics.first_hit_rank(case.recommended, case.ground_truth)
     table = _hits_table(RankingCase(case.recommended, case.ground_truth, len(case.recommended)))
-    steps = (("first_hit", f"the first relevant item is at rank {rank}" if rank else "no relevant item in the list"),
-             ("result", f"RR = 1/{rank} = {1 / rank:.4f}" if rank else "RR = 0"))
-    return Worked("RR: the first hit only (the whole list, not cut at K)", table, steps)
+    steps = (("first_hit", Phrase("the first relevant item is at rank {rank}", rank=rank) if rank
+              else Phrase("no relevant item in the list")),
+             ("result", Phrase("RR = 1/{rank} = {rr:.4f}", rank=rank, rr=1 / rank) if rank else "RR = 0"))
+    return Worked(Phrase("RR: the first hit only (the whole list, not cut at K)"), table, steps)
 
 
 def _dcg_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -95,19 +112,21 @@ def _ndcg(metric: str, case: RankingCase) -> Worked:
     actual, ideal = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
     dcg = float(actual["contribution"].sum())
     idcg = float(ideal["contribution"].sum())
-    gain = "2^grade − 1" if case.gain == "exponential" else "the grade"
-    steps = [("gain", f"gain of each item: {gain}"),
-             ("discount", f"discount at rank i: 1/log2(i + 1), ranks from 1 (rank 1: 1, rank 2: {1 / log2(3):.4f})"),
-             ("dcg", f"DCG@{case.k} = sum of the terms of the list = {dcg:.4f}")]
+    gain = Phrase("2^grade − 1") if case.gain == "exponential" else Phrase("the grade")
+    steps = [("gain", Phrase("gain of each item: {gain}", gain=gain)),
+             ("discount", Phrase("discount at rank i: 1/log2(i + 1), ranks from 1 (rank 1: 1, rank 2: {second:.4f})",
+                                 second=1 / log2(3))),
+             ("dcg", Phrase("DCG@{k} = sum of the terms of the list = {dcg:.4f}", k=case.k, dcg=dcg))]
     table = _dcg_table(actual).assign(list="yours")
     if metric == "ndcg_at_k":
         shown = ", ".join(f"{g:g}" for g in ideal["relevance"])
-        steps += [("idcg", f"ideal: every relevant item, recommended or not, best grade first ({shown}), "
-                           f"cut at K = {case.k}: IDCG@{case.k} = {idcg:.4f}"),
-                  ("result", f"NDCG@{case.k} = DCG / IDCG = {dcg:.4f} / {idcg:.4f} = "
-                             f"{dcg / idcg if idcg else 0.0:.4f}")]
+        steps += [("idcg", Phrase("ideal: every relevant item, recommended or not, best grade first ({grades}), "
+                                  "cut at K = {k}: IDCG@{k} = {idcg:.4f}", grades=shown, k=case.k, idcg=idcg)),
+                  ("result", Phrase("NDCG@{k} = DCG / IDCG = {dcg:.4f} / {idcg:.4f} = {ndcg:.4f}", k=case.k, dcg=dcg,
+                                    idcg=idcg, ndcg=dcg / idcg if idcg else 0.0))]
         table = pd.concat([table, _dcg_table(ideal).assign(list="ideal")], ignore_index=True)
-    return Worked(f"{'N' if metric == 'ndcg_at_k' else ''}DCG@{case.k}: each rank's term", table, tuple(steps))
+    title = "NDCG@{k}: each rank's term" if metric == "ndcg_at_k" else "DCG@{k}: each rank's term"
+    return Worked(Phrase(title, k=case.k), table, tuple(steps))
 
 
 def ranking_solution(metric: str, case: RankingCase) -> Worked:

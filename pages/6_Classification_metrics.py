@@ -2,49 +2,50 @@
 
 import streamlit as st
 
+from content import i18n
+from content.i18n import _
+from content.pages import classification as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, LabelCase, evaluate
-from ui import charts, formulas, tables
+from ui import charts, formulas, language, tables
 from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 IMPRESSIONS = 1000
 POSITIVE_SHARES = [i / 100 for i in range(1, 51)]
-LABEL_COLUMNS = {
-    "label": st.column_config.NumberColumn("Label (clicked?)", help="1 = the user clicked (positive), 0 = not.",
-                                           step=1),
-    "predicted": st.column_config.NumberColumn("Predicted", help="1 = the model predicts a click, 0 = not.", step=1),
-}
 KEYS = ("accuracy", "precision", "recall", "f1")
 
 
-# Plotly figures take 30-60 ms to build; kept as objects (never mutated), keyed by what they show.
+def label_columns() -> dict:
+    return {
+        "label": st.column_config.NumberColumn(_(words.LABEL_COLUMN), help=_(words.LABEL_HELP), step=1),
+        "predicted": st.column_config.NumberColumn(_(words.PREDICTED_COLUMN), help=_(words.PREDICTED_HELP), step=1),
+    }
+
+
+# Plotly figures take 30-60 ms to build; kept as objects (never mutated), keyed by what they show and the
+# reader's language (their titles and axes are words).
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _confusion_chart(tp: int, fp: int, tn: int, fn: int):
+def _confusion_chart(tp: int, fp: int, tn: int, fn: int, reader_language: str):
     return charts.confusion_matrix({"TP": tp, "FP": fp, "TN": tn, "FN": fn})
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _imbalance_chart(share: float):
+def _imbalance_chart(share: float, reader_language: str):
     return charts.accuracy_vs_positive_share(cls.constant_predictor_sweep(POSITIVE_SHARES, IMPRESSIONS), share)
 
 
-page(
-    "Classification metrics", "🧮",
-    "Treat each impression as a yes/no question: *will the user click?* Compare the model's answers "
-    "with what happened and count the four outcomes — true positives (TP), false positives (FP), true "
-    "negatives (TN) and false negatives (FN). **Accuracy**, **precision**, **recall** and **F1** are "
-    "different ratios of these four counts. Edit the labels and predictions and watch them move.",
-)
+language.choose()  # the reader's language, before the title below is translated
+page(_(words.TITLE), "🧮", _(words.INTRO))
 loaded_example_banner("classification")
 st.session_state.setdefault("classification_positive_share", 0.05)
 
-st.subheader("Formulas")
+st.subheader(_(words.FORMULAS))
 formula_area = st.container()  # filled below, once the edited table is parsed
 
-st.subheader("Labels and predictions")
-st.caption("One row per impression. Both columns must be 0 or 1; any other value leaves the row out.")
-parsed = tables.parse_numeric_rows(table_editor("labels", LABEL_COLUMNS), {"label": "label", "predicted": "label"},
-                                   "Labels")
+st.subheader(_(words.LABELS_AND_PREDICTIONS))
+st.caption(_(words.EDITOR_CAPTION))
+parsed = tables.parse_numeric_rows(table_editor("labels", label_columns()), {"label": "label", "predicted": "label"},
+                                   _(words.LABELS_TABLE))
 show_problems(parsed.problems)
 y_true, y_pred = parsed.columns["label"], parsed.columns["predicted"]
 
@@ -56,55 +57,36 @@ with formula_area:
         formula(BY_KEY[key].latex, substituted.get(key))
 
 if not y_true:
-    st.info("No usable row is left: add a row with 0 or 1 in both columns to see the metrics.")
+    st.info(_(words.NO_ROWS))
 else:
     metric_cards(values, group="classification")
     if counts["TP"] == counts["FP"] == 0:
-        st.info("The model predicts no click at all, so precision is 0/0. It is shown as 0, as scikit-learn "
-                "does by default (`zero_division`), and F1 follows.")
+        st.info(_(words.NO_PREDICTED_CLICK))
     if counts["TP"] == counts["FN"] == 0:
-        st.info("There is no real click (label 1), so recall is 0/0. It is shown as 0, as scikit-learn does "
-                "by default (`zero_division`).")
+        st.info(_(words.NO_REAL_CLICK))
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN"))),
+        st.plotly_chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN")), i18n.current()),
                         key="classification_confusion")
     with right:
-        st.markdown("**Each impression's outcome**")
-        show_table(cls.confusion_table(y_true, y_pred))
+        st.markdown(_(words.OUTCOMES))
+        show_table(cls.confusion_table(y_true, y_pred),
+                   column_config={column: {"label": _(label)} for column, label in words.OUTCOME_COLUMNS.items()})
 
 st.divider()
-st.subheader("Why accuracy misleads on imbalanced data")
-st.markdown(
-    f"Clicks are rare: often only a few percent of impressions. Take {IMPRESSIONS} impressions and a "
-    "lazy model that **always predicts 0** (no click). It is right on every non-click, so its accuracy "
-    "equals the share of non-clicks — high — while it finds none of the clicks: recall 0, and precision "
-    "and F1 0 as well. Move the slider to change the share of clicks."
-)
-share = bound(st.slider, "Share of clicks (label 1) among the impressions", "classification_positive_share",
+st.subheader(_(words.IMBALANCE))
+st.markdown(words.imbalance(IMPRESSIONS))
+share = bound(st.slider, _(words.SHARE_SLIDER), "classification_positive_share",
               min_value=0.01, max_value=0.5, step=0.01, format="%.2f")
 lazy_true, lazy_pred = cls.constant_predictor_labels(IMPRESSIONS, share)
 # Own card labels, so they are not confused with the cards of your table above.
 lazy_values = evaluate(LabelCase(lazy_true, lazy_pred))
-metric_cards({f"Always-0: {BY_KEY[key].label}": value for key, value in lazy_values.items()},
+lazy_labels = {key: words.always_zero(_(BY_KEY[key].label)) for key in lazy_values}  # the registry's words, common catalog
+metric_cards({lazy_labels[key]: value for key, value in lazy_values.items()},
              group="classification_imbalance",
-             help_text={f"Always-0: {BY_KEY[key].label}": BY_KEY[key].meaning for key in lazy_values})
-lazy_counts = cls.confusion_counts(lazy_true, lazy_pred)
-st.caption(f"TP = {lazy_counts['TP']}, FP = {lazy_counts['FP']}, TN = {lazy_counts['TN']}, "
-           f"FN = {lazy_counts['FN']}: every click is a false negative.")
-st.plotly_chart(_imbalance_chart(float(share)), key="classification_imbalance_chart")
-st.markdown("On imbalanced data, look at precision, recall and F1 (or at AUC and LogLoss of the scores), "
-            "and compare accuracy with the baseline of always predicting the majority class.")
+             help_text={lazy_labels[key]: _(BY_KEY[key].meaning) for key in lazy_values})
+st.caption(words.lazy_counts(cls.confusion_counts(lazy_true, lazy_pred)))
+st.plotly_chart(_imbalance_chart(float(share), i18n.current()), key="classification_imbalance_chart")
+st.markdown(_(words.ON_IMBALANCED_DATA))
 
-pitfalls(
-    "Argument order matters: scikit-learn takes `precision_score(y_true, y_pred)`. Swapping the two "
-    "arguments swaps precision and recall (and FP with FN).",
-    "When nothing is predicted positive, precision is 0/0. scikit-learn returns 0 with an "
-    "`UndefinedMetricWarning` (`zero_division=\"warn\"`); `zero_division=1` or `np.nan` gives other numbers.",
-    "These are classification metrics over impressions. Precision@K and Recall@K on the ranking pages "
-    "count hits in a top-K list instead: same names, different inputs.",
-    "Predicted labels come from thresholding a score (often at 0.5). A different threshold gives a "
-    "different confusion matrix; AUC and LogLoss judge the scores without picking a threshold.",
-    "Averaging over users or classes: the F1 of averaged precision and recall differs from the average "
-    "of per-user F1 (`average=\"macro\"` vs `\"micro\"` in scikit-learn).",
-)
+pitfalls(*(_(line) for line in words.PITFALLS))

@@ -5,54 +5,46 @@ import math
 import pandas as pd
 import streamlit as st
 
+from content import numbers
+from content.i18n import _
+from content.pages import auc as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables, text
+from ui import charts, formulas, language, tables, text
 from ui.widgets import choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
-SCORE_COLUMNS = {
-    "user": st.column_config.TextColumn("User"),
-    "label": st.column_config.NumberColumn("Label", help="1 = clicked (positive), 0 = not clicked (negative)."),
-    "score": st.column_config.NumberColumn("Score", help="The model's score; higher means more likely a click."),
-}
-WEIGHT_LABELS = {
-    "impressions": "impressions (DIN paper)",
-    "clicks": "clicks (RecBole)",
-    "uniform": "uniform (the offline-evaluation article's plain mean)",
-}
-CREDIT_TEXT = {1.0: "positive higher → 1", 0.5: "tie → 0.5", 0.0: "positive lower → 0"}
-PAIR_COLUMNS = {
-    "positive_row": st.column_config.NumberColumn("positive (row)"),
-    "positive_user": st.column_config.TextColumn("user"),
-    "positive_score": st.column_config.NumberColumn("positive score", format="%g"),
-    "negative_row": st.column_config.NumberColumn("negative (row)"),
-    "negative_user": st.column_config.TextColumn("user "),
-    "negative_score": st.column_config.NumberColumn("negative score", format="%g"),
-    "credit": st.column_config.NumberColumn("credit", format="%g"),
-    "why": st.column_config.TextColumn("why"),
-}
-GAUC_COLUMNS = {
-    "user": st.column_config.TextColumn("user"),
-    "impressions": st.column_config.NumberColumn("impressions"),
-    "clicks": st.column_config.NumberColumn("clicks"),
-    "uniform": st.column_config.NumberColumn("uniform"),
-    "auc": st.column_config.NumberColumn("AUC", format="%.4f"),
-    "skipped_because": st.column_config.TextColumn("skipped because"),
-}
 
 
-page(
-    "AUC and GAUC", "⚖️",
-    "AUC is the chance that a randomly picked **positive** (a click) gets a higher score than a randomly picked "
-    "**negative**: 1 is a perfect ranking, 0.5 is a coin flip. GAUC computes AUC **within each user** and "
-    "averages it, so it only asks whether each user's own clicks were ranked above that user's own non-clicks.",
-)
+def score_columns() -> dict:
+    return {
+        "user": st.column_config.TextColumn(_(words.USER)),
+        "label": st.column_config.NumberColumn(_(words.LABEL), help=_(words.LABEL_HELP)),
+        "score": st.column_config.NumberColumn(_(words.SCORE), help=_(words.SCORE_HELP)),
+    }
+
+
+def pair_columns() -> dict:
+    # Scores and credits come as text in the reader's notation (0,5 in Turkish); rows are whole numbers.
+    return {column: (st.column_config.NumberColumn if column.endswith("_row") else st.column_config.TextColumn)(
+                _(label) + (" " if column == "negative_user" else ""))  # two "user" columns, told apart
+            for column, label in words.PAIR_COLUMNS.items()}
+
+
+def gauc_columns() -> dict:
+    columns = {column: (st.column_config.TextColumn if column in ("user", "skipped_because") else
+                        st.column_config.NumberColumn)(_(label)) for column, label in words.GAUC_COLUMNS.items()}
+    columns["auc"] = st.column_config.TextColumn("AUC")
+    return {column: columns[column] for column in ("user", "impressions", "clicks", "uniform", "auc", "skipped_because")}
+
+
+language.choose()  # the reader's language, before the title below is translated
+page(_(words.TITLE), "⚖️", _(words.INTRO))
 loaded_example_banner("auc")
 formula_slot = st.container()
 
-st.subheader("Scores (one row per impression)")
-parsed = tables.parse_numeric_rows(table_editor("scores", SCORE_COLUMNS),
-                                   {"user": "text", "label": "label", "score": "number"}, "Scores table")
+st.subheader(_(words.SCORES))
+parsed = tables.parse_numeric_rows(table_editor("scores", score_columns()),
+                                   {"user": "text", "label": "label", "score": "number"}, _(words.SCORES_TABLE))
 show_problems(parsed.problems)
 users, labels, scores = (parsed.columns[c] for c in ("user", "label", "score"))
 rows = parsed.rows
@@ -60,88 +52,66 @@ rows = parsed.rows
 if not labels:
     with formula_slot:
         formula(BY_KEY["auc"].latex)
-    st.info("No usable rows: add at least one row with a user, a label 0 or 1 and a numeric score.")
+    st.info(_(words.NO_ROWS))
 else:
-    reason = cls.single_class_reason(labels)
+    reason = words.single_class(labels[0] == 1) if cls.single_class_reason(labels) else None
     counts = cls.auc_pair_counts(labels, scores)
     latex = formulas.auc_pairs_latex(counts)
     with formula_slot:
         formula(BY_KEY["auc"].latex, latex["ties_half"])
 
-    st.subheader("AUC over all impressions")
+    st.subheader(_(words.POOLED))
     if reason:
-        st.info(f"{reason} Add a row with the other label to get an AUC.", icon="ℹ️")
+        st.info(words.add_other_label(reason), icon="ℹ️")
     else:
         metric_cards(
-            {"auc": cls.roc_auc(labels, scores), "AUC, ties count 0 (strict >)": counts["auc_strict"]},
-            group="auc", columns=2,
-            help_text={"AUC, ties count 0 (strict >)": "The offline-evaluation article's hand-written loop and cornac: a tie earns nothing."},
+            {"auc": cls.roc_auc(labels, scores), _(words.STRICT_CARD): counts["auc_strict"]},
+            group="auc", columns=2, help_text={_(words.STRICT_CARD): _(words.STRICT_HELP)},
         )
-        st.markdown(
-            f"Of the {counts['positives']} × {counts['negatives']} positive/negative pairs, **{counts['higher']}** "
-            f"have the positive higher (credit 1), **{counts['tied']}** are tied (credit 0.5) and "
-            f"**{counts['lower']}** have the positive lower (credit 0)."
-        )
-        st.markdown(
-            "**Ties: 0.5 or 0?** scikit-learn counts a tied pair as half a win: with equal scores the model "
-            "cannot tell the two apart, so it is right half the time. The offline-evaluation article's hand-written loop "
-            "(`if y_score[i] > y_score[j]`) and cornac use a strict `>`, so a tie earns nothing and AUC comes out "
-            "lower whenever a positive ties a negative:"
-        )
+        st.markdown(words.pairs(counts))
+        st.markdown(_(words.TIES))
         st.latex(latex["strict"])
 
         pairs = cls.auc_pairs_table(labels, scores)
         shown = pd.DataFrame({
             "positive_row": [rows[i] for i in pairs["positive"]],
             "positive_user": [users[i] for i in pairs["positive"]],
-            "positive_score": pairs["positive_score"],
+            "positive_score": [numbers.general(float(v)) for v in pairs["positive_score"]],
             "negative_row": [rows[i] for i in pairs["negative"]],
             "negative_user": [users[i] for i in pairs["negative"]],
-            "negative_score": pairs["negative_score"],
-            "credit": pairs["credit"],
-            "why": [CREDIT_TEXT[c] for c in pairs["credit"]],
+            "negative_score": [numbers.general(float(v)) for v in pairs["negative_score"]],
+            "credit": [numbers.general(float(v)) for v in pairs["credit"]],
+            "why": [_(words.CREDITS[c]) for c in pairs["credit"]],
         })
-        show_table(shown, column_config=PAIR_COLUMNS, height=300)
+        show_table(shown, column_config=pair_columns(), height=300)
         st.plotly_chart(charts.roc_curve(cls.roc_curve_points(labels, scores), counts["auc"]), key="auc_roc_chart")
-        st.caption("Each step of the curve is one score threshold. A group of tied scores holding positives and "
-                   "negatives moves the curve diagonally: the triangle under that diagonal is the 0.5 per tied pair.")
+        st.caption(_(words.ROC_CAPTION))
 
-    st.header("GAUC: AUC within each user")
+    st.header(_(words.GAUC_HEADER))
     table = cls.gauc_table(users, labels, scores)
+    table["skipped_because"] = [words.single_class(c == n) if why else ""
+                                for c, n, why in zip(table["clicks"], table["impressions"], table["skipped_because"],
+                                                     strict=True)]
     results = {weight: cls.gauc(users, labels, scores, weight=weight) for weight in cls.GAUC_WEIGHTS}
     skipped = results["impressions"][1]
     if skipped:
         who = table[table["skipped_because"] != ""]
         st.info(
-            f"**{skipped} user(s) skipped**, because AUC needs both a click and a non-click from the same user:\n\n"
+            words.skipped(skipped) + "\n\n"
             + "\n".join(f"- **{text.markdown(u)}**: {text.markdown(why)}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
             icon="ℹ️")
     if math.isnan(results["impressions"][0]):
-        st.info("GAUC is undefined: no user has both a click and a non-click, so there is no per-user AUC to "
-                "average.", icon="ℹ️")
+        st.info(_(words.GAUC_UNDEFINED), icon="ℹ️")
     else:
-        metric_cards({f"GAUC, {WEIGHT_LABELS[w]}": value for w, (value, _) in results.items()},
+        metric_cards({words.gauc_card(w): value for w, (value, _skipped) in results.items()},
                      group="gauc", columns=3)
-    show_table(table, column_config=GAUC_COLUMNS, column_order=list(GAUC_COLUMNS))
-    weight = choice(st.radio, "Weight of each user's AUC", cls.GAUC_WEIGHTS, "auc_gauc_weight", horizontal=True,
-                    format_func=WEIGHT_LABELS.get)
+    shown_auc = [None if math.isnan(v) else numbers.number(v, 4) for v in table["auc"]]  # the reader's notation
+    show_table(table.assign(auc=shown_auc), column_config=gauc_columns(), column_order=list(gauc_columns()))
+    weight = choice(st.radio, _(words.WEIGHT_RADIO), cls.GAUC_WEIGHTS, "auc_gauc_weight", horizontal=True,
+                    format_func=lambda w: _(words.WEIGHTS[w]))
     if not math.isnan(results[weight][0]):
         st.latex(formulas.gauc_latex(table, weight, results[weight][0]))
         st.plotly_chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")
-    st.markdown(
-        "Pooled AUC also compares one user's click with **another** user's non-click, so a model that simply "
-        "scores active users higher looks good. GAUC only compares impressions of the same user, which is what a "
-        "personalised ranking has to get right."
-    )
+    st.markdown(_(words.POOLED_VS_GAUC))
 
-pitfalls(
-    "**Ties.** scikit-learn's `roc_auc_score` counts a tied positive/negative pair as 0.5; the offline-evaluation article's "
-    "hand-written loop and cornac use a strict `>` and count it 0. Scores rounded to a few digits create many ties.",
-    "**GAUC weights.** The DIN paper (Zhou et al., KDD 2018, eq. 10) weights each user's AUC by impressions; "
-    "DIN's released code takes a plain mean; RecBole weights by clicks; cornac and torchmetrics use a plain mean. "
-    "Say which one you report.",
-    "**The offline-evaluation article calls its per-user mean \"AUC\".** A mean of per-user AUCs is GAUC with uniform weights, not AUC.",
-    "**Users with one class.** Their AUC is undefined and they are dropped almost everywhere. scikit-learn 1.9 "
-    "returns nan with a warning for them, so the offline-evaluation article's `np.mean(auc_list)` becomes nan as soon as one such user "
-    "appears; this page skips them and says who.",
-)
+pitfalls(*(_(line) for line in words.PITFALLS))

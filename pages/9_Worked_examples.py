@@ -3,57 +3,64 @@
 import pandas as pd
 import streamlit as st
 
+from content import examples as example_words
+from content import i18n, numbers
+from content.i18n import _
+from content.pages import examples as words
 from metrics.ndcg import ndcg_at_k, ndcg_tables
 from metrics.registry import BY_KEY
 from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
-from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2
-from ui import formulas, shared_figures
+from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
+from ui import charts, formulas, language
 from ui.state import load_example
 from ui.widgets import formula, open_at_top, page, show_table
 
-page(
-    "Worked examples", "📚",
-    "Every example of the two documents this project comes from. **Load** puts the example into "
-    "the scenario and opens the page that explains it. Each value is computed live; the column "
-    "*document prints* shows what the document says. Where they differ, the note says why.",
-)
 
-st.subheader("Where the documents print a wrong number")
-st.markdown(
-    "The first document prints NDCG@10 = **0.8290** for recommended 101..110 with relevant "
-    "{101, 104, 107}. Its own code gives **0.82781**: written out, the sum cannot reach 0.8290."
-)
-misprint = EXAMPLE_BY_KEY["ndcg_binary"].data
-actual, ideal = ndcg_tables(misprint["recommended"], misprint["ground_truth"], misprint["k"])
-formula(BY_KEY["ndcg_binary_at_k"].latex,
-        formulas.ndcg_latex(actual, ideal, misprint["k"],
-                            ndcg_at_k(misprint["recommended"], misprint["ground_truth"], misprint["k"])))
-st.plotly_chart(shared_figures.printed_vs_exact_chart(), key="examples_printed_vs_exact")
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _printed_vs_exact_chart(reader_language: str):
+    """The documents' printed numbers against the exact ones, labelled in ``reader_language``."""
+    return charts.printed_vs_exact(printed_vs_exact(label=example_words.label))
 
 
 def values_table(example) -> pd.DataFrame:
     return pd.DataFrame([
-        {"value": v.label, "document prints": v.printed or "(no number)", "exact": f"{v.exact:.5f}",
-         "agrees": "—" if v.printed is None else ("✅" if not v.note else "❌ see note")}
+        {"value": example_words.label(example, v), "document prints": v.printed or _(words.NO_NUMBER),
+         "exact": numbers.number(v.exact, 5),
+         "agrees": "—" if v.printed is None else ("✅" if not example_words.value_note(example, v) else _(words.AGREES_NOT))}
         for v in example.values
     ])
 
 
+language.choose()  # the reader's language, before the title below is translated
+page(_(words.TITLE), "📚", _(words.INTRO))
+
+st.subheader(_(words.MISPRINTS))
+misprint = EXAMPLE_BY_KEY["ndcg_binary"]
+(misprinted,) = misprint.values
+st.markdown(words.misprint(misprinted.printed, misprinted.exact))
+data = misprint.data
+actual, ideal = ndcg_tables(data["recommended"], data["ground_truth"], data["k"])
+formula(BY_KEY["ndcg_binary_at_k"].latex,
+        formulas.ndcg_latex(actual, ideal, data["k"], ndcg_at_k(data["recommended"], data["ground_truth"], data["k"])))
+st.plotly_chart(_printed_vs_exact_chart(i18n.current()), key="examples_printed_vs_exact")
+
+columns = {column: {"label": _(label)} for column, label in words.COLUMNS.items()}
 for document in (SEED_1, SEED_2):
-    st.header(document)
+    st.header(example_words.document(document))
     for example in (e for e in EXAMPLES if e.document == document):
         with st.container(border=True):
             title, button = st.columns([5, 1])
-            title.subheader(example.title)
-            if button.button("Load ▶", key=f"examples_load_{example.key}", help="Load into the scenario and open its page"):
+            title.subheader(example_words.title(example))
+            if button.button(_(words.LOAD), key=f"examples_load_{example.key}", help=_(words.LOAD_HELP)):
                 open_at_top(load_example(example))
-            show_table(values_table(example))
+            show_table(values_table(example), column_config=columns)
             # Several values can share one note (the RMSE example's six): show each note once, naming them all.
             notes: dict[str, list[str]] = {}
             for value in example.values:
-                if value.note:
-                    notes.setdefault(value.note, []).append(value.label)
+                if example_words.value_note(example, value):
+                    notes.setdefault(example_words.value_note(example, value), []).append(
+                        example_words.label(example, value))
             for note, labels in notes.items():
-                st.warning(f"**{', '.join(labels)}:** {note}", icon="🔎")
-            if example.note:
-                st.caption(example.note)
+                st.warning(words.noted(labels, note), icon="🔎")
+            if example_words.note(example):
+                st.caption(example_words.note(example))

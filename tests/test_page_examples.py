@@ -2,6 +2,7 @@
 
 import pytest
 
+from content import examples
 from metrics.seed_examples import EXAMPLES
 from tests.conftest import run_page, texts
 from ui.state import TOPIC_PAGES
@@ -26,10 +27,10 @@ def test_load_opens_the_topic_page_with_the_exact_values(example):
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["loaded_example"] == example.key
     page_text = texts(at) + "\n".join(str(t.value) for t in at.title)
-    assert example.title in page_text
+    assert examples.title(example) in page_text
     shown = "\n".join(df.value.to_csv() for df in at.dataframe)
     for value in example.values:
-        assert f"{value.exact:.5f}" in shown, (value.label, value.exact)
+        assert f"{value.exact:.5f}" in shown, (value.key, value.exact)
 
 
 def test_the_ndcg_misprint_is_explained_where_it_is_loaded():

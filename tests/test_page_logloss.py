@@ -16,7 +16,7 @@ MACHINE_EPS = sys.float_info.epsilon  # 2.220446049250313e-16
 
 
 def eps_table(at) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if "clipping ε" in d.value.columns)
+    return next(d.value for d in at.dataframe if "loss_at_zero" in d.value.columns)
 
 
 @pytest.fixture
@@ -55,9 +55,9 @@ def test_a_confident_mistake_costs_what_the_clipping_allows(logloss):
     assert r"&=9.2836,\quad \varepsilon=2.22\times10^{-16}\end{aligned}" in texts(logloss)
     assert "were clipped" in texts(logloss)
     table = eps_table(logloss)
-    assert table["loss of p = 0 for a click"].tolist() == [
+    assert table["loss_at_zero"].tolist() == [
         f"{-math.log(e):.2f}" for e in (MACHINE_EPS, 1e-15, 1e-7)] == ["36.04", "34.54", "16.12"]
-    assert table["your LogLoss with this ε"].tolist() == [
+    assert table["your_log_loss"].tolist() == [
         f"{(sum(SEED_TERMS) - math.log(e)) / 4:.4f}" for e in (MACHINE_EPS, 1e-15, 1e-7)]
 
     logloss.radio(key="_logloss_eps_widget").set_value(1e-7).run()
@@ -68,7 +68,7 @@ def test_a_confident_mistake_costs_what_the_clipping_allows(logloss):
 
 
 def test_eps_does_not_matter_without_extreme_probabilities(logloss):
-    assert eps_table(logloss)["your LogLoss with this ε"].tolist() == ["0.3635"] * 3
+    assert eps_table(logloss)["your_log_loss"].tolist() == ["0.3635"] * 3
     logloss.radio(key="_logloss_eps_widget").set_value(1e-15).run()
     assert card(logloss, "LogLoss") == "0.3635"
 
@@ -97,7 +97,7 @@ def test_empty_table_says_so_and_keeps_the_clipping_table(logloss):
     assert "No usable row is left" in texts(logloss)
     assert not [m for m in logloss.metric if m.label == "LogLoss"]
     assert not [s for s in chart_specs(logloss) if s["layout"]["title"]["text"].startswith("Loss of each sample")]
-    assert eps_table(logloss)["loss of p = 0 for a click"].tolist() == ["36.04", "34.54", "16.12"]
+    assert eps_table(logloss)["loss_at_zero"].tolist() == ["36.04", "34.54", "16.12"]
 
 
 def test_seed_example_log_loss():

@@ -24,13 +24,13 @@ def test_seed_probabilities_give_ne_and_calibration_written_out(logloss):
     assert card(logloss, "Normalised entropy") == f"{SEED_LOGLOSS / SEED_ENTROPY:.4f}" == "0.5712"
     assert card(logloss, "Calibration") == "0.8500"
     assert r"\mathrm{NE}=\frac{0.3635}{0.6365}=0.5712,\quad \bar y=\tfrac{2}{3}" in texts(logloss)
-    assert r"\mathrm{Calibration}=\frac{0.8+0.6+0.3}{2}=\frac{1.7}{2}=0.8500" in texts(logloss)
+    assert r"\text{Calibration}=\frac{0.8+0.6+0.3}{2}=\frac{1.7}{2}=0.8500" in texts(logloss)
     bars = chart_titled(logloss, "LogLoss vs the base rate")["data"]
     assert bars[0]["y"] == pytest.approx([SEED_LOGLOSS, SEED_ENTROPY])
     assert bars[1]["y"] == pytest.approx([1.7, 2])
     sweep = next(d.value for d in logloss.dataframe if "normalized_entropy" in d.value.columns)
-    assert sweep["normalized_entropy"].tolist() == [1.0] * 4
-    assert sweep["log_loss"].is_monotonic_increasing
+    assert sweep["normalized_entropy"].tolist() == ["1.0000"] * 4  # shown in the reader's notation
+    assert sweep["log_loss"].astype(float).is_monotonic_increasing
 
 
 def test_an_edit_moves_ne_and_calibration(logloss):

@@ -34,7 +34,7 @@ def shown_numbers(at) -> set[str]:
 def test_the_loaded_data_gives_every_exact_value_of_the_banner(example):
     at = load(example)
     shown = shown_numbers(at)
-    missing = [(v.label, f"{v.exact:.4f}") for v in example.values if f"{v.exact:.4f}" not in shown]
+    missing = [(v.key, f"{v.exact:.4f}") for v in example.values if f"{v.exact:.4f}" not in shown]
     assert not missing, missing
 
 

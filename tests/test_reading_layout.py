@@ -94,7 +94,9 @@ def test_the_sidebar_label_and_icon_match_the_page_title(topic, path, label, ico
 def test_a_note_shared_by_several_values_is_shown_once_on_the_examples_page():
     at = run_page("pages/9_Worked_examples.py")
     shown = [w.value for w in at.warning]
-    notes = [note for example in EXAMPLES for note in {v.note for v in example.values if v.note}]
+    from content.examples import value_note
+
+    notes = [note for example in EXAMPLES for note in {value_note(example, v) for v in example.values} if note]
     for note in set(notes):
         # once per example that has it, however many of its values share it
         assert sum(note in w for w in shown) == notes.count(note), note

@@ -9,7 +9,7 @@ from lessons import BY_KEY as LESSONS
 from metrics.registry import BY_KEY
 from tests.conftest import run_page, texts
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
-from ui.which_metric_content import ANSWERS
+from content.pages.which_metric import ANSWERS
 
 PAGE = TOPIC_PAGES["which_metric"]
 URL_NAMES = {re.sub(r"^\d+_", "", Path(p.path).stem) if p.path != "app.py" else "" for p in PAGES}

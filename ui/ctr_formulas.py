@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+from content import numbers
+from content.i18n import _
+from content.pages import logloss as words
 from ui import formulas
 
 
@@ -12,11 +15,14 @@ def ctr_latex(parts: dict, probabilities) -> dict[str, str]:
     shown = [formulas.latex_number(p) for p in probabilities]
     summed = "+".join(shown if len(shown) <= 5 else shown[:4] + [r"\cdots", shown[-1]])
     ne, calibration = parts["normalized_entropy"], parts["calibration"]
+    name = rf"\text{{{_(words.CALIBRATION)}}}"
     return {
-        "normalized_entropy": (rf"\mathrm{{NE}}=\frac{{{parts['log_loss']:.4f}}}{{{parts['base_rate_entropy']:.4f}}}"
-                               rf"={ne:.4f},\quad \bar y=\tfrac{{{parts['clicks']}}}{{{parts['n']}}}"
-                               if not math.isnan(ne) else r"\mathrm{NE}\ \text{undefined: every label is the same}"),
-        "calibration": (rf"\mathrm{{Calibration}}=\frac{{{summed}}}{{{parts['clicks']}}}"
-                        rf"=\frac{{{formulas.latex_number(parts['predicted_clicks'])}}}{{{parts['clicks']}}}={calibration:.4f}"
-                        if not math.isnan(calibration) else r"\mathrm{Calibration}\ \text{undefined: no click}"),
+        "normalized_entropy": (rf"\mathrm{{NE}}=\frac{{{numbers.latex(parts['log_loss'], 4)}}}"
+                               rf"{{{numbers.latex(parts['base_rate_entropy'], 4)}}}"
+                               rf"={numbers.latex(ne, 4)},\quad \bar y=\tfrac{{{parts['clicks']}}}{{{parts['n']}}}"
+                               if not math.isnan(ne) else rf"\mathrm{{NE}}\ \text{{{_(words.NE_UNDEFINED)}}}"),
+        "calibration": (rf"{name}=\frac{{{summed}}}{{{parts['clicks']}}}"
+                        rf"=\frac{{{formulas.latex_number(parts['predicted_clicks'])}}}{{{parts['clicks']}}}"
+                        rf"={numbers.latex(calibration, 4)}"
+                        if not math.isnan(calibration) else rf"{name}\ \text{{{_(words.CALIBRATION_UNDEFINED)}}}"),
     }

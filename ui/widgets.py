@@ -406,14 +406,13 @@ def formula(latex: str, substituted: str | None = None) -> None:
             st.latex(substituted)
 
 
-SOURCES_TEXT = ("Sources: the NumPy tutorial on accuracy metrics and the article on offline evaluation indicators "
-                "for recommendation systems. Every example of both is a one-click preset on the worked-examples page.")
-
-
 def sources_link() -> None:
     """Name the two source documents and link the page that holds their worked examples."""
-    st.caption(SOURCES_TEXT)
-    st.page_link(TOPIC_PAGES["examples"], label="Worked examples of both source documents", icon="📚")
+    from content import examples as example_words
+    from content.i18n import _
+
+    st.caption(_(example_words.SOURCES))
+    st.page_link(TOPIC_PAGES["examples"], label=_(example_words.SOURCES_LINK), icon="📚")
 
 
 def pitfalls(*lines: str) -> None:
@@ -432,19 +431,25 @@ def loaded_example_banner(topic: str) -> None:
     example = EXAMPLES.get(key) if key else None
     if example is None or example.topic != topic:
         return
-    rows = [{"value": v.label, "document prints": v.printed or "—", "exact": f"{v.exact:.5f}"} for v in example.values]
+    from content import examples as example_words
+    from content import numbers
+    from content.i18n import _
+
+    rows = [{"value": example_words.label(example, v), "document prints": v.printed or "—",
+             "exact": numbers.number(v.exact, 5)}
+            for v in example.values]
     with st.container(border=True):
         if changed_from_example(example):
-            st.markdown(f"**Changed from the example:** {example.title}  \nThe numbers on this page are for your "
-                        "edited data; the table shows the example's own values.")
-            st.button("↩️ Reset to the example", key=f"reset_example_{topic}", on_click=load_example, args=(example,),
-                      help="Load the example's data again, replacing your edits.")
+            st.markdown(example_words.changed_banner(example))
+            st.button(_(example_words.RESET), key=f"reset_example_{topic}", on_click=load_example, args=(example,),
+                      help=_(example_words.RESET_HELP))
         else:
-            st.markdown(f"**Loaded example:** {example.title}  \n_{example.document}_")
-        show_table(pd.DataFrame(rows))
+            st.markdown(example_words.loaded_banner(example))
+        show_table(pd.DataFrame(rows), column_config={column: {"label": _(label)}
+                                                      for column, label in example_words.BANNER_COLUMNS.items()})
         for value in example.values:
-            if value.note:
-                st.info(f"**{value.label}:** {value.note}")
-        if example.note:
-            st.caption(example.note)
+            if example_words.value_note(example, value):
+                st.info(example_words.noted(example, value))
+        if example_words.note(example):
+            st.caption(example_words.note(example))
         sources_link()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from content import worked as words
+from content.i18n import _
 from metrics.worked import Worked
 from ui import text
 
@@ -12,12 +14,13 @@ def show(solution: tuple[Worked, ...], key: str) -> None:
     if not solution:
         return
     if not any(w.marked for w in solution):
-        st.caption("Your number matches none of the common mistakes: compare your steps with these.")
+        st.caption(_(words.NO_MISTAKE_MATCHED))
     for number, worked in enumerate(solution):
-        st.markdown(f"**{text.markdown(worked.title)}**")
-        st.dataframe(worked.table, hide_index=True, key=f"{key}_{number}")
+        st.markdown(f"**{text.markdown(words.shown(worked.title))}**")
+        st.dataframe(words.table(worked.table), hide_index=True, key=f"{key}_{number}",
+                     column_config=words.column_labels(worked.table))
         for step, line in worked.steps:
             if step == worked.marked:
-                st.markdown(f"👉 :red[**This step went wrong:** {text.markdown(line)}]")
+                st.markdown(f"👉 :red[{_(words.WENT_WRONG).format(step=text.markdown(words.shown(line)))}]")
             else:
-                st.markdown(f"- {text.markdown(line)}")
+                st.markdown(f"- {text.markdown(words.shown(line))}")
