@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons import BY_KEY, LESSONS
+from content.lessons import BY_KEY, LESSONS
 from metrics import registry
 from ui import lessons as engine
 from ui import text

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons import BY_KEY as LESSONS
+from content.lessons import BY_KEY as LESSONS
 from metrics.registry import BY_KEY
 from ui.navigation import BY_TOPIC, TOPIC_PAGES
 from ui.which_metric_content import ANSWERS

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons import BY_KEY, LESSONS
+from content.lessons import BY_KEY, LESSONS
 from tests.conftest import ROOT, chart_specs, run_page, texts
 from tests.test_lessons_content import EXPLORES, PREDICTS, SOLUTIONS
 from ui import lessons as engine

@@ -1,6 +1,6 @@
 """Lesson scenarios and the locked view of each: numbers from ``metrics``, formulas, a figure. No Streamlit.
 
-A scenario is a plain dict with a ``kind`` (see ``lessons.schema.SCENARIO_KINDS``); a view kind names
+A scenario is a plain dict with a ``kind`` (see ``content.lessons.schema.SCENARIO_KINDS``); a view kind names
 which numbers, formulas and chart a step shows.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Control
+from content.lessons.schema import Control
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui import charts, formulas, lesson_charts

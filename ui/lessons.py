@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Claim, Goal, Step
+from content.lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui import charts, lesson_charts

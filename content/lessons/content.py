@@ -8,7 +8,7 @@ Scenarios use the source documents' examples (the NumPy tutorial and the offline
 
 from __future__ import annotations
 
-from lessons.schema import Claim, Control, Goal, Lesson, Option, Question, Step
+from content.lessons.schema import Claim, Control, Goal, Lesson, Option, Question, Step
 
 LIST = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110]
 TOPN_TRUTH = {103: 1, 105: 1, 108: 1, 999: 1}
