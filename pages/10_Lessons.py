@@ -16,8 +16,6 @@ from ui.widgets import choice as pick
 from ui.widgets import delta_colour, page, sources_link
 
 SMALL = r"\small "
-BADGE_COLOURS = {"show": "blue", "demonstrate": "orange", "predict": "violet", "explore": "green"}
-
 page(_(words.TITLE), "🎓", _(words.IDEA))
 # A projector needs the width more than the menu; the sidebar stays one click away.
 st.set_page_config(initial_sidebar_state="collapsed")
@@ -142,6 +140,8 @@ keys = step.focus or None
 presenting = bool(st.session_state.get("lessons_presenter"))
 if presenting:
     presenter_mode()
+# Every format_func below looks its labels up in a dict made during this run: the labels are then in
+# this run's language even where they are formatted later, outside the run (AppTest does so).
 # In presenter mode the arrow keys step through the lesson (Streamlit's own button shortcuts; they stay
 # quiet while a slider or a box has the focus, so a slider still moves with the arrows).
 back_keys, next_keys = ({"shortcut": "Left"}, {"shortcut": "Right"}) if presenting else ({}, {})
@@ -149,10 +149,9 @@ back_keys, next_keys = ({"shortcut": "Left"}, {"shortcut": "Right"}) if presenti
 top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
 st.session_state["lessons_choice"] = key
 top[0].selectbox(_(words.LESSON), [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
-                 format_func=lambda k: f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}")
+                 format_func={k: f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in BY_KEY}.__getitem__)
 with top[1]:
-    st.markdown(f"{words.step_of(index + 1, len(lesson.steps))} "
-                f":{BADGE_COLOURS[step.kind]}-badge[{_(words.KIND_NAMES[step.kind])}]")
+    st.markdown(f"{words.step_of(index + 1, len(lesson.steps))} {_(words.KIND_BADGES[step.kind])}")
     st.progress((index + 1) / len(lesson.steps))
 
 def step_buttons(back_cell, next_cell, suffix: str = "", **shortcuts) -> None:
@@ -185,7 +184,7 @@ elif step.kind == "demonstrate":
 
     def speed_and_help() -> None:
         st.segmented_control(_(words.SPEED), list(SPEEDS), default="normal", key="lessons_speed",
-                             format_func=lambda speed: _(words.SPEED_NAMES[speed]))
+                             format_func={speed: _(name) for speed, name in words.SPEED_NAMES.items()}.__getitem__)
         st.caption(_(words.PLAY_HELP))
 
     show_view(view, keys or list(view.values), first, chart_key, before_cards=speed_and_help)
@@ -197,7 +196,8 @@ elif step.kind == "predict":
     with asking:
         st.markdown(f"**{_(question.prompt)}**")
         choice = pick(st.radio, _(words.YOUR_ANSWER), [o.label for o in question.options],
-                      f"lessons_answer_{key}_{index}", index=None, horizontal=True, format_func=option_label)
+                      f"lessons_answer_{key}_{index}", index=None, horizontal=True,
+                      format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
     if choice is None:
         with asking:
             st.caption(_(words.CHOOSE_TO_REVEAL))

@@ -3,8 +3,13 @@ marked ``N_`` (English, and the keys options are chosen by); these functions tra
 
 from __future__ import annotations
 
+import re
+
 from content import numbers
 from content.i18n import _
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def option_label(label: str) -> str:
@@ -12,9 +17,7 @@ def option_label(label: str) -> str:
 
     The option's ``label`` itself (English) stays the key the answer is checked by.
     """
-    try:
-        float(label)
-    except ValueError:
+    if not _NUMBER.fullmatch(label):
         return _(label)
     return label.replace(".", numbers.decimal_mark())
 

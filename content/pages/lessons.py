@@ -14,7 +14,9 @@ TITLE = N_("Guided lessons")
 IDEA = N_("One idea per step: watch a metric move, predict before the numbers appear, then take the controls.")
 
 # What kind of step this is, on the badge beside the step counter (key: the step's kind).
-KIND_NAMES = {"show": N_("Look"), "demonstrate": N_("Watch"), "predict": N_("Predict"), "explore": N_("Explore")}
+# TRANSLATORS: keep the badge markup (:colour-badge[...]); translate only the word in the brackets.
+KIND_BADGES = {"show": N_(":blue-badge[Look]"), "demonstrate": N_(":orange-badge[Watch]"),
+               "predict": N_(":violet-badge[Predict]"), "explore": N_(":green-badge[Explore]")}
 SPEED_NAMES = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast")}
 
 LESSON = N_("Lesson")
