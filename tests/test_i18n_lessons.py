@@ -67,3 +67,48 @@ def test_every_text_of_every_lesson_step_comes_through_the_catalogs(lesson, numb
         radio.set_value(step.question.options[0].label).run()
         assert not at.exception, [e.value for e in at.exception]
         assert lessons_own_untranslated(at) == []
+
+
+# --------------------------------------------------------------------------- Turkish and Chinese
+
+
+def test_a_turkish_lesson_step_reads_in_turkish_with_the_decimal_comma():
+    at = run_page(PAGE, query_params={"lesson": "topn", "step": "2"}, lang="tr")
+    assert at.subheader[0].value == "Precision@K: yuvalar ne kadar iyi kullanıldı"
+    assert any("on yuvada üç isabet, kaç ilgili öğe olursa olsun 0,3 verir" in m.value.lower() for m in at.markdown)
+    assert [m.value for m in at.metric] == ["0,3000"]
+    assert at.button(key="lessons_next").label == "İleri ▶"
+
+
+def test_a_turkish_answer_is_checked_by_its_key_and_shown_with_the_comma():
+    at = run_page(PAGE, query_params={"lesson": "topn", "step": "3"}, lang="tr")
+    radio = at.radio(key="lessons_answer_topn_2")
+    assert radio.options == ["0,3", "0,75", "1,0"]
+    radio.set_value("0.75").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success[0].value.startswith("**Doğru.** 3 isabet / 4 ilgili öğe.")
+
+
+def test_a_chinese_lesson_step_reads_in_chinese_and_its_words_choose_nothing():
+    at = run_page(PAGE, query_params={"lesson": "auc", "step": "6"}, lang="zh")
+    assert at.subheader[0].value == "预测：合并的 AUC 还是 GAUC？"
+    radio = at.radio(key="lessons_answer_auc_5")
+    assert radio.options == ["合并的 AUC", "GAUC", "一样高"]
+    radio.set_value("GAUC").run()
+    assert at.success[0].value.startswith("**正确。**")
+
+
+def test_turkish_lesson_sentences_write_decimals_with_the_comma():
+    """Numbers the lesson text states (not computed) are written by the translator: the comma, always."""
+    from babel.messages.pofile import read_po
+
+    from content.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "tr" / "LC_MESSAGES" / "lessons.po").open("rb") as handle:
+        catalog = read_po(handle, locale="tr")
+    import re
+
+    point = re.compile(r"(?<![\d.])\d+\.\d+")
+    wrong = [m.string for m in catalog if m.id and isinstance(m.string, str)
+             if [n for n in point.findall(m.string) if n != "1.000"]]
+    assert wrong == []
