@@ -112,3 +112,13 @@ def test_turkish_lesson_sentences_write_decimals_with_the_comma():
     wrong = [m.string for m in catalog if m.id and isinstance(m.string, str)
              if [n for n in point.findall(m.string) if n != "1.000"]]
     assert wrong == []
+
+
+def test_a_turkish_explore_goal_is_reached_with_the_slider_and_said_in_turkish():
+    at = run_page(PAGE, query_params={"lesson": "topn", "step": "7"}, lang="tr")
+    slider = at.slider(key="lessons_control_topn_6_0")
+    assert slider.label == "K (kesme noktası)"
+    slider.set_value(4).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success[0].value.startswith("**Hedefe ulaşıldı.** K = |Rel| = 4'te")
+    assert at.button(key="lessons_next").label == "Sonraki ders ▶"
