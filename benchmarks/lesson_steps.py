@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from lessons import LESSONS  # noqa: E402
+from content.lessons import LESSONS  # noqa: E402
 from ui.navigation import TOPIC_PAGES  # noqa: E402
 
 

@@ -48,7 +48,7 @@ import classroom  # noqa: E402
 from classroom.steps import live_step  # noqa: E402
 from deploy import postgres  # noqa: E402
 from deploy.serve import AppProcess, Layout  # noqa: E402
-from lessons import LESSONS  # noqa: E402
+from content.lessons import LESSONS  # noqa: E402
 
 POLL = 1.0
 FRAGMENT_ENDS = {ForwardMsg.ScriptFinishedStatus.Value("FINISHED_FRAGMENT_RUN_SUCCESSFULLY"),

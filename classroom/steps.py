@@ -11,8 +11,8 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from lessons import BY_KEY
-from lessons.schema import Option, Step
+from content.lessons import BY_KEY
+from content.lessons.schema import Option, Step
 from metrics import practice
 from metrics.registry import RankingCase
 

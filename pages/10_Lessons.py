@@ -2,7 +2,11 @@
 
 import streamlit as st
 
-from lessons import BY_KEY, LESSONS
+from content import i18n
+from content.i18n import _
+from content.lessons import BY_KEY, LESSONS
+from content.lessons.text import control_label, option_label
+from content.pages import lessons as words
 from metrics import registry
 from ui import lessons as engine
 from ui import text
@@ -12,11 +16,7 @@ from ui.widgets import choice as pick
 from ui.widgets import delta_colour, page, sources_link
 
 SMALL = r"\small "
-KIND_BADGES = {"show": ":blue-badge[Look]", "demonstrate": ":orange-badge[Watch]",
-               "predict": ":violet-badge[Predict]", "explore": ":green-badge[Explore]"}
-
-page("Guided lessons", "🎓", "One idea per step: watch a metric move, predict before the numbers appear, then take "
-     "the controls.")
+page(_(words.TITLE), "🎓", _(words.IDEA))
 # A projector needs the width more than the menu; the sidebar stays one click away.
 st.set_page_config(initial_sidebar_state="collapsed")
 # Less empty space above the title, so a step's chart and its Play button fit a 1280x720 projector.
@@ -24,8 +24,8 @@ st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def demonstration(lesson_key: str, index: int, speed: str):
-    """A demonstration's figure and frames are the same for every learner: build each once."""
+def demonstration(lesson_key: str, index: int, speed: str, language: str):
+    """A demonstration's figure and frames are the same for every learner of one language: build each once."""
     return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
 
 
@@ -66,7 +66,7 @@ def read_url() -> tuple[str, int]:
     params = st.query_params
     key = params.get("lesson", LESSONS[0].key)
     if key not in BY_KEY:
-        st.warning(f"There is no lesson called “{text.markdown(key)}”, so the first lesson is shown.")
+        st.warning(words.no_such_lesson(text.markdown(key)))
         key = LESSONS[0].key
     raw = params.get("step", "1")
     count = len(BY_KEY[key].steps)
@@ -75,8 +75,7 @@ def read_url() -> tuple[str, int]:
     except ValueError:
         number = 0
     if not 1 <= number <= count:
-        st.warning(f"Step “{text.markdown(raw)}” does not exist in this lesson (steps 1 to {count}), so step "
-                   f"{min(max(number, 1), count)} is shown.")
+        st.warning(words.no_such_step(text.markdown(raw), count, min(max(number, 1), count)))
         number = min(max(number, 1), count)
     if params.get("lesson") != key or params.get("step") != str(number):
         st.query_params.update({"lesson": key, "step": str(number)})
@@ -114,7 +113,7 @@ def data_table(view: engine.View) -> None:
     if view.left_out:
         st.warning(view.left_out, icon="👤")
     if view.data is not None:
-        st.dataframe(view.data, hide_index=True, width="stretch", placeholder="—")
+        st.dataframe(engine.data_for_reader(view.data), hide_index=True, width="stretch", placeholder="—")
         st.caption(view.data_caption)
 
 
@@ -141,36 +140,38 @@ keys = step.focus or None
 presenting = bool(st.session_state.get("lessons_presenter"))
 if presenting:
     presenter_mode()
+# Every format_func below looks its labels up in a dict made during this run: the labels are then in
+# this run's language even where they are formatted later, outside the run (AppTest does so).
 # In presenter mode the arrow keys step through the lesson (Streamlit's own button shortcuts; they stay
 # quiet while a slider or a box has the focus, so a slider still moves with the arrows).
 back_keys, next_keys = ({"shortcut": "Left"}, {"shortcut": "Right"}) if presenting else ({}, {})
 
 top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
 st.session_state["lessons_choice"] = key
-top[0].selectbox("Lesson", [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
-                 format_func=lambda k: f"{BY_KEY[k].icon} {BY_KEY[k].title}")
+top[0].selectbox(_(words.LESSON), [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
+                 format_func={k: f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in BY_KEY}.__getitem__)
 with top[1]:
-    st.markdown(f"**Step {index + 1} of {len(lesson.steps)}** {KIND_BADGES[step.kind]}")
+    st.markdown(f"{words.step_of(index + 1, len(lesson.steps))} {_(words.KIND_BADGES[step.kind])}")
     st.progress((index + 1) / len(lesson.steps))
 
 def step_buttons(back_cell, next_cell, suffix: str = "", **shortcuts) -> None:
     """Back and Next (or Next lesson at the last step); the same pair heads and ends a step."""
-    back_cell.button("◀ Back", key=f"lessons_back{suffix}", disabled=index == 0, on_click=go, args=(key, index - 1),
+    back_cell.button(_(words.BACK), key=f"lessons_back{suffix}", disabled=index == 0, on_click=go, args=(key, index - 1),
                      width="stretch", **shortcuts.get("back", {}))
     if index + 1 < len(lesson.steps):
-        next_cell.button("Next ▶", key=f"lessons_next{suffix}", on_click=go, args=(key, index + 1), type="primary",
+        next_cell.button(_(words.NEXT), key=f"lessons_next{suffix}", on_click=go, args=(key, index + 1), type="primary",
                          width="stretch", **shortcuts.get("next", {}))
     else:
         following = LESSONS[(LESSONS.index(lesson) + 1) % len(LESSONS)]
-        next_cell.button("Next lesson ▶", key=f"lessons_next{suffix}", on_click=go, args=(following.key, 0),
-                         type="primary", width="stretch", help=f"{following.icon} {following.title}",
+        next_cell.button(_(words.NEXT_LESSON), key=f"lessons_next{suffix}", on_click=go, args=(following.key, 0),
+                         type="primary", width="stretch", help=f"{following.icon} {_(following.title)}",
                          **shortcuts.get("next", {}))
 
 
 step_buttons(top[2], top[3], back=back_keys, next=next_keys)
 
-st.subheader(step.title)
-st.markdown(step.text)
+st.subheader(_(step.title))
+st.markdown(_(step.text))
 chart_key = f"lessons_chart_{key}_{index}"
 
 if step.kind == "show":
@@ -179,12 +180,12 @@ if step.kind == "show":
 
 elif step.kind == "demonstrate":
     speed = st.session_state.get("lessons_speed") or "normal"
-    view, first = demonstration(key, index, speed)
+    view, first = demonstration(key, index, speed, i18n.current())
 
     def speed_and_help() -> None:
-        st.segmented_control("Speed", list(SPEEDS), default="normal", key="lessons_speed")
-        st.caption("Press ▶ Play under the chart, or drag its slider. Each frame's numbers are in the chart's "
-                   "title; the cards and formula show the last frame, red where it differs from the first.")
+        st.segmented_control(_(words.SPEED), list(SPEEDS), default="normal", key="lessons_speed",
+                             format_func={speed: _(name) for speed, name in words.SPEED_NAMES.items()}.__getitem__)
+        st.caption(_(words.PLAY_HELP))
 
     show_view(view, keys or list(view.values), first, chart_key, before_cards=speed_and_help)
 
@@ -193,12 +194,13 @@ elif step.kind == "predict":
     metric_keys = [question.metric] + ([question.other_metric] if question.other_metric else [])
     asking, data = st.columns(2)
     with asking:
-        st.markdown(f"**{question.prompt}**")
-        choice = pick(st.radio, "Your answer", [o.label for o in question.options], f"lessons_answer_{key}_{index}",
-                      index=None, horizontal=True)
+        st.markdown(f"**{_(question.prompt)}**")
+        choice = pick(st.radio, _(words.YOUR_ANSWER), [o.label for o in question.options],
+                      f"lessons_answer_{key}_{index}", index=None, horizontal=True,
+                      format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
     if choice is None:
         with asking:
-            st.caption("Choose an answer to reveal the numbers.")
+            st.caption(_(words.CHOOSE_TO_REVEAL))
             general = engine.step_view(step).general
             for metric_key in metric_keys:
                 if metric_key in general:
@@ -207,17 +209,17 @@ elif step.kind == "predict":
         with data:
             for number, scenario in enumerate(puzzles):
                 if len(puzzles) > 1:
-                    st.caption("List A" if number == 0 else "List B")
+                    st.caption(_(words.LIST_A) if number == 0 else _(words.LIST_B))
                 st.plotly_chart(engine.puzzle_figure(scenario), key=f"{chart_key}_puzzle_{number}")
     else:
         result = engine.reveal(step)
         chosen = next(o for o in question.options if o.label == choice)
         with data:
             if choice == result.answer:
-                st.success(f"**Right.** {chosen.explanation}")
+                st.success(words.right(_(chosen.explanation)))
             else:
-                st.error(f"**Not quite.** {chosen.explanation} The answer is **{result.answer}**.")
-        st.info(question.why)
+                st.error(words.not_quite(_(chosen.explanation), option_label(result.answer)))
+        st.info(_(question.why))
         if len(result.shown) == 1:
             show_view(result.shown[0][1], metric_keys, None, chart_key)
         else:
@@ -227,7 +229,7 @@ elif step.kind == "predict":
                     (columns[0], first_caption, first, None, None),
                     (columns[1], second_caption, second, first.substituted, first.values)):
                 with column:
-                    st.markdown(f"**{caption}**")
+                    st.markdown(f"**{_(words.REVEAL_CAPTIONS[caption])}**")
                     cards(view.values, metric_keys, view.k, deltas)
                     formulas(view, metric_keys, previous)
                     st.plotly_chart(view.figure, key=f"{chart_key}_{caption}")
@@ -236,7 +238,7 @@ elif step.kind == "predict":
 elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)
     with controls_side:
-        st.info(f"🎯 **Goal:** {step.goal.text}")
+        st.info(words.goal(_(step.goal.text)))
         # The cards above the sliders (filled once the sliders are read): at 1280x720 they were below the fold.
         cards_area = st.container()
         control_keys = [f"lessons_control_{key}_{index}_{number}" for number in range(len(step.controls))]
@@ -252,7 +254,7 @@ elif step.kind == "explore":
                 if st.session_state[name] != value:
                     st.session_state[name] = value
         st.session_state[f"_lessons_shown_{key}_{index}"] = settled
-        chosen = [st.slider(control.label, key=name, **spec)
+        chosen = [st.slider(control_label(control, step.scenario), key=name, **spec)
                   for name, control, spec in zip(control_keys, step.controls, specs, strict=True)]
         for note in room_notes:
             st.info(note, icon="↔️")
@@ -261,9 +263,9 @@ elif step.kind == "explore":
         previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
         st.session_state["_lessons_last"] = view.substituted
         if engine.goal_reached(step.goal, view.values):
-            st.success(f"**Goal reached.** {step.goal.reached}")
+            st.success(words.goal_reached(_(step.goal.reached)))
         else:
-            st.caption("Not there yet: the red numbers in the formula are the ones your last move changed.")
+            st.caption(_(words.NOT_THERE_YET))
         with cards_area:
             cards(view.values, keys or list(view.values), view.k)
         formulas(view, keys or list(view.values), previous)
@@ -273,16 +275,12 @@ elif step.kind == "explore":
 
 # The same buttons at the end of the step: on a phone the top ones are a long scroll away.
 bottom = st.columns([5.2, 1.2, 1.7], vertical_alignment="center")
-bottom[0].toggle("Presenter mode", key="lessons_presenter",
-                 help="For a projector: large type, the cards kept beside the picture, ← → or Space for Back and "
-                      "Next, and the full link of the step to copy.")
+bottom[0].toggle(_(words.PRESENTER), key="lessons_presenter", help=_(words.PRESENTER_HELP))
 step_buttons(bottom[1], bottom[2], "_bottom")
 if index + 1 == len(lesson.steps):
-    st.page_link(TOPIC_PAGES[lesson.topic], label=f"Everything about {lesson.title} on one page, with your own data",
-                 icon="📖")
-    st.page_link(TOPIC_PAGES["which_metric"], label="Which metric when: every question a team asks, on one page",
-                 icon="🧭")
-st.caption(f"Link to this step: `?lesson={key}&step={index + 1}`")
+    st.page_link(TOPIC_PAGES[lesson.topic], label=words.topic_link(_(lesson.title)), icon="📖")
+    st.page_link(TOPIC_PAGES["which_metric"], label=_(words.WHICH_METRIC_LINK), icon="🧭")
+st.caption(words.step_link(f"?lesson={key}&step={index + 1}"))
 if presenting:
     st.container(key="lessons_step_link").code(engine.step_link(st.context.url, key, index + 1), language=None,
                                                wrap_lines=True)

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from content.i18n import _
+from content.lessons import BY_KEY as LESSONS
 from content.pages import which_metric as words
-from lessons import BY_KEY as LESSONS
 from metrics.registry import BY_KEY
 from ui import language
 from ui.navigation import BY_TOPIC, TOPIC_PAGES

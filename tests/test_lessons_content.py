@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from lessons import LESSONS
-from lessons.schema import CLAIM_DIRECTIONS, QUESTION_KINDS, STEP_KINDS, Claim
+from content.lessons import LESSONS
+from content.lessons.schema import CLAIM_DIRECTIONS, QUESTION_KINDS, STEP_KINDS, Claim
 from ui import lessons as engine
 from tests.conftest import ROOT
 from ui.navigation import TOPIC_PAGES

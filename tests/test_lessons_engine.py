@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from lessons import BY_KEY
-from lessons.schema import Control, Goal
+from content.lessons import BY_KEY
+from content.lessons.schema import Control, Goal
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 from ui import lessons as engine
 from ui.lesson_charts import SPEEDS
@@ -248,7 +248,7 @@ def balanced(latex: str) -> bool:
 
 def test_every_highlight_the_lessons_make_keeps_the_latex_well_formed():
     """Each pair of formulas a lesson compares (step after step, first and last frame, before and after)."""
-    from lessons import LESSONS
+    from content.lessons import LESSONS
 
     pairs = []
     for lesson in LESSONS:

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons import BY_KEY, LESSONS
+from content.lessons import BY_KEY, LESSONS
 from tests.conftest import ROOT, chart_specs, run_page, texts
 from tests.test_lessons_content import EXPLORES, PREDICTS, SOLUTIONS
 from ui import lessons as engine
@@ -204,7 +204,9 @@ def test_the_scenario_link_keeps_the_lesson_and_step_and_a_bare_step_link_is_no_
     click(at, "lessons_next")
     assert at.query_params["step"] == "3" and at.query_params["v"] == "1"
     shared = next(c.value for c in at.sidebar.code)
-    assert shared.endswith("?v=1&page=lessons&k=10&gain=linear&ap=min&lesson=ap&step=3")
+    from urllib.parse import parse_qsl, urlsplit
+    assert dict(parse_qsl(urlsplit(shared).query)) == {"v": "1", "page": "lessons", "k": "10", "gain": "linear",
+                                                       "ap": "min", "lang": "en", "lesson": "ap", "step": "3"}
 
 
 def test_a_scenario_link_with_a_step_opens_both_even_from_the_home_address():

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from lessons import LESSONS
+from content.lessons import LESSONS
 from metrics.registry import BY_KEY
 from tests.conftest import chart_specs, run_page, texts
 from ui import lessons as engine

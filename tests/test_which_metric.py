@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from lessons import BY_KEY as LESSONS
+from content.lessons import BY_KEY as LESSONS
 from metrics.registry import BY_KEY
 from tests.conftest import run_page, texts
 from ui.navigation import PAGES, TOPIC_PAGES, grouped

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import ROOT, texts
 from ui.navigation import PAGES
 
-SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/*.py"), *ROOT.glob("lessons/*.py"),
+SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/*.py"), *ROOT.glob("content/lessons/*.py"),
                   *(ROOT / "metrics" / name for name in (
                       "seed_examples.py", "registry.py", "mistakes.py", "conventions.py", "practice.py",
                       "practice_data.py", "worked.py", "challenges.py", "cli.py"))})

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import numbers
+from content.i18n import _
 from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
 
 MOVING = "#c62828"
@@ -34,13 +36,13 @@ def animated(frames: list[tuple[str, list, str]], *, x_title: str, y_title: str,
         # slider across the whole width, so 14 px button labels never run into the slider.
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 0, "xanchor": "left",
                       "yanchor": "top", "showactive": False, "pad": {"t": 62, "r": 10},
-                      "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
-                                  {"label": "⏸ Pause", "method": "animate", "args": [[None], pause]}]}],
+                      "buttons": [{"label": _("▶ Play"), "method": "animate", "args": [None, play]},
+                                  {"label": _("⏸ Pause"), "method": "animate", "args": [[None], pause]}]}],
         sliders=[{"active": 0, "x": 0, "y": 0, "len": 1, "yanchor": "top", "pad": {"t": 98},
                   "currentvalue": {"visible": False},
                   "steps": [{"label": n, "method": "animate",
                              "args": [[n], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
-                                            "transition": {"duration": 0}}]} for n, _, _ in frames]}],
+                                            "transition": {"duration": 0}}]} for n, _traces, _caption in frames]}],
     )
     if x_range is not None:
         fig.update_xaxes(range=x_range)
@@ -69,7 +71,7 @@ def growing_lines(table: pd.DataFrame, x: str, lines: dict[str, str], captions: 
 
 def _frame_name(value) -> str:
     value = float(value)
-    return f"{value:g}"
+    return numbers.general(value)
 
 
 def walking_bars(tables: list[pd.DataFrame], moving_item, captions: list[str], *, duration: int,
@@ -80,15 +82,16 @@ def walking_bars(tables: list[pd.DataFrame], moving_item, captions: list[str], *
         colours = [MOVING if item == moving_item else (HIT if hit else MISS)
                    for item, hit in zip(table["item"], table["hit"], strict=True)]
         bar = go.Bar(x=table["rank"].tolist(), y=table["term"].tolist(), marker_color=colours,
-                     text=[str(i) for i in table["item"]], textposition="outside", name="term per rank",
+                     text=[str(i) for i in table["item"]], textposition="outside", name=_("term per rank"),
                      # Not shrunk to the bar's width: on a phone the bars are narrower than "107" at 14 px,
                      # and uniformtext then hid every label.
                      constraintext="none", cliponaxis=False,
-                     hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>")
+                     hovertemplate=_("rank {rank}: {item}").format(rank="%{x}", item="%{text}")
+                     + "<br>%{y:.4f}<extra></extra>")
         rank = int(table.loc[table["item"] == moving_item, "rank"].iloc[0])
-        frames.append((f"rank {rank}", [bar], caption))
+        frames.append((_("rank {rank}").format(rank=rank), [bar], caption))
     n = max(len(t) for t in tables)
-    fig = animated(frames, x_title="rank", y_title=y_title, duration=duration, x_range=[0.5, n + 0.5],
+    fig = animated(frames, x_title=_("rank"), y_title=y_title, duration=duration, x_range=[0.5, n + 0.5],
                    y_range=[0, y_max * 1.2])
     fig.update_layout(showlegend=False)
     return fig
@@ -101,33 +104,33 @@ def roc_drawing(points: pd.DataFrame, captions: list[str], *, duration: int) -> 
         shown = points.iloc[: i + 1]
         last = i == len(points) - 1
         traces = [
-            go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC = 0.5)",
+            go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=_("chance (AUC = {auc})").format(auc=numbers.general(0.5)),
                        line={"color": "grey", "dash": "dash"}),
-            go.Scatter(x=shown["fpr"].tolist(), y=shown["tpr"].tolist(), mode="lines+markers", name="ROC so far",
+            go.Scatter(x=shown["fpr"].tolist(), y=shown["tpr"].tolist(), mode="lines+markers", name=_("ROC so far"),
                        fill="tozeroy" if last else "none", line={"color": NEUTRAL, "width": 3}, marker={"size": 9}),
-            go.Scatter(x=[shown["fpr"].iloc[-1]], y=[shown["tpr"].iloc[-1]], mode="markers", name="threshold now",
+            go.Scatter(x=[shown["fpr"].iloc[-1]], y=[shown["tpr"].iloc[-1]], mode="markers", name=_("threshold now"),
                        marker={"size": 16, "color": MOVING, "symbol": "circle-open", "line": {"width": 3}},
                        cliponaxis=False),  # at (0, 0) and (1, 1) the ring sits on the axes: drawn whole
         ]
         frames.append((f"{i}", traces, captions[i]))
     # Taller than the other animations: on a phone the wrapped title, the legend and the Play row left the
     # plot 90 px high, a flat line instead of a curve.
-    return animated(frames, x_title="false-positive rate", y_title="true-positive rate", duration=duration,
+    return animated(frames, x_title=_("false-positive rate"), y_title=_("true-positive rate"), duration=duration,
                     x_range=[-0.04, 1.04], y_range=[-0.04, 1.06], height=500)
 
 
 def loss_marker(frames_table: pd.DataFrame, captions: list[str], *, duration: int) -> go.Figure:
     """The −ln p curve and one impression sliding along it (columns ``probability``, ``sample_loss``)."""
     p = np.linspace(0.005, 1, 200)
-    curve = go.Scatter(x=p.tolist(), y=(-np.log(p)).tolist(), mode="lines", name="−ln(p of what happened)",
+    curve = go.Scatter(x=p.tolist(), y=(-np.log(p)).tolist(), mode="lines", name=_("−ln(p of what happened)"),
                        line={"color": "grey"})
     frames = []
     for i, row in enumerate(frames_table.itertuples()):
-        marker = go.Scatter(x=[row.probability], y=[row.sample_loss], mode="markers+text", name="the click",
-                            text=[f"{row.sample_loss:.2f}"], textposition="top right",
+        marker = go.Scatter(x=[row.probability], y=[row.sample_loss], mode="markers+text", name=_("the click"),
+                            text=[numbers.number(row.sample_loss, 2)], textposition="top right",
                             marker={"size": 16, "color": MOVING})
         frames.append((_frame_name(row.probability), [curve, marker], captions[i]))
-    return animated(frames, x_title="probability given to the click", y_title="cost −ln p", duration=duration,
+    return animated(frames, x_title=_("probability given to the click"), y_title=_("cost −ln p"), duration=duration,
                     x_range=[0, 1.02], y_range=[0, 5.5])
 
 
@@ -135,18 +138,20 @@ def base_rate_comparison(parts: dict) -> go.Figure:
     """LogLoss next to the base rate's LogLoss, and predicted next to actual clicks."""
     fig = go.Figure()
     # Category names on short lines: four bars in two panels still read on a phone without tilting.
-    fig.add_trace(go.Bar(x=["LogLoss", "LogLoss<br>of the<br>base rate"], y=[parts["log_loss"], parts["base_rate_entropy"]],
-                         marker_color=[NEUTRAL, IDEAL], name="loss (nats)",
-                         text=[f"{parts['log_loss']:.4f}", f"{parts['base_rate_entropy']:.4f}"], textposition="outside"))
-    fig.add_trace(go.Bar(x=["predicted<br>clicks", "actual<br>clicks"], y=[parts["predicted_clicks"], parts["clicks"]],
-                         marker_color=[NEUTRAL, HIT], name="clicks", yaxis="y2",
-                         text=[f"{parts['predicted_clicks']:.2f}", f"{parts['clicks']}"], textposition="outside"))
+    fig.add_trace(go.Bar(x=["LogLoss", _("LogLoss<br>of the<br>base rate")], y=[parts["log_loss"], parts["base_rate_entropy"]],
+                         marker_color=[NEUTRAL, IDEAL], name=_("loss (nats)"),
+                         text=[numbers.number(parts["log_loss"], 4), numbers.number(parts["base_rate_entropy"], 4)],
+                         textposition="outside"))
+    fig.add_trace(go.Bar(x=[_("predicted<br>clicks"), _("actual<br>clicks")], y=[parts["predicted_clicks"], parts["clicks"]],
+                         marker_color=[NEUTRAL, HIT], name=_("clicks"), yaxis="y2",
+                         text=[numbers.number(parts["predicted_clicks"], 2), numbers.integer(parts["clicks"])],
+                         textposition="outside"))
     fig.update_layout(height=360, showlegend=False,
                       xaxis={"domain": [0, 0.4]}, xaxis2={"domain": [0.62, 1], "anchor": "y2"},
-                      yaxis2={"anchor": "x2", "title": "clicks"})
+                      yaxis2={"anchor": "x2", "title": _("clicks")})
     fig.data[1].update(xaxis="x2")
     fig.update_yaxes(rangemode="tozero")
-    return _layout(fig, "LogLoss vs the base rate's; predicted vs actual clicks", "", "nats")
+    return _layout(fig, _("LogLoss vs the base rate's; predicted vs actual clicks"), "", _("nats"))
 
 
 # --------------------------------------------------------------------------- puzzles: the data, no metric
@@ -156,13 +161,14 @@ def ranking_puzzle(table: pd.DataFrame, k: int, title: str) -> go.Figure:
     """The ranked list as tiles: relevant in green, others grey; the top-K window shaded."""
     colours = np.where(table["relevant"], HIT, MISS)
     fig = go.Figure(go.Bar(x=table["rank"], y=np.ones(len(table)), marker_color=colours,
-                           text=table["item"].astype(str), textposition="inside", name="items",
-                           hovertemplate="rank %{x}: %{text}<extra></extra>"))
+                           text=table["item"].astype(str), textposition="inside", name=_("items"),
+                           hovertemplate=_("rank {rank}: {item}").format(rank="%{x}", item="%{text}")
+                           + "<extra></extra>"))
     fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.12, line_width=0,
-                  annotation_text=f"top {k}", annotation_position="outside top left")
+                  annotation_text=_("top {k}").format(k=k), annotation_position="outside top left")
     fig.update_yaxes(visible=False)
     fig.update_layout(height=220, showlegend=False)
-    return _layout(fig, title, "rank", "")
+    return _layout(fig, title, _("rank"), "")
 
 
 def users_puzzle(names, hits: list[list[bool]]) -> go.Figure:
@@ -173,13 +179,13 @@ def users_puzzle(names, hits: list[list[bool]]) -> go.Figure:
                                colorscale=[[0, MISS], [1, HIT]], showscale=False, xgap=3, ygap=3))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=260)
-    return _layout(fig, "Each user's list: green = relevant item", "rank", "")
+    return _layout(fig, _("Each user's list: green = relevant item"), _("rank"), "")
 
 
 def values_puzzle(labels, values, title: str, y_title: str, colours=None) -> go.Figure:
     """One bar per row (a rating, a score, a probability), coloured by its label."""
     fig = go.Figure(go.Bar(x=[str(x) for x in labels], y=list(values), marker_color=colours or NEUTRAL,
-                           text=[f"{v:g}" for v in values], textposition="outside", name=y_title))
+                           text=[numbers.general(v) for v in values], textposition="outside", name=y_title))
     fig.update_layout(height=320, showlegend=False)
     return _layout(fig, title, "", y_title)
 
@@ -193,20 +199,20 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     from plotly.subplots import make_subplots
 
     fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
-                        subplot_titles=("scores", "confusion matrix"))
+                        subplot_titles=(_("scores"), _("confusion matrix")))
     names = [f"#{i + 1}" for i in range(len(y_score))]
-    fig.add_trace(go.Bar(x=names, y=list(y_score), marker_color=label_colours(y_true), name="score",
+    fig.add_trace(go.Bar(x=names, y=list(y_score), marker_color=label_colours(y_true), name=_("score"),
                          marker_line={"color": [MOVING if s >= threshold else "rgba(0,0,0,0)" for s in y_score],
                                       "width": 3}), row=1, col=1)
     fig.add_hline(y=threshold, line_dash="dash", line_color=MOVING, row=1, col=1)
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
-    fig.add_trace(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
+    fig.add_trace(go.Heatmap(z=z, x=[_("predicted 1"), _("predicted 0")], y=[_("actual 1"), _("actual 0")], text=text,
                              texttemplate="%{text}", textfont={"color": HEATMAP_TEXT}, colorscale=HEATMAP_SCALE,
                              zmin=0, showscale=False), row=1, col=2)
     fig.update_xaxes(type="category", row=1, col=1)
     fig.update_yaxes(range=[0, 1.05], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_layout(height=360, showlegend=False)
-    return _layout(fig, f"Scores at or above {threshold:g} are predicted clicks (red outline), making this confusion matrix",
-                   "", "")
+    return _layout(fig, _("Scores at or above {threshold} are predicted clicks (red outline), making this confusion "
+                          "matrix").format(threshold=numbers.general(threshold)), "", "")

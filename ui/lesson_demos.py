@@ -11,7 +11,9 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Control, Step
+from content import numbers
+from content.i18n import _
+from content.lessons.schema import Control, Step
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui import lesson_charts
@@ -30,7 +32,7 @@ def walk_terms(scenario: dict, metric: str) -> pd.DataFrame:
         table = ranked_metrics.reciprocal_rank_table(case.recommended, case.ground_truth)
         return pd.DataFrame({"rank": table["rank"], "item": table["item"], "hit": table["relevant"],
                              "term": table["one_over_rank"].where(table["first_hit"], 0.0)})
-    actual, _ = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
+    actual, _ideal = ndcg.ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain)
     return pd.DataFrame({"rank": actual["rank"], "item": actual["item"], "hit": actual["gain"] > 0,
                          "term": actual["contribution"]})
 
@@ -58,9 +60,12 @@ def _walk(step: Step, duration: int) -> tuple[go.Figure, pd.DataFrame, list[dict
         others = {f"term_{other}": float(t) for other, t in zip(table["item"], table["term"], strict=True)
                   if other != item and other in scenario["ground_truth"]}
         rows.append({"rank": rank, "item_term": term, key: value, **others})
-        captions.append(f"{item} at rank {rank}: its term = {term:.4f}; {label(key, scenario['k'])} = {value:.4f}")
+        captions.append(_("{item} at rank {rank}: its term = {term}; {metric} = {value}").format(
+            item=item, rank=numbers.integer(rank), term=numbers.number(term, 4), metric=label(key, scenario["k"]),
+            value=numbers.number(value, 4)))
     y_max = max(float(t["term"].max()) for t in tables) or 1.0
-    figure = lesson_charts.walking_bars(tables, item, captions, duration=duration, y_title="term", y_max=y_max)
+    figure = lesson_charts.walking_bars(tables, item, captions, duration=duration, y_title=_("term"),
+                                         y_max=y_max)
     return figure, pd.DataFrame(rows), scenarios
 
 
@@ -70,10 +75,10 @@ def _k_sweep(step: Step, duration: int):
     captions = []
     for row in table.itertuples():
         hits = topn_metrics.topn_counts(case.recommended, case.ground_truth, row.k)["hits"]
-        captions.append(f"K = {row.k}: P@{row.k} = {hits}/{row.k} = {row.precision_at_k:.4f}, "
-                        f"R@{row.k} = {hits}/{len(case.binary_truth)} = {row.recall_at_k:.4f}")
+        captions.append(f"K = {row.k}: P@{row.k} = {hits}/{row.k} = {numbers.number(row.precision_at_k, 4)}, "
+                        f"R@{row.k} = {hits}/{len(case.binary_truth)} = {numbers.number(row.recall_at_k, 4)}")
     figure = lesson_charts.growing_lines(table, "k", {"precision_at_k": "P@K", "recall_at_k": "R@K"}, captions,
-                                         x_title="K", y_title="value", duration=duration, y_max=1.05)
+                                         x_title="K", y_title=_("value"), duration=duration, y_max=1.05)
     return figure, table, [changed(step.scenario, {"k": k}) for k in step.animation["ks"]]
 
 
@@ -88,31 +93,36 @@ def _error_grows(step: Step, duration: int):
         values = {"mae": rating_metrics.mae(scenario["predictions"], scenario["actuals"]),
                   "rmse": rating_metrics.rmse(scenario["predictions"], scenario["actuals"])}
         rows.append({"prediction": scenario["predictions"][index], "miss": miss, "mae": values["mae"], "rmse": values["rmse"]})
-        captions.append(f"prediction {index + 1} = {scenario['predictions'][index]:g}, {miss:g} stars off: "
-                        f"MAE = {values['mae']:.4f}, RMSE = {values['rmse']:.4f}")
+        captions.append(_("prediction {number} = {prediction}, {miss} stars off: MAE = {mae}, RMSE = {rmse}").format(
+            number=index + 1, prediction=numbers.general(scenario["predictions"][index]), miss=numbers.general(miss),
+            mae=numbers.number(values["mae"], 4), rmse=numbers.number(values["rmse"], 4)))
     table = pd.DataFrame(rows)
     figure = lesson_charts.growing_lines(table, "miss", {"mae": "MAE", "rmse": "RMSE"}, captions,
-                                         x_title=f"how far prediction {index + 1} is off (stars)", y_title="error (stars)",
+                                         x_title=_("how far prediction {number} is off (stars)").format(number=index + 1),
+                                         y_title=_("error (stars)"),
                                          duration=duration)
     return figure, table, scenarios
 
 
 def _outlier_sweep(step: Step, duration: int):
     table = rating_metrics.outlier_sweep(step.scenario["values"]).rename(columns={"RMSE": "rmse", "MAE": "mae"})
-    captions = [f"{r.outlier_share:.0%} of 1,000 ratings missed by ±4 stars: RMSE = {r.rmse:.4f}, MAE = {r.mae:.4f}"
-                for r in table.itertuples()]
+    captions = [_("{share} of {total} ratings missed by ±4 stars: RMSE = {rmse}, MAE = {mae}").format(
+        share=numbers.percent(r.outlier_share), total=numbers.integer(1000), rmse=numbers.number(r.rmse, 4),
+        mae=numbers.number(r.mae, 4)) for r in table.itertuples()]
     figure = lesson_charts.growing_lines(table, "outlier_share", {"mae": "MAE", "rmse": "RMSE"}, captions,
-                                         x_title="share of ±4-star misses", y_title="error (stars)", duration=duration)
+                                         x_title=_("share of ±4-star misses"), y_title=_("error (stars)"),
+                                         duration=duration)
     figure.update_xaxes(tickformat=".0%")
     return figure, table, []
 
 
 def _accuracy_paradox(step: Step, duration: int):
     table = cls.constant_predictor_sweep(step.scenario["values"], 1000)
-    captions = [f"clicks are {r.positive_share:.0%} of 1,000 impressions: accuracy = {r.accuracy:.4f}, "
-                f"recall = {r.recall:.4f}" for r in table.itertuples()]
-    figure = lesson_charts.growing_lines(table, "positive_share", {"accuracy": "Accuracy", "recall": "Recall"}, captions,
-                                         x_title="share of clicks (fewer to the right)", y_title="value",
+    captions = [_("clicks are {share} of {total} impressions: accuracy = {accuracy}, recall = {recall}").format(
+        share=numbers.percent(r.positive_share), total=numbers.integer(1000), accuracy=numbers.number(r.accuracy, 4),
+        recall=numbers.number(r.recall, 4)) for r in table.itertuples()]
+    figure = lesson_charts.growing_lines(table, "positive_share", {"accuracy": _("Accuracy"), "recall": "Recall"},
+                                         captions, x_title=_("share of clicks (fewer to the right)"), y_title=_("value"),
                                          duration=duration, y_max=1.05, reversed_x=True)
     figure.update_xaxes(tickformat=".0%")
     return figure, table, []
@@ -126,10 +136,18 @@ def _roc_sweep(step: Step, duration: int):
     auc = cls.roc_auc(case.y_true, case.y_score)
     captions = []
     for i, row in enumerate(points.itertuples()):
-        where = "above every score: nothing predicted a click" if math.isinf(row.threshold) else f"≥ {row.threshold:g}"
-        text = (f"threshold {where}: TPR = {round(row.tpr * positives)}/{positives}, "
-                f"FPR = {round(row.fpr * negatives)}/{negatives}")
-        captions.append(text + (f"; AUC = {auc:.4f}" if i == len(points) - 1 else ""))
+        fields = {"threshold": numbers.general(float(row.threshold)), "tp": round(row.tpr * positives),
+                  "positives": positives, "fp": round(row.fpr * negatives), "negatives": negatives,
+                  "auc": numbers.number(auc, 4)}
+        last = i == len(points) - 1
+        if math.isinf(row.threshold):
+            template = _("threshold above every score: nothing predicted a click: TPR = {tp}/{positives}, "
+                         "FPR = {fp}/{negatives}")
+        elif last:
+            template = _("threshold ≥ {threshold}: TPR = {tp}/{positives}, FPR = {fp}/{negatives}; AUC = {auc}")
+        else:
+            template = _("threshold ≥ {threshold}: TPR = {tp}/{positives}, FPR = {fp}/{negatives}")
+        captions.append(template.format(**fields))
     return lesson_charts.roc_drawing(points, captions, duration=duration), points, [step.scenario]
 
 
@@ -143,17 +161,19 @@ def _confidence(step: Step, duration: int):
         loss = float(terms["loss"].iloc[index])
         value = cls.log_loss(scenario["y_true"], scenario["y_prob"])
         rows.append({"probability": p, "sample_loss": loss, "log_loss": value})
-        captions.append(f"p = {p:g} for a real click: it costs −ln {p:g} = {loss:.4f}; LogLoss = {value:.4f}")
+        captions.append(_("p = {p} for a real click: it costs −ln {p} = {loss}; LogLoss = {value}").format(
+            p=numbers.general(p), loss=numbers.number(loss, 4), value=numbers.number(value, 4)))
     table = pd.DataFrame(rows)
     return lesson_charts.loss_marker(table, captions, duration=duration), table, scenarios
 
 
 def _base_rate_sweep(step: Step, duration: int):
     table = ctr_metrics.base_rate_sweep(step.scenario["values"], n=1000)
-    captions = [f"click rate {r.click_rate:.0%}, predicting it for everyone: LogLoss = {r.log_loss:.4f}, "
-                f"NE = {r.normalized_entropy:.4f}" for r in table.itertuples()]
+    captions = [_("click rate {rate}, predicting it for everyone: LogLoss = {log_loss}, NE = {ne}").format(
+        rate=numbers.percent(r.click_rate), log_loss=numbers.number(r.log_loss, 4),
+        ne=numbers.number(r.normalized_entropy, 4)) for r in table.itertuples()]
     figure = lesson_charts.growing_lines(table, "click_rate", {"log_loss": "LogLoss", "normalized_entropy": "NE"},
-                                         captions, x_title="click rate of the data", y_title="value",
+                                         captions, x_title=_("click rate of the data"), y_title=_("value"),
                                          duration=duration, y_max=1.1)
     figure.update_xaxes(tickformat=".0%")
     return figure, table, []
@@ -181,6 +201,7 @@ def demonstration(step: Step, speed: str = "normal") -> tuple[View, dict[str, st
     The view's cards and substituted formulas are those of the last frame.
     """
     figure, frames, scenarios = ANIMATED_VIEWS[step.view](step, lesson_charts.SPEEDS[speed])
+    figure.update_layout(separators=numbers.plotly_separators())
     static = static_of(step)
     if static and scenarios:
         first, last = static_view(static, scenarios[0]), static_view(static, scenarios[-1])

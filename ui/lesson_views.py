@@ -1,31 +1,35 @@
 """Lesson scenarios and the locked view of each: numbers from ``metrics``, formulas, a figure. No Streamlit.
 
-A scenario is a plain dict with a ``kind`` (see ``lessons.schema.SCENARIO_KINDS``); a view kind names
+A scenario is a plain dict with a ``kind`` (see ``content.lessons.schema.SCENARIO_KINDS``); a view kind names
 which numbers, formulas and chart a step shows.
 """
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Control
+from content import numbers
+from content.i18n import N_, _, ngettext
+from content.lessons.schema import Control
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui import charts, formulas, lesson_charts
 from ui.ctr_formulas import ctr_latex
 
-LABELS = {"dcg_at_k": "DCG@K", "idcg_at_k": "IDCG@K", "ndcg_at_k": "NDCG@K", "gauc": "GAUC (impressions)",
-          "auc": "AUC", "base_rate_entropy": "LogLoss of the base rate"}
+LABELS = {"dcg_at_k": "DCG@K", "idcg_at_k": "IDCG@K", "ndcg_at_k": "NDCG@K", "gauc": N_("GAUC (impressions)"),
+          "auc": "AUC", "base_rate_entropy": N_("LogLoss of the base rate")}
+TRANSLATED_LABELS = frozenset(("gauc", "base_rate_entropy"))  # the others are metric names, the same in every language
 
 
 def label(key: str, k: int | None = None) -> str:
     """The card label of a value key, with K filled in where the step has one."""
     metric = registry.BY_KEY.get(key)
-    text = LABELS.get(key) or (metric.label if metric else key)
+    text = _(LABELS[key]) if key in TRANSLATED_LABELS else LABELS.get(key) or (metric.label if metric else key)
     return text.replace("@K", f"@{k}") if k is not None else text
 
 
@@ -130,14 +134,15 @@ def make_room(scenario: dict, controls, values, before) -> tuple[list, list[str]
         for other in ranks:
             if other != mover and values[other] == values[mover] and before[other] == values[mover]:
                 values[other] = before[mover]
-                notes.append(f"{controls[other].item} moved to rank {before[mover]} to make room for "
-                             f"{controls[mover].item}.")
+                notes.append(_("{item} moved to rank {rank} to make room for {mover}.").format(
+                    item=controls[other].item, rank=numbers.integer(before[mover]), mover=controls[mover].item))
     if ranks:
         where = placed(scenario["recommended"], {controls[i].item: int(values[i]) for i in ranks})
         for i in ranks:
             actual = where.index(controls[i].item) + 1
             if actual != values[i]:
-                notes.append(f"{controls[i].item} moved to rank {actual}: rank {int(values[i])} is taken.")
+                notes.append(_("{item} moved to rank {rank}: rank {wanted} is taken.").format(
+                    item=controls[i].item, rank=numbers.integer(actual), wanted=numbers.integer(int(values[i]))))
                 values[i] = actual
     return values, notes
 
@@ -231,7 +236,8 @@ def _ap(s: dict) -> View:
     hit_rows = table[table["hit"]]
     latex = formulas.average_precision_latex(hit_rows["rank"], hit_rows["hits_so_far"], chosen["sum_of_precisions"],
                                              int(chosen["divide_by"]), case.k, value)
-    figure = charts.contributions(table, f"Precision@i at each hit: their sum / {int(chosen['divide_by'])} is AP@{case.k}")
+    figure = charts.contributions(table, _("Precision@i at each hit: their sum / {divisor} is AP@{k}").format(
+        divisor=numbers.integer(int(chosen["divide_by"])), k=case.k))
     return View({"ap_at_k": value}, _general("ap_at_k"), {"ap_at_k": latex}, figure, k=case.k)
 
 
@@ -275,10 +281,11 @@ def _per_user(s: dict, column: str, key: str, name: str) -> View:
     value = registry.BY_KEY[key].compute(case)
     shown = name.replace("@K", f"@{case.k}")
     figure = charts.per_user_bars(table.rename(columns={column: shown}), shown,
-                                  value, label(key, case.k), f"{shown} per user")
+                                  value, label(key, case.k), _("{metric} per user").format(metric=shown))
     return View({key: value}, _general(key), {key: formulas.mean_over_users_latex(label(key, case.k), table[column], value)},
                 figure, k=case.k, data=users_data(s, table[column], shown),
-                data_caption=f"Each user's list: the {label(key, case.k)} averages the last column.")
+                data_caption=_("Each user's list: the {metric} averages the last column.").format(
+                    metric=label(key, case.k)))
 
 
 def _rating(s: dict) -> View:
@@ -326,8 +333,9 @@ def scores_data(s: dict, with_users: bool = False) -> pd.DataFrame:
 
 def _pairs_caption(counts: dict) -> str:
     right = counts["higher"] + counts["tied"] / 2
-    return (f"{right:g} of {counts['positives'] * counts['negatives']} click/non-click pairs put the click higher: "
-            "the last column counts, for each click, the non-clicks scored below it (a tie counts ½).")
+    return _("{right} of {pairs} click/non-click pairs put the click higher: the last column counts, for each "
+             "click, the non-clicks scored below it (a tie counts ½).").format(
+        right=numbers.general(float(right)), pairs=numbers.integer(counts["positives"] * counts["negatives"]))
 
 
 def _auc(s: dict) -> View:
@@ -344,25 +352,32 @@ def left_out_of_gauc(table: pd.DataFrame) -> str:
     if skipped.empty:
         return ""
     kept = [str(u) for u in table.loc[table["skipped_because"] == "", "user"]]
-    used = " and ".join([", ".join(kept[:-1]), kept[-1]] if len(kept) > 1 else kept)
-    parts = [f"{row.user} ({row.impressions} impressions, " +
-             ("clicks only: no non-click" if row.clicks == row.impressions else "no click: nothing clicked")
-             + " to pair with)" for row in skipped.itertuples()]
-    return (f"Left out of GAUC: {'; '.join(parts)}. With one class only, a user has no click/non-click pair, "
-            f"so their AUC is undefined; GAUC averages {used or 'nobody'}. Pooled AUC still counts their impressions.")
+    if len(kept) > 1:
+        used = _("{first} and {last}").format(first=_(", ").join(kept[:-1]), last=kept[-1])
+    else:
+        used = kept[0] if kept else _("nobody")
+    parts = [(ngettext("{user} ({n} impression, clicks only: no non-click to pair with)",
+                       "{user} ({n} impressions, clicks only: no non-click to pair with)", int(row.impressions))
+              if row.clicks == row.impressions else
+              ngettext("{user} ({n} impression, no click: nothing clicked to pair with)",
+                       "{user} ({n} impressions, no click: nothing clicked to pair with)", int(row.impressions))
+              ).format(user=row.user, n=numbers.integer(row.impressions)) for row in skipped.itertuples()]
+    return _("Left out of GAUC: {users}. With one class only, a user has no click/non-click pair, so their AUC is "
+             "undefined; GAUC averages {kept}. Pooled AUC still counts their impressions.").format(
+        users=_("; ").join(parts), kept=used)
 
 
 def _gauc(s: dict) -> View:
     case = parse(s)
     counts = cls.auc_pair_counts(case.y_true, case.y_score)
     table = cls.gauc_table(case.user_ids, case.y_true, case.y_score)
-    value, _ = cls.gauc(case.user_ids, case.y_true, case.y_score, weight="impressions")
+    value, _weights = cls.gauc(case.user_ids, case.y_true, case.y_score, weight="impressions")
     return View({"auc": counts["auc"], "gauc": value}, _general("auc", "gauc"),
                 {"auc": formulas.auc_pairs_latex(counts)["ties_half"],
                  "gauc": formulas.gauc_latex(table, "impressions", value)},
                 charts.per_user_auc(table, "impressions"), data=scores_data(s, with_users=True),
-                data_caption="Every impression; the last column counts, for each click, the non-clicks of the same "
-                             "user scored below it (a tie counts ½).",
+                data_caption=_("Every impression; the last column counts, for each click, the non-clicks of the "
+                               "same user scored below it (a tie counts ½)."),
                 left_out=left_out_of_gauc(table))
 
 
@@ -395,4 +410,30 @@ def static_view(view: str, scenario: dict) -> View:
     result = STATIC_VIEWS[view](scenario)
     if result.figure.layout.height is None:  # Plotly's 450 px would push the chart past a 720 px projector
         result.figure.update_layout(height=380)
+    result.figure.update_layout(separators=numbers.plotly_separators())
     return result
+
+
+# The headers and words of a step's data table (``View.data``, built with these English names, which
+# tests and code read), as the reader reads them.
+DATA_HEADERS = {"user": N_("user"), "relevant": N_("relevant"), "impression": N_("impression"), "score": N_("score"),
+                "clicked": N_("clicked"), "non-clicks scored below": N_("non-clicks scored below")}
+DATA_WORDS = {"click": N_("click"), "no click": N_("no click")}
+
+
+def data_for_reader(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its headers and words translated, and numbers in the reader's notation."""
+    shown = table.copy()
+    for column in shown.columns:
+        if column == "clicked":
+            shown[column] = [_(DATA_WORDS[v]) if v in DATA_WORDS else v for v in shown[column]]
+        elif numbers.decimal_mark() != "." and pd.api.types.is_float_dtype(shown[column]):
+            shown[column] = [None if pd.isna(v) else numbers.general(float(v)) for v in shown[column]]
+
+    def header(name: str) -> str:
+        if name in DATA_HEADERS:
+            return _(DATA_HEADERS[name])
+        top = re.fullmatch(r"top (\d+) \(✓ relevant\)", name)
+        return _("top {k} (✓ relevant)").format(k=top.group(1)) if top else name
+
+    return shown.rename(columns=header)

@@ -16,13 +16,15 @@ from urllib.parse import urlencode
 import pandas as pd
 import plotly.graph_objects as go
 
-from lessons.schema import Claim, Goal, Step
+from content import numbers
+from content.i18n import _
+from content.lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui import charts, lesson_charts
 from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
-from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, label, make_room, moved, parse,
-                             placed, predicted_labels, slider_spec, static_view, with_control,
+from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, data_for_reader, label,
+                             make_room, moved, parse, placed, predicted_labels, slider_spec, static_view, with_control,
                              with_controls)
 
 CHANGED = "#c62828"
@@ -37,26 +39,29 @@ def puzzle_figure(scenario: dict) -> go.Figure:
     if kind == "ranking":
         case = parse(scenario)
         table = topn_metrics.top_k_table(case.recommended, case.ground_truth, case.k)
-        return lesson_charts.ranking_puzzle(table, case.k, "The list: green = relevant, shaded = the top K")
+        return lesson_charts.ranking_puzzle(table, case.k, _("The list: green = relevant, shaded = the top K"))
     if kind == "users":
         hits = [[item in set(rel) for item in rec] for rec, rel in zip(scenario["recommended"], scenario["relevant"], strict=True)]
         return lesson_charts.users_puzzle(scenario["users"], hits)
     if kind == "ratings":
-        rows = [f"#{i + 1} (actual {a:g})" for i, a in enumerate(scenario["actuals"])]
-        return lesson_charts.values_puzzle(rows, scenario["predictions"], "Predicted ratings", "stars")
+        rows = [_("#{number} (actual {actual})").format(number=i + 1, actual=numbers.general(a))
+                for i, a in enumerate(scenario["actuals"])]
+        return lesson_charts.values_puzzle(rows, scenario["predictions"], _("Predicted ratings"), _("stars"))
     if kind == "labels":
         case = parse(scenario)
         return charts.confusion_matrix(cls.confusion_counts(case.y_true, case.y_pred))
     values = scenario["y_score"] if kind == "scores" else scenario["y_prob"]
     users = scenario.get("user_ids", [])
     several = len(set(users)) > 1
-    names = [f"#{i + 1} {users[i] + ': ' if several else ''}{'click' if y else 'no click'}"
-             for i, y in enumerate(scenario["y_true"])]
+    outcome = {1: _("click"), 0: _("no click")}
+    names = [(_("#{number} {user}: {outcome}") if several else _("#{number} {outcome}")).format(
+        number=i + 1, user=users[i] if several else "", outcome=outcome[1 if y else 0])
+        for i, y in enumerate(scenario["y_true"])]
     if len(names) > 12:
         names = [f"#{i + 1}" for i in range(len(names))]
-    title = "Scores: green = click, grey = no click" if kind == "scores" else \
-        "Predicted click probabilities: green = click, grey = no click"
-    return lesson_charts.values_puzzle(names, values, title, "score" if kind == "scores" else "probability",
+    title = _("Scores: green = click, grey = no click") if kind == "scores" else \
+        _("Predicted click probabilities: green = click, grey = no click")
+    return lesson_charts.values_puzzle(names, values, title, _("score") if kind == "scores" else _("probability"),
                                        lesson_charts.label_colours(scenario["y_true"]))
 
 
@@ -207,7 +212,7 @@ def highlight(latex: str, previous: str | None) -> str:
     found = list(_NUMBER.finditer(latex))
     new = [m.group() for m in found]
     marked: set[int] = set()
-    for tag, _, _, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, _i1, _i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag in ("replace", "insert"):
             marked.update(range(j1, j2))
     parts, last = [], 0
@@ -226,11 +231,12 @@ def stacked(latex: str) -> str:
 
 
 def card_text(value: float, before: float | None = None) -> tuple[str, str | None]:
-    """A card's value to 4 places ("undefined" for nan) and its change since ``before``, if it changed."""
-    shown = "undefined" if math.isnan(value) else f"{value:.4f}"
+    """A card's value to 4 places ("undefined" for nan) and its change since ``before``, if it changed,
+    in the reader's notation."""
+    shown = numbers.number(value, 4)
     if before is None or math.isnan(value) or math.isnan(before) or math.isclose(before, value):
         return shown, None
-    return shown, f"{value - before:+.4f}"
+    return shown, numbers.number(value - before, 4, sign=True)
 
 
 def step_view(step: Step) -> View:
@@ -246,7 +252,8 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
-           "check_scenario", "claim_frames", "claim_problem", "control_value", "demonstration", "goal_reached", "highlight",
+           "check_scenario", "claim_frames", "claim_problem", "control_value", "data_for_reader", "demonstration",
+           "goal_reached", "highlight",
            "label", "make_room", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",
            "with_controls"]

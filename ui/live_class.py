@@ -19,7 +19,7 @@ import streamlit as st
 from classroom import NicknameTaken, RoomNotFound, Store, codes
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
 from classroom.summary import standing, summarize
-from lessons import BY_KEY, LESSONS
+from content.lessons import BY_KEY, LESSONS
 from metrics import practice
 from ui import lessons as engine
 from ui import live_charts, tables, text

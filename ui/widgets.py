@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from lessons.content import LESSONS
+from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, formulas, language, lesson_link, practice_mode, tables, text

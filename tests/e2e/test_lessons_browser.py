@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from lessons import BY_KEY
+from content.lessons import BY_KEY
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
 from ui import lessons as engine

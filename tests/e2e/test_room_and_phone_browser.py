@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from lessons import LESSONS
+from content.lessons import LESSONS
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, wait_until_idle

@@ -2,10 +2,10 @@
 
 No Streamlit and no arithmetic here: ``ui.lessons`` turns a step into numbers (from ``metrics``),
 formulas and figures, and ``pages/10_Lessons.py`` shows them. A teacher adds a step by adding a
-``Step`` to a lesson in ``lessons.content``.
+``Step`` to a lesson in ``content.lessons.content``.
 """
 
-from lessons.content import BY_KEY, LESSONS
-from lessons.schema import Control, Goal, Lesson, Option, Question, Step
+from content.lessons.content import BY_KEY, LESSONS
+from content.lessons.schema import Control, Goal, Lesson, Option, Question, Step
 
 __all__ = ["BY_KEY", "LESSONS", "Control", "Goal", "Lesson", "Option", "Question", "Step"]

@@ -1,0 +1,76 @@
+"""The sentences of the guided-lessons page (pages/10_Lessons.py). The lessons themselves are in
+``content.lessons.content``; this file holds the page's frame: buttons, notes, captions.
+
+Constants are marked ``N_`` and translated where shown (``_(TITLE)``); sentences with a number are
+small functions that fill a template.
+"""
+
+from __future__ import annotations
+
+from content import numbers
+from content.i18n import N_, _
+
+TITLE = N_("Guided lessons")
+IDEA = N_("One idea per step: watch a metric move, predict before the numbers appear, then take the controls.")
+
+# What kind of step this is, on the badge beside the step counter (key: the step's kind).
+# TRANSLATORS: keep the badge markup (:colour-badge[...]); translate only the word in the brackets.
+KIND_BADGES = {"show": N_(":blue-badge[Look]"), "demonstrate": N_(":orange-badge[Watch]"),
+               "predict": N_(":violet-badge[Predict]"), "explore": N_(":green-badge[Explore]")}
+SPEED_NAMES = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast")}
+
+LESSON = N_("Lesson")
+BACK = N_("◀ Back")
+NEXT = N_("Next ▶")
+NEXT_LESSON = N_("Next lesson ▶")
+SPEED = N_("Speed")
+PLAY_HELP = N_("Press ▶ Play under the chart, or drag its slider. Each frame's numbers are in the chart's title; "
+               "the cards and formula show the last frame, red where it differs from the first.")
+YOUR_ANSWER = N_("Your answer")
+CHOOSE_TO_REVEAL = N_("Choose an answer to reveal the numbers.")
+LIST_A = N_("List A")
+LIST_B = N_("List B")
+# The captions of the two views shown side by side after an answer (key: ui.lessons.reveal's caption).
+REVEAL_CAPTIONS = {"before": N_("before"), "after": N_("after"), "A": N_("A"), "B": N_("B")}
+NOT_THERE_YET = N_("Not there yet: the red numbers in the formula are the ones your last move changed.")
+PRESENTER = N_("Presenter mode")
+PRESENTER_HELP = N_("For a projector: large type, the cards kept beside the picture, ← → or Space for Back and Next, "
+                    "and the full link of the step to copy.")
+WHICH_METRIC_LINK = N_("Which metric when: every question a team asks, on one page")
+
+
+def no_such_lesson(key: str) -> str:
+    return _("There is no lesson called “{key}”, so the first lesson is shown.").format(key=key)
+
+
+def no_such_step(raw: str, count: int, shown: int) -> str:
+    return _("Step “{step}” does not exist in this lesson (steps 1 to {count}), so step {shown} is shown.").format(
+        step=raw, count=numbers.integer(count), shown=numbers.integer(shown))
+
+
+def step_of(number: int, count: int) -> str:
+    return _("**Step {number} of {count}**").format(number=numbers.integer(number), count=numbers.integer(count))
+
+
+def right(explanation: str) -> str:
+    return _("**Right.** {explanation}").format(explanation=explanation)
+
+
+def not_quite(explanation: str, answer: str) -> str:
+    return _("**Not quite.** {explanation} The answer is **{answer}**.").format(explanation=explanation, answer=answer)
+
+
+def goal(text: str) -> str:
+    return _("🎯 **Goal:** {goal}").format(goal=text)
+
+
+def goal_reached(text: str) -> str:
+    return _("**Goal reached.** {reached}").format(reached=text)
+
+
+def topic_link(title: str) -> str:
+    return _("Everything about {lesson} on one page, with your own data").format(lesson=title)
+
+
+def step_link(query: str) -> str:
+    return _("Link to this step: `{query}`").format(query=query)
