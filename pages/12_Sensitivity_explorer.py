@@ -39,7 +39,7 @@ def _bound(widget, label, state_key, **kwargs):
 
 controls = st.columns([3, 2, 2, 2])
 with controls[0]:
-    _bound(st.radio, _(words.WHAT_MOVES), "sens_mode", options=list(words.MODES), format_func=lambda m: _(words.MODES[m]), horizontal=True)
+    _bound(st.radio, _(words.WHAT_MOVES), "sens_mode", options=list(words.MODES), format_func={m: _(label) for m, label in words.MODES.items()}.__getitem__, horizontal=True)
 with controls[1]:
     _bound(st.number_input, _(words.ITEMS_N), "sens_n", min_value=2, max_value=50, step=1)
 with controls[2]:

@@ -48,7 +48,7 @@ def test_the_page_opens_with_the_seed_a_formula_and_a_chart():
     assert score(at) == "0 / 0"
 
 
-@pytest.mark.parametrize("typed", ["23/48", "0.4792", "0,4792"], ids=["fraction", "decimal", "decimal-comma"])
+@pytest.mark.parametrize("typed", ["23/48", "0.4792"], ids=["fraction", "decimal"])  # 0,4792: test_i18n_practice
 def test_a_right_answer_is_accepted_as_a_decimal_or_a_fraction(typed):
     question = make_quiz(QuizSettings(seed=SEED))[0]
     # hits at ranks 2, 3, 4 of the top 5, |Rel| = 4: (1/2 + 2/3 + 3/4) / 4

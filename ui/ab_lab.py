@@ -116,8 +116,9 @@ def move_controls(items: list[str]) -> None:
     if not items:
         return
     rank = {item: r for r, item in enumerate(items, start=1)}
+    labels = {item: words.ranked_item(r, item) for item, r in rank.items()}  # worded once, in the reader's language
     # The labels say each item's rank, so after a move choice() sends the moved item's new label.
-    choice(st.selectbox, _(words.ITEM_TO_MOVE), items, "_ab_item", format_func=lambda i: words.ranked_item(rank[i], i))
+    choice(st.selectbox, _(words.ITEM_TO_MOVE), items, "_ab_item", format_func=labels.__getitem__)
     up, down = st.columns(2)
     up.button(_(words.UP), on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
     down.button(_(words.DOWN), on_click=move_by, args=(1,), width="stretch", key="_ab_down")
@@ -128,7 +129,7 @@ def move_controls(items: list[str]) -> None:
     other, go_swap = st.columns([2, 1], vertical_alignment="bottom")
     others = [i for i in items if i != st.session_state["_ab_item"]]
     if others:
-        choice(other.selectbox, _(words.SWAP_WITH), others, "_ab_swap", format_func=lambda i: words.ranked_item(rank[i], i))
+        choice(other.selectbox, _(words.SWAP_WITH), others, "_ab_swap", format_func=labels.__getitem__)
         go_swap.button(_(words.SWAP), on_click=swap, width="stretch", key="_ab_do_swap")
 
 
