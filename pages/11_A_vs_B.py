@@ -61,9 +61,9 @@ with cards_area:
     ab_lab.difference_cards(comparison, a.k, columns=3)
 shown = comparison.assign(metric=[BY_KEY[key].display_label(a.k if BY_KEY[key].needs_k else None)
                                   for key in comparison["key"]])
-show_table(shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"}),
-           column_config={"metric": st.column_config.Column(label=_(words.METRIC)),
-                          **{c: st.column_config.NumberColumn(format="%.4f") for c in ("A", "B", "B − A")}})
+table = shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"})
+show_table(table.style.format(lambda v: numbers.number(v, 4), subset=["A", "B", "B − A"]),
+           column_config={"metric": st.column_config.Column(label=_(words.METRIC))})
 
 
 pitfalls(*[_(line) for line in words.PITFALLS])

@@ -67,13 +67,12 @@ if n:
 else:
     st.info(_(words.EMPTY))
 shown = table.assign(metric=[labels[key] for key in table["metric"]])
-show_table(shown.rename(columns={"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order",
-                                 "beats": "beats (share)", "chance_corrected": "chance-corrected"}),
-           column_config={"metric": st.column_config.Column(label=_(words.COLUMNS["metric"])),
-                          **{shown_name: st.column_config.NumberColumn(_(words.COLUMNS[name]), format="%.4f")
-                             for name, shown_name in (("value", "your list"), ("expected", "E[random] (exact)"),
-                                                      ("perfect", "perfect order"), ("beats", "beats (share)"),
-                                                      ("chance_corrected", "chance-corrected"))}})
+headers = {"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order", "beats": "beats (share)",
+           "chance_corrected": "chance-corrected"}
+shown = shown.rename(columns=headers)
+show_table(shown.style.format(lambda v: numbers.number(v, 4), subset=list(headers.values()), na_rep="—"),
+           column_config={shown_name: st.column_config.Column(label=_(words.COLUMNS[name]))
+                          for name, shown_name in {"metric": "metric", **headers}.items()})
 st.caption(words.table_caption(ORDERINGS, n))
 
 pitfalls(*[_(line) for line in words.PITFALLS])
