@@ -59,7 +59,10 @@ def _answer_key(progress: dict) -> str:
 def _for_the_engine(typed: str) -> str:
     """The typed answer with the reader's decimal comma read as the point (Turkish 0,5 is 0.5); a comma
     that is no decimal mark in the reader's language (English 0,5) raises numbers.NumberError."""
-    body = typed.strip().removesuffix("%").strip()
+    typed = typed.strip()
+    if typed.startswith("%"):  # the Turkish percent, %64,29, is the engine's 64.29%
+        typed = typed[1:].strip() + "%"
+    body = typed.removesuffix("%").strip()
     if "," not in body or "/" in body:
         return typed
     numbers.parse(body)

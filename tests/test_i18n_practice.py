@@ -11,7 +11,13 @@ from metrics.challenges import CHALLENGES
 from metrics.practice import QuizSettings, make_quiz
 from tests import pseudo
 from tests.conftest import run_page
-from tests.test_page_practice import PAGE, SEED, answer, plain, quiz_page, score
+from tests.test_page_practice import PAGE, SEED, answer, plain, quiz_page
+
+
+def score(at) -> str:
+    """The quiz score ("1 / 2") in any language: the end of the quiz code line."""
+    line = next(m.value for m in at.markdown if "&nbsp;" in m.value)
+    return " ".join(line.split()[-3:])
 from ui import scenario_link
 
 
@@ -28,6 +34,12 @@ def test_a_turkish_reader_types_a_decimal_comma_and_it_is_checked_as_the_point()
     answer_tr(at, "0,4792")  # AP@5 = 23/48 = 0.4792
     assert at.success and "0,4792" in plain(at.success[0].value)
     assert score(at) == "1 / 1"
+
+
+@pytest.mark.parametrize("typed", ["%47,92", "47,92%"])
+def test_a_turkish_percentage_is_read_with_its_sign_first_or_last(typed):
+    at = answer_tr(quiz_in("tr"), typed)
+    assert at.success and score(at) == "1 / 1"
 
 
 def test_a_turkish_0_5_is_read_as_0_5_not_refused_and_not_5():
