@@ -297,3 +297,123 @@ def outside(case) -> str | None:
         return None
     return _("Relevant but never recommended: {items}").format(
         items=_(", ").join(graded_item(item, case.ground_truth[item]) for item in items))
+
+
+# --- the worked solutions of a wrong answer (metrics.practice, metrics.practice_data) ----------------------
+
+_WORKED_TITLES = (
+    N_("P@K and R@K at every K"),
+    N_("The offered swaps"),
+    N_("AUC: every click/non-click pair"),
+    N_("GAUC: AUC per user, weighted by impressions"),
+    N_("LogLoss: the cost of each impression"),
+    N_("{metric}: each rating's error"),
+    N_("{metric}: the confusion matrix"),
+)
+_WORKED_PREFIXES = (N_("After your swap ({option}): {title}"), N_("After the best swap ({option}): {title}"),
+                    N_("List A: {title}"), N_("List B: {title}"))
+# Longer templates first where one starts like another ("… changes by {change}, the most of any swap").
+_WORKED_STEPS = (
+    N_("|Rel| = {n}: P@K = hits/K and R@K = hits/|Rel| are equal when K = |Rel|, or while there is no hit"),
+    N_("at your K = {k}: P@K = {p}, R@K = {r}"),
+    N_("{metric} of the list as it is: {value}"),
+    N_("{option}: {metric} changes by {change}, the most of any swap"),
+    N_("{option}: {metric} changes by {change}"),
+    N_("{positives} clicks × {negatives} non-clicks = {pairs} pairs"),
+    N_("click scored higher: {pairs} pairs, credit 1 each"),
+    N_("tied: {pairs} pairs, credit ½ each"),
+    N_("AUC within each user, from that user's pairs only; a user with one class has no pair and is left out"),
+    N_("weight of each user: their impressions ({weights})"),
+    N_("probability given to what happened: p for a click, 1 − p for a non-click"),
+    N_("each costs −ln of that probability (natural log)"),
+    N_("LogLoss = their mean = {total} / {n} = {value}"),
+    N_("square each error and average: MSE = {value}"),
+    N_("take each error without its sign"),
+    N_("MAE = mean of |error| = {total} / {n} = {value}"),
+    N_("count the four outcomes: TP = {tp}, FP = {fp}, TN = {tn}, FN = {fn}"),
+)
+_WORKED_WORDS = {  # table headers and cells of these solutions
+    "hits": N_("hits"), "swap": N_("swap"), "change": N_("change"), "your K": N_("your K"), "equal": N_("equal"),
+    "your choice": N_("your choice"), "best": N_("best"), "click": N_("click"), "click score": N_("click score"),
+    "non-click": N_("non-click"), "non-click score": N_("non-click score"), "credit": N_("credit"),
+    "user": N_("user"), "impressions": N_("impressions"), "clicks": N_("clicks"), "left out": N_("left out"),
+    "clicks only": N_("clicks only"), "no click": N_("no click"), "impression": N_("impression"),
+    "clicked": N_("clicked"), "p of what happened": N_("p of what happened"), "prediction": N_("prediction"),
+    "actual": N_("actual"), "error": N_("error"), "|error|": N_("|error|"), "error²": N_("error²"),
+    "predicted 1": N_("predicted 1"), "predicted 0": N_("predicted 0"), "clicked (1)": N_("clicked (1)"),
+    "not clicked (0)": N_("not clicked (0)"),
+}
+_AFTER = re.compile(r"(?P<metric>.+) after")
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
+_STEP_PATTERNS = [(t, _pattern(t)) for t in _WORKED_STEPS]
+_TITLE_PATTERNS = [(t, _pattern(t)) for t in (*_WORKED_PREFIXES, *_WORKED_TITLES)]
+
+
+def _renumber(text: str) -> str:
+    """Every decimal number of an engine's English text in the reader's notation (same digits)."""
+    def one(found: re.Match) -> str:
+        digits = found[0].split(".")[1]
+        return numbers.number(float(found[0]), len(digits), sign=found[0].startswith("+"))
+    return _DECIMAL.sub(one, text)
+
+
+def _fill(template: str, found: re.Match) -> str:
+    fields = {}
+    for key, value in found.groupdict().items():
+        fields[key] = (worked_title(value) if key == "title" else option(value) if key == "option"
+                       else _renumber(value))
+    return _(template).format(**fields)
+
+
+def worked_title(title: str) -> str:
+    for template, pattern in _TITLE_PATTERNS:
+        found = pattern.fullmatch(title)
+        if found:
+            return _fill(template, found)
+    return _(title)  # a ranking solution's own title (content/worked.py words it, if it is in a catalog)
+
+
+def worked_step(text: str) -> str:
+    for template, pattern in _STEP_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            return _fill(template, found)
+    return _renumber(text)
+
+
+def _cell(value):
+    if isinstance(value, str):
+        if value in _WORKED_WORDS:
+            return _(_WORKED_WORDS[value])
+        return option(value)
+    return value
+
+
+def reword(solution, own: bool):
+    """A worked solution in the reader's language: its title always; its table and steps when it is one of
+    practice's own (``own``: the K, swap and data solutions), else as the ranking solution wrote them."""
+    from dataclasses import replace
+    title = worked_title(solution.title)
+    if not own:
+        return replace(solution, title=title)
+    table = solution.table.copy()
+    headers = {}
+    for column in table.columns:
+        after = _AFTER.fullmatch(str(column)) if isinstance(column, str) else None
+        headers[column] = (_("{metric} after").format(metric=after["metric"]) if after
+                           else _cell(column) if isinstance(column, str) else column)
+        if table[column].dtype == object:
+            table[column] = table[column].map(_cell)
+    table = table.rename(columns=headers)
+    return replace(solution, title=title, table=table,
+                   steps=tuple((key, worked_step(text)) for key, text in solution.steps))
+
+
+def solutions(question, verdict) -> tuple:
+    """A verdict's worked solutions, reworded for the reader: the K and swap tables and the data solutions
+    are practice's own; the ranking solutions (metrics.worked) keep their steps."""
+    shown = []
+    for index, solution in enumerate(verdict.solution):
+        own = question.kind in ("k_equal", "data") or (question.kind == "swap" and index == 0)
+        shown.append(reword(solution, own))
+    return tuple(shown)

@@ -186,7 +186,7 @@ def quiz() -> None:
         shown = quiz_words.verdict_message(verdict, progress.get("typed")) if verdict.code else verdict.message
         (st.success if verdict.correct else st.error)(text.markdown(shown),
                                                       icon="✅" if verdict.correct else "❌")
-        worked_view.show(verdict.solution, f"_quiz_worked_{progress['round']}_{progress['index']}")
+        worked_view.show(quiz_words.solutions(question, verdict), f"_quiz_worked_{progress['round']}_{progress['index']}")
 
 
 def _start(key: str) -> None:

@@ -150,3 +150,18 @@ def test_the_goal_challenges_and_their_statuses_are_wrapped(in_pseudo):
             status = challenge.check(start, current, truth)
             assert status.code, status.message
             assert _wrapped(words.status_message(status)), status.message
+
+
+def test_the_worked_solutions_of_a_wrong_answer_are_worded_for_the_reader(in_pseudo):
+    """Titles of every solution, and the table and steps of practice's own (K, swap, data) solutions."""
+    for key, question in _one_of_each_kind().items():
+        typed = next((o for o in question.options if o not in question.right_options), None) or "12345"
+        verdict = practice.check(question, typed)
+        for index, solution in enumerate(words.solutions(question, verdict)):
+            assert _wrapped(solution.title), (key, solution.title)
+            if question.kind in ("k_equal", "data") or (question.kind == "swap" and index == 0):
+                label = question.label
+                for _, step in solution.steps:
+                    assert not pseudo.leftover_words(step, {label, "Accuracy"}), (key, step)  # Accuracy: a registry label
+                for column in solution.table.columns:
+                    assert not pseudo.leftover_words(str(column), {label}), (key, column)
