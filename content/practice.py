@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from content import numbers
+from content import labs, numbers
 from content.i18n import N_, _, ngettext
 from metrics import practice
 from metrics.challenges import CHALLENGE_K, MAX_SWAPS, NDCG_TARGET
@@ -417,3 +417,9 @@ def solutions(question, verdict) -> tuple:
         own = question.kind in ("k_equal", "data") or (question.kind == "swap" and index == 0)
         shown.append(reword(solution, own))
     return tuple(shown)
+
+
+
+def latex(formula: str) -> str:
+    """A quiz formula (metrics.practice.QUIZ_METRICS) with its words in the reader's language."""
+    return labs.formula_words(formula)

@@ -8,6 +8,7 @@ from metrics import registry, whatif
 from metrics.ndcg import ndcg_tables
 from metrics.ranked_metrics import average_precision_table, first_hit_rank
 from metrics.topn_metrics import topn_counts
+from content import labs
 from content.i18n import _
 from content.pages import sensitivity as words
 from ui import formulas, lab_charts
@@ -88,7 +89,7 @@ general, substituted = st.columns(2)
 with general:
     st.caption(_(words.FORMULAS))
     st.latex(r"\mathrm{NDCG@K}=\frac{\sum_{i=1}^{K}\mathrm{rel}_i/\log_2(i+1)}{\mathrm{IDCG@K}}")
-    st.latex(rf"\mathrm{{RR}}=\frac{{1}}{{\mathrm{{rank}}_{{\text{{{_(words.FIRST_HIT)}}}}}}},\qquad " + registry.BY_KEY["precision_at_k"].latex)
+    st.latex(rf"\mathrm{{RR}}=\frac{{1}}{{\mathrm{{rank}}_{{\text{{{_(words.FIRST_HIT)}}}}}}},\qquad " + labs.formula_words(registry.BY_KEY["precision_at_k"].latex))
     st.latex(r"\mathrm{AP@K}=\frac{\sum_{i\le K} \mathrm{P@}i\cdot \mathrm{rel}_i}{\min(\lvert\mathrm{Rel}\rvert,K)}")
 with substituted:
     st.caption(_(words.WITH_YOUR_NUMBERS))

@@ -134,7 +134,7 @@ def quiz() -> None:
             st.markdown(words.practise_again(missed))
         else:
             st.success(_(words.NO_MISS), icon="🏆")
-        st.latex(QUIZ_METRICS["ndcg_at_k"].latex)
+        st.latex(quiz_words.latex(QUIZ_METRICS["ndcg_at_k"].latex))
         last_list = next((q.case for q in reversed(questions) if q.kind != "data"), None)
         if last_list is not None:
             _show_list(last_list, _(words.LAST_LIST), "quiz_last_list")
@@ -144,7 +144,7 @@ def quiz() -> None:
     question = questions[progress["index"]]
     st.subheader(words.question_number(progress["index"] + 1, len(questions)))
     st.markdown(quiz_words.prompt(question))
-    st.latex(question.latex if question.kind != "k_equal"
+    st.latex(quiz_words.latex(question.latex) if question.kind != "k_equal"
              else rf"\mathrm{{P@K}}=\frac{{\text{{{_(words.HITS)}}}_K}}{{K}}\quad "
                   rf"\mathrm{{R@K}}=\frac{{\text{{{_(words.HITS)}}}_K}}{{\lvert\mathrm{{Rel}}\rvert}}")
     if question.kind == "data":
