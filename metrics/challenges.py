@@ -35,20 +35,23 @@ def swap_distance(start: list, current: list) -> int | None:
 @dataclass(frozen=True)
 class Status:
     met: bool
-    message: str
+    message: str  # in English; the UI words ``code`` and ``fields`` in the reader's language (content/practice.py)
+    code: str = ""
+    fields: dict = field(default_factory=dict, compare=False)
 
 
 NDCG_TARGET, MAX_SWAPS, CHALLENGE_K = 0.9, 2, 5
 
 
-def halfway_through_a_swap(start: list, current: list) -> str | None:
+def halfway_through_a_swap(start: list, current: list) -> Status | None:
     """What to do next when ``current`` is ``start`` halfway through a typed swap: one item typed over
     another, so it appears twice (the second copy is left out of the list) and the other is missing."""
     named = [str(i) for i in current]
     missing = [str(i) for i in start if str(i) not in set(named)]
     if len(named) == len(start) - 1 and len(missing) == 1 and set(named) <= {str(i) for i in start}:
-        return (f"Halfway through a swap: {missing[0]} is missing, because another item now appears twice. "
-                f"Type {missing[0]} over the second copy to finish the swap.")
+        return Status(False, f"Halfway through a swap: {missing[0]} is missing, because another item now appears "
+                             f"twice. Type {missing[0]} over the second copy to finish the swap.", "halfway",
+                      {"missing": missing[0]})
     return None
 
 
@@ -58,29 +61,33 @@ def ndcg_with_few_swaps(start: list, current: list, ground_truth: dict) -> Statu
     if swaps is None:
         halfway = halfway_through_a_swap(start, current)
         if halfway:
-            return Status(False, halfway)
-        return Status(False, "Only reorder the starting list: keep the same items (move them by changing their rank).")
+            return halfway
+        return Status(False, "Only reorder the starting list: keep the same items (move them by changing their rank).",
+                      "same_items")
     value = ndcg_at_k(current, ground_truth, CHALLENGE_K)
     text = f"NDCG@{CHALLENGE_K} = {value:.4f} after {swaps} swap{'s' * (swaps != 1)}."
+    fields = {"k": CHALLENGE_K, "value": value, "swaps": swaps, "most": MAX_SWAPS, "target": NDCG_TARGET}
     if value >= NDCG_TARGET and swaps <= MAX_SWAPS:
-        return Status(True, f"Goal met: {text}")
+        return Status(True, f"Goal met: {text}", "ndcg_met", fields)
     if swaps > MAX_SWAPS:
-        return Status(False, f"{text} That is more than {MAX_SWAPS} swaps: undo one.")
-    return Status(False, f"{text} Not yet {NDCG_TARGET}.")
+        return Status(False, f"{text} That is more than {MAX_SWAPS} swaps: undo one.", "ndcg_too_many", fields)
+    return Status(False, f"{text} Not yet {NDCG_TARGET}.", "ndcg_not_yet", fields)
 
 
 def precision_and_ap_disagree(start: list, current: list, ground_truth: dict) -> Status:
     """Goal: the edited list and the starting list are ordered one way by P@5 and the other way by AP@5."""
     halfway = halfway_through_a_swap(start, current)
     if halfway:
-        return Status(False, halfway)
+        return halfway
     p_start, p_now = (precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
     ap_start, ap_now = (average_precision_at_k(x, ground_truth, CHALLENGE_K) for x in (start, current))
     text = (f"P@{CHALLENGE_K}: yours {p_now:.4f} vs start {p_start:.4f}; "
             f"AP@{CHALLENGE_K}: yours {ap_now:.4f} vs start {ap_start:.4f}.")
+    fields = {"k": CHALLENGE_K, "p_now": p_now, "p_start": p_start, "ap_now": ap_now, "ap_start": ap_start}
     if (p_now - p_start) * (ap_now - ap_start) < -1e-15:
-        return Status(True, f"Goal met: {text} The two metrics disagree on which list is better.")
-    return Status(False, f"{text} They do not yet disagree: one must prefer your list and the other the start.")
+        return Status(True, f"Goal met: {text} The two metrics disagree on which list is better.", "disagree_met", fields)
+    return Status(False, f"{text} They do not yet disagree: one must prefer your list and the other the start.",
+                  "disagree_not_yet", fields)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,15 @@ ANSWER_RULE = ("Give at least 3 decimals (0.643 or 0.6429) or the exact fraction
 MAX_ANSWER_LENGTH = 40
 
 
+class AnswerError(ValueError):
+    """A typed answer that is not a number: ``code`` and ``fields`` say why (the UI words it in the
+    reader's language); ``str()`` is the English message."""
+
+    def __init__(self, code: str, message: str, **fields):
+        super().__init__(message)
+        self.code, self.fields = code, fields
+
+
 def parse_answer(text: str) -> Fraction:
     """A typed number as an exact fraction: decimals, a decimal comma, a percentage or ``p/q``.
 
@@ -53,9 +62,10 @@ def parse_answer(text: str) -> Fraction:
     """
     cleaned = str(text).strip().replace(" ", "")
     if not cleaned:
-        raise ValueError("Type a number first, e.g. 0.6429 or 9/14.")
+        raise AnswerError("empty", "Type a number first, e.g. 0.6429 or 9/14.")
     if len(cleaned) > MAX_ANSWER_LENGTH:
-        raise ValueError(f"That answer is {len(cleaned)} characters long; a number needs at most {MAX_ANSWER_LENGTH}.")
+        raise AnswerError("too_long", f"That answer is {len(cleaned)} characters long; a number needs at most "
+                          f"{MAX_ANSWER_LENGTH}.", length=len(cleaned), most=MAX_ANSWER_LENGTH)
     percent = cleaned.endswith("%")
     body = cleaned.removesuffix("%")
     if "," in body and "." not in body and "/" not in body and body.count(",") == 1:
@@ -63,7 +73,8 @@ def parse_answer(text: str) -> Fraction:
     try:
         value = Fraction(body)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text.strip()!r} is not a number: type a decimal such as 0.6429 or a fraction such as 9/14.") from None
+        raise AnswerError("not_a_number", f"{text.strip()!r} is not a number: type a decimal such as 0.6429 or a "
+                          "fraction such as 9/14.", text=text.strip()) from None
     return value / 100 if percent else value
 
 
@@ -245,6 +256,8 @@ class Verdict:
     mistake: str | None = None
     unreadable: bool = False  # not a number (or no option chosen): ask again, do not score
     solution: tuple[worked.Worked, ...] = ()  # a wrong answer's worked solution, its slip marked
+    code: str = ""  # what the message says, for the UI to word in the reader's language (content/practice.py)
+    fields: dict = field(default_factory=dict, compare=False)  # the values the message names
 
 
 def check_number(text: str, exact: float, known_mistakes: dict[str, float] | None = None) -> Verdict:
@@ -265,22 +278,26 @@ def check_number(text: str, exact: float, known_mistakes: dict[str, float] | Non
     """
     try:
         typed = parse_answer(text)
-    except ValueError as problem:
-        return Verdict(False, str(problem), unreadable=True)
+    except AnswerError as problem:
+        return Verdict(False, str(problem), unreadable=True, code=problem.code, fields=problem.fields)
     shown, decimals = str(text).strip(), typed_decimals(text)
     if matches(typed, decimals, exact):
         if abs(float(typed) - exact) <= EXACT:
-            return Verdict(True, f"Right: {describe(exact)}.")
-        return Verdict(True, f"Right: {shown} is {exact:.4f} rounded to {decimals} decimals.")
+            return Verdict(True, f"Right: {describe(exact)}.", code="right_exact", fields={"exact": exact})
+        return Verdict(True, f"Right: {shown} is {exact:.4f} rounded to {decimals} decimals.", code="right_rounded",
+                       fields={"shown": shown, "exact": exact, "decimals": decimals})
     for name, value in (known_mistakes or {}).items():
         if matches(typed, decimals, value):
             return Verdict(False, f"Not quite: {shown} is what you get with {name}. "
-                                  f"The answer is {describe(exact)}.", name)
+                                  f"The answer is {describe(exact)}.", name, code="mistake",
+                           fields={"shown": shown, "mistake": name, "exact": exact})
     if decimals is not None and decimals < MIN_DECIMALS and abs(float(typed) - exact) <= 0.5 * 10.0 ** -decimals:
         low, high = float(typed) - 0.5 * 10.0 ** -decimals, float(typed) + 0.5 * 10.0 ** -decimals
         return Verdict(False, f"{shown} stands for anything from {low:g} to {high:g}: give at least {MIN_DECIMALS} "
-                              "decimals, or the exact fraction, so it can be checked.", unreadable=True)
-    return Verdict(False, f"Not quite: you typed {shown}; the answer is {describe(exact)}.")
+                              "decimals, or the exact fraction, so it can be checked.", unreadable=True,
+                       code="too_few_decimals", fields={"shown": shown, "low": low, "high": high, "most": MIN_DECIMALS})
+    return Verdict(False, f"Not quite: you typed {shown}; the answer is {describe(exact)}.", code="wrong",
+                   fields={"shown": shown, "exact": exact})
 
 
 def check_metric(text: str, metric: str, case: RankingCase) -> Verdict:
@@ -482,31 +499,36 @@ def check(question: Question, typed: str) -> Verdict:
     if question.kind == "k_equal":
         try:
             k = parse_answer(typed)
-        except ValueError as problem:
-            return Verdict(False, str(problem), unreadable=True)
+        except AnswerError as problem:
+            return Verdict(False, str(problem), unreadable=True, code=problem.code, fields=problem.fields)
         ks = ", ".join(str(k) for k in sorted(question.right_ks))
+        fields = {"k": k, "ks": sorted(question.right_ks), "n": len(question.case.recommended)}
         if k in question.right_ks:
-            return Verdict(True, f"Right: at K = {k}, P@K = R@K (every such K: {ks}).")
+            return Verdict(True, f"Right: at K = {k}, P@K = R@K (every such K: {ks}).", code="k_right", fields=fields)
         if k.denominator != 1 or not 1 <= k <= len(question.case.recommended):
-            return Verdict(False, f"K is a whole number from 1 to {len(question.case.recommended)}; the answer is K = {ks}.")
+            return Verdict(False, f"K is a whole number from 1 to {len(question.case.recommended)}; the answer is K = {ks}.",
+                           code="k_range", fields=fields)
         p = precision_at_k(question.case.recommended, question.case.ground_truth, int(k))
         r = recall_at_k(question.case.recommended, question.case.ground_truth, int(k))
         return Verdict(False, f"Not quite: at K = {k}, P@K = {p:.4f} and R@K = {r:.4f}. "
                               f"They are equal at K = {ks}: where K = |Rel| (or where there is no hit yet).",
-                       solution=(_k_solution(question, int(k)),))
+                       solution=(_k_solution(question, int(k)),), code="k_wrong", fields={**fields, "p": p, "r": r})
     if typed in question.right_options:
-        return Verdict(True, f"Right: {typed}.")
+        return Verdict(True, f"Right: {typed}.", code="option_right", fields={"option": typed})
     right = " or ".join(sorted(question.right_options))
+    fields = {"right": sorted(question.right_options), "option": typed}
     if typed not in question.options:
-        return Verdict(False, "Pick one of the options first.", unreadable=True)
+        return Verdict(False, "Pick one of the options first.", unreadable=True, code="pick_option")
     if question.kind == "compare":
         mistake = _compare_mistake(question, typed)
         step = worked.slip(question.metric, mistake) if mistake else "result"
         said = f" Your choice is what {mistake} gives." if mistake else ""
         solution = tuple(worked.ranking_solution(question.metric, c).with_mark(step).titled(name)
                          for name, c in (("List A", question.case), ("List B", question.other)))
-        return Verdict(False, f"Not quite: the answer is {right}.{said}", mistake, solution=solution)
-    return Verdict(False, f"Not quite: the answer is {right}.", solution=_swap_solution(question, typed))
+        return Verdict(False, f"Not quite: the answer is {right}.{said}", mistake, solution=solution,
+                       code="option_wrong", fields={**fields, "mistake": mistake})
+    return Verdict(False, f"Not quite: the answer is {right}.", solution=_swap_solution(question, typed),
+                   code="option_wrong", fields={**fields, "mistake": None})
 
 
 def _check_data(question: Question, typed: str) -> Verdict:

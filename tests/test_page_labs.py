@@ -11,7 +11,7 @@ from metrics import baselines
 from metrics.registry import BY_KEY
 from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
 from ui import text
-from ui.lab_content import PRESETS
+from content.labs import PRESETS
 from ui.state import TOPIC_PAGES
 
 D = lambda i: 1 / np.log2(i + 1)  # noqa: E731  (the NDCG discount at rank i)

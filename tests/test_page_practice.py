@@ -48,7 +48,7 @@ def test_the_page_opens_with_the_seed_a_formula_and_a_chart():
     assert score(at) == "0 / 0"
 
 
-@pytest.mark.parametrize("typed", ["23/48", "0.4792", "0,4792"], ids=["fraction", "decimal", "decimal-comma"])
+@pytest.mark.parametrize("typed", ["23/48", "0.4792"], ids=["fraction", "decimal"])  # 0,4792: test_i18n_practice
 def test_a_right_answer_is_accepted_as_a_decimal_or_a_fraction(typed):
     question = make_quiz(QuizSettings(seed=SEED))[0]
     # hits at ranks 2, 3, 4 of the top 5, |Rel| = 4: (1/2 + 2/3 + 3/4) / 4
@@ -186,7 +186,7 @@ def test_a_scenario_too_long_for_a_link_offers_the_file():
     items = [f"{x:x}" for x in np.random.default_rng(0).integers(0, 2**62, size=3000)]
     at = run_page(PAGE, recommended=recommended_table(items))  # the practice page leaves the list alone
     assert "too long for a link" in at.sidebar.warning[0].value
-    assert not at.sidebar.code and not at.query_params
+    assert not at.sidebar.code and set(at.query_params) <= {"lang"}  # the address keeps only the language
     assert at.sidebar.get("download_button")
 
 

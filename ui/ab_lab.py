@@ -12,8 +12,11 @@ import streamlit as st
 from metrics import whatif
 from metrics.registry import BY_KEY, RankingCase
 from ui import tables
-from ui.lab_content import BY_KEY as PRESETS
+from content.labs import BY_KEY as PRESETS
 from ui.state import ground_truth_table, recommended_table, reset_editor
+from content import numbers
+from content.i18n import _
+from content.pages import ab as words
 from ui.text import markdown
 from ui.widgets import choice
 
@@ -113,20 +116,21 @@ def move_controls(items: list[str]) -> None:
     if not items:
         return
     rank = {item: r for r, item in enumerate(items, start=1)}
+    labels = {item: words.ranked_item(r, item) for item, r in rank.items()}  # worded once, in the reader's language
     # The labels say each item's rank, so after a move choice() sends the moved item's new label.
-    choice(st.selectbox, "Item to move in B", items, "_ab_item", format_func=lambda i: f"rank {rank[i]}: {i}")
+    choice(st.selectbox, _(words.ITEM_TO_MOVE), items, "_ab_item", format_func=labels.__getitem__)
     up, down = st.columns(2)
-    up.button("⬆ Up", on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
-    down.button("⬇ Down", on_click=move_by, args=(1,), width="stretch", key="_ab_down")
+    up.button(_(words.UP), on_click=move_by, args=(-1,), width="stretch", key="_ab_up")
+    down.button(_(words.DOWN), on_click=move_by, args=(1,), width="stretch", key="_ab_down")
     to_rank, go = st.columns([2, 1], vertical_alignment="bottom")
     st.session_state.setdefault("_ab_to_rank", 1)
-    to_rank.number_input("Move to rank", min_value=1, max_value=len(items), step=1, key="_ab_to_rank")
-    go.button("Move", on_click=move_to, width="stretch", key="_ab_move")
+    to_rank.number_input(_(words.MOVE_TO_RANK), min_value=1, max_value=len(items), step=1, key="_ab_to_rank")
+    go.button(_(words.MOVE), on_click=move_to, width="stretch", key="_ab_move")
     other, go_swap = st.columns([2, 1], vertical_alignment="bottom")
     others = [i for i in items if i != st.session_state["_ab_item"]]
     if others:
-        choice(other.selectbox, "Swap with", others, "_ab_swap", format_func=lambda i: f"rank {rank[i]}: {i}")
-        go_swap.button("Swap", on_click=swap, width="stretch", key="_ab_do_swap")
+        choice(other.selectbox, _(words.SWAP_WITH), others, "_ab_swap", format_func=labels.__getitem__)
+        go_swap.button(_(words.SWAP), on_click=swap, width="stretch", key="_ab_do_swap")
 
 
 def difference_cards(table, k: int, columns: int = 4) -> None:
@@ -134,12 +138,11 @@ def difference_cards(table, k: int, columns: int = 4) -> None:
     cells = st.columns(columns)
     for index, row in enumerate(table.itertuples()):
         metric = BY_KEY[row.key]
-        delta = None if abs(row.difference) < 5e-13 else f"{row.difference:+.4f} vs A"
+        delta = None if abs(row.difference) < 5e-13 else words.delta(row.difference)
         with cells[index % columns]:
-            st.metric(metric.display_label(k if metric.needs_k else None), f"{row.B:.4f}", delta=delta,
-                      border=True, help=f"A: {row.A:.4f}. {metric.meaning}")
+            st.metric(metric.display_label(k if metric.needs_k else None), numbers.number(row.B, 4), delta=delta,
+                      border=True, help=words.card_help(row.A, _(metric.meaning)))
 
 
 def truth_caption(truth: dict) -> str:
-    relevant = ", ".join(f"{markdown(item)} (grade {grade:g})" for item, grade in truth.items() if grade > 0)
-    return f"Relevant items: {relevant or 'none'}."
+    return words.truth_caption([words.graded_item(markdown(item), grade) for item, grade in truth.items() if grade > 0])

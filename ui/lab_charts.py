@@ -8,6 +8,8 @@ import plotly.graph_objects as go
 
 from plotly.subplots import make_subplots
 
+from content import numbers
+from content.i18n import N_, _
 from metrics.registry import BY_KEY
 from ui.text import plotly as plotly_text
 from ui.charts import ALERT as ACCENT
@@ -28,7 +30,7 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
             mode="markers+text", marker={"size": 14, "color": colors[present]},
             text=[plotly_text(i) for i in changes.loc[present, "item"]],
             textposition="middle left" if x == 0 else "middle right",
-            name="list A" if x == 0 else "list B", hoverinfo="text", showlegend=False))
+            name=_("list A") if x == 0 else _("list B"), hoverinfo="text", showlegend=False))
     for row in changes[changes["moved"] & changes["rank_a"].notna() & changes["rank_b"].notna()].itertuples():
         fig.add_annotation(x=0.97, y=int(row.rank_b), ax=0.03, ay=int(row.rank_a), xref="x", yref="y",
                            axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2,
@@ -37,8 +39,12 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=["A", "B"])
     fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
     moved = int(changes["moved"].sum())
-    return _layout(fig, f"A → B: {moved} item(s) moved (green = relevant)", "", "rank",
-                   height=max(320, 36 * n + 90))
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, _("A → B: {moved} item(s) moved (green = relevant)").format(moved=numbers.integer(moved)),
+                   "", _("rank"), height=max(320, 36 * n + 90))
+
+
+AXIS_NAMES = {"rank": N_("rank"), "k": "K"}  # the x of the sensitivity sweep: a rank or K
 
 
 def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None = None,
@@ -56,7 +62,7 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     # One marker trace for all metrics, so each frame is one small trace (frames are costly to build).
     fig.add_trace(go.Scatter(x=[current] * len(keys), y=at.loc[current, list(keys)].tolist(), mode="markers",
                              showlegend=False, marker={"size": 12, "color": colors}, text=names,
-                             hovertemplate="%{text}: %{y:.4f}<extra></extra>", name="current step"))
+                             hovertemplate="%{text}: %{y:.4f}<extra></extra>", name=_("current step")))
     marker_trace = len(keys)
     fig.frames = [go.Frame(name=str(s), traces=[marker_trace],
                            data=[go.Scatter(x=[s] * len(keys), y=at.loc[s, list(keys)].tolist())]) for s in steps]
@@ -65,13 +71,13 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
         # slider across the whole width, so 14 px labels never run into each other on a phone.
         updatemenus=[{"type": "buttons", "x": 0, "y": 0, "xanchor": "left", "yanchor": "top",
                       "direction": "left", "pad": {"t": 48}, "buttons": [
-            {"label": "▶ Play", "method": "animate",
+            {"label": _("▶ Play"), "method": "animate",
              "args": [None, {"frame": {"duration": 500, "redraw": False}, "fromcurrent": True, "transition": {"duration": 200}}]},
             {"label": "⏸", "method": "animate",
              "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]},
         ]}],
         sliders=[{"active": steps.index(current), "x": 0, "len": 1, "y": 0, "yanchor": "top", "pad": {"t": 84},
-                  "currentvalue": {"prefix": f"{x} = "},
+                  "currentvalue": {"prefix": f"{_(AXIS_NAMES[x])} = "},
                   "steps": [{"label": str(s), "method": "animate",
                              "args": [[str(s)], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
                             for s in steps]}],
@@ -80,7 +86,8 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
         fig.add_vline(x=k + 0.5, line_dash="dot", line_color=MARKER, annotation_text=f"K = {k}")
     fig.update_yaxes(range=[-0.03, 1.08])
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
-    return _layout(fig, title, x, "value", height=520, legend_on_top=True, bottom=170)
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, title, _(AXIS_NAMES[x]), _("value"), height=520, legend_on_top=True, bottom=170)
 
 
 def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
@@ -110,11 +117,12 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                            "y0": 0, "y1": 1, "line": style, "layer": "below"})
         if distinct.size == 1:
             notes.append({"x": distinct[0], "y": 0.5, "xref": f"x{axis}", "yref": f"y{axis}", "showarrow": False,
-                          "text": f"every ordering: {distinct[0]:.4f}",
+                          "text": _("every ordering: {value}").format(value=numbers.number(distinct[0], 4)),
                           "bgcolor": "rgba(255,255,255,0.8)", "font": {"color": "black"}})
     fig.add_traces(traces)
     fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
-    return _layout(fig, "Random orderings of your items: red = your list, dashed = E[random]", "", "",
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, _("Random orderings of your items: red = your list, dashed = E[random]"), "", "",
                    height=300 * rows + 80)
 
 
@@ -124,13 +132,14 @@ def sampled_bars(table: pd.DataFrame, k: int) -> go.Figure:
     for evaluation, color in (("full", NEUTRAL), ("sampled", "#ef6c00")):
         part = table[table["evaluation"] == evaluation]
         for col, metric in ((1, "hit_rate"), (2, "ndcg")):
-            fig.add_trace(go.Bar(x=[f"model {m}" for m in part["model"]], y=part[metric], marker_color=color,
-                                 name="full catalogue" if evaluation == "full" else "sampled negatives",
-                                 text=[f"{v:.3f}" for v in part[metric]], textposition="outside",
+            fig.add_trace(go.Bar(x=[_("model {name}").format(name=m) for m in part["model"]], y=part[metric], marker_color=color,
+                                 name=_("full catalogue") if evaluation == "full" else _("sampled negatives"),
+                                 text=[numbers.number(v, 3) for v in part[metric]], textposition="outside",
                                  showlegend=col == 1, legendgroup=evaluation), row=1, col=col)
     fig.update_yaxes(range=[0, 1.15])
     fig.update_layout(barmode="group")
-    return _layout(fig, "Full ranking vs sampled negatives", "", "", height=400)
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, _("Full ranking vs sampled negatives"), "", "", height=400)
 
 
 def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, full_n: int) -> go.Figure:
@@ -139,13 +148,14 @@ def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, fu
     for model, color in (("A", NEUTRAL), ("B", "#ef6c00")):
         part = table[table["model"] == model]
         fig.add_trace(go.Scatter(x=part["n_negatives"], y=part[metric], mode="lines+markers",
-                                 name=f"model {model}", line={"color": color}))
+                                 name=_("model {name}").format(name=model), line={"color": color}))
     # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
-    for x, text, dash in ((current, f"n = {current}", "dash"), (full_n, "full catalogue", "dot")):
+    for x, text, dash in ((current, f"n = {numbers.integer(current)}", "dash"), (full_n, _("full catalogue"), "dot")):
         fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text], textposition="bottom left",
                                  line={"color": MARKER if dash == "dash" else MISS, "dash": dash},
                                  showlegend=False, hoverinfo="skip"))
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, 1.1])
-    return _layout(fig, f"{label} as the number of sampled negatives grows", "sampled negatives n (log scale)",
-                   label, height=400)
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, _("{metric} as the number of sampled negatives grows").format(metric=label),
+                   _("sampled negatives n (log scale)"), label, height=400)
