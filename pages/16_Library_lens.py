@@ -18,7 +18,6 @@ from ui.widgets import bound, page, pitfalls, show_table, usable
 page(_(words.TITLE), "🔭", _(words.INTRO))
 formula_area = st.container()
 FOUR_PLACES = ("discount", "contribution", "precision_at_i", "one_over_rank")
-BREAKDOWN_LABELS = {"precision_at_i": "precision@i", "one_over_rank": "1/rank"}
 
 
 def four_places(table: pd.DataFrame):
@@ -71,7 +70,7 @@ app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_t
 with formula_area:
     # One line each, so the pair fits a phone as well as a projector.
     st.latex(r"\begin{aligned}&" + lens.breakdown_latex(library, metric, case.k, theirs)
-             + r"\\ \text{" + text.latex(_(words.VERSUS)) + r"}\ &"
+             + r"\\ " + text.latex(_(words.VERSUS)) + r"\ &"
              + lens.breakdown_latex(_(words.THIS_APP), metric, case.k, app_breakdown) + r"\end{aligned}")
     st.caption(words.formula_caption(words_of.possessive(library), conv.METRIC_LABELS[metric]))
 
@@ -151,7 +150,7 @@ for column, (who, shown_as, b) in zip(columns, ((convention, library, theirs), (
                        f"{words_of.breakdown_label(b.denominator_label, case.k)}")
         for title, table in b.tables.items():
             st.caption(words_of.table_title(title))
-            show_table(four_places(table), column_order=lens.breakdown_columns(table), column_config=BREAKDOWN_LABELS)
+            show_table(four_places(table), column_order=lens.breakdown_columns(table))
 
 st.markdown(words.check_it_yourself(words_of.possessive(library)))
 code = snippet(library, case.recommended, case.ground_truth, case.k)
