@@ -179,9 +179,12 @@ def explain(field: str, convention: conv.Convention, metric: str, recommended, g
     if field == "sees":
         if convention.sees == "list_rows":
             unseen = [i for i in ours.relevant if i not in set(recommended)]
+            if len(unseen) == 1:
+                return _("{library} is given only the recommended rows, so it never sees {items}: the relevant item "
+                         "the list does not recommend.").format(library=lib, items=_items(unseen))
             return ngettext(
-                "{library} is given only the recommended rows, so it never sees {items}: the relevant item the "
-                "list does not recommend.",
+                "{library} is given only the recommended rows, so it never sees {items}: the {n} relevant item "
+                "the list does not recommend.",
                 "{library} is given only the recommended rows, so it never sees {items}: the {n} relevant items "
                 "the list does not recommend.", len(unseen)).format(library=lib, items=_items(unseen),
                                                                     n=integer(len(unseen)))
