@@ -121,7 +121,7 @@ def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
              "reciprocal_rank": r"\mathrm{RR}"}[metric]
     who = latex_text(name)
     if np.isnan(b.value):
-        return rf"{label}_{{{who}}} = \text{{{latex_text(_(words.NO_VALUE))}}}"
+        return rf"{label}_{{{who}}} = {latex_text(_(words.NO_VALUE))}"
     if np.isnan(b.denominator) or not b.denominator:
         return rf"{label}_{{{who}}} = {_fmt(b.value)}"
     return rf"{label}_{{{who}}} = \frac{{{_fmt(b.numerator)}}}{{{_fmt(b.denominator)}}} = {_fmt(b.value)}"
