@@ -184,7 +184,7 @@ st.markdown(words.users_needed(needed, float(target), focus, spread, n))
 st.subheader(_(words.BEYOND))
 diversity = (words.DIVERSITY_SYNTHETIC if source.startswith("A synthetic") else
              words.DIVERSITY if categories is not None else words.NO_DIVERSITY)
-st.caption(f"{_(words.POPULARITY_NOTE)} {_(diversity)}")
+st.caption(words.beyond_caption(_(words.POPULARITY_NOTE), _(diversity)))
 show_table(result["beyond"].style
            .format(lambda v: numbers.number(v, 4, sign=True), subset=["B - A"], na_rep=MISSING)
            .format(four, subset=["A", "B"], na_rep=MISSING), hide_index=False, column_config={"B - A": "B − A"})

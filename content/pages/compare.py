@@ -128,3 +128,8 @@ def users_needed(needed: int, target: float, metric: str, spread: float, users: 
         needed=numbers.integer(needed), target=numbers.number(target, 4), metric=metric,
         power=numbers.percent(0.8), level=numbers.percent(0.05), spread=numbers.number(spread, 4),
         users=numbers.integer(users))
+
+
+def beyond_caption(popularity: str, diversity: str) -> str:
+    # TRANSLATORS: two sentences one after the other: how popularity is counted, then intra-list diversity.
+    return _("{popularity} {diversity}").format(popularity=popularity, diversity=diversity)
