@@ -70,7 +70,8 @@ WHY_NOT_RUN = {
     "Recommenders": N_("Recommenders 1.2.1 requires pandas < 3 (and Jupyter, LightGBM and transformers)"),
     "RecBole": N_("RecBole 1.2.1 breaks on numpy 2"),
 }
-"""Why a snippet is not run by the tests, keyed by library (the English of ui.library_snippets.WHY_NOT_RUN)."""
+"""Why a snippet is not run by the tests (each reason checked with pip against this app's requirements), keyed by
+library; ui.library_snippets.WHY_NOT_RUN is this dict."""
 
 PITFALLS = (
     N_("**Ties** never arise here: a ranked list has no tied scores. When libraries rank by scores, ties are "
