@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from metrics.errors import DataError
 from metrics._validation import check_choice, check_k
 from metrics.ndcg import GAINS, discounts, gain_of
 from metrics.ranked_metrics import AP_DENOMINATORS
@@ -91,6 +92,12 @@ def _rows(frame: pd.DataFrame, positions: np.ndarray) -> str:
     return f"{word}{'s' if len(labels) > 1 else ''} {listed}{more}"
 
 
+def _where(frame: pd.DataFrame, positions: np.ndarray) -> dict:
+    """The facts of :func:`_rows` for a translated message: the unit (line or row), the labels, how many more."""
+    return {"unit": frame.index.name or "row", "labels": [str(label) for label in frame.index[positions[:SHOWN_ROWS]]],
+            "more": max(len(positions) - SHOWN_ROWS, 0)}
+
+
 def _values(values: Sequence, positions: np.ndarray) -> str:
     return ", ".join(repr(v) for v in np.asarray(values, dtype=object)[positions[:SHOWN_ROWS]])
 
@@ -105,8 +112,9 @@ def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFr
     missing = [c for c in required if c not in frame.columns]
     if missing:
         found = ", ".join(repr(str(c)) for c in frame.columns) or "none"
-        raise ValueError(
-            f"{name} is missing column {', '.join(repr(c) for c in missing)} (found columns: {found})"
+        raise DataError(
+            "table_missing_column", f"{name} is missing column {', '.join(repr(c) for c in missing)} "
+            f"(found columns: {found})", table=name, missing=missing, found=[str(c) for c in frame.columns],
         )
     for column in ("user", "item"):
         values = frame[column]
@@ -115,7 +123,8 @@ def _check_frame(frame: object, name: str, required: Sequence[str]) -> pd.DataFr
             missing = missing | (values == "").to_numpy(dtype=bool, na_value=True)
         empty = np.flatnonzero(missing)
         if empty.size:
-            raise ValueError(f"{name} column '{column}' is empty at {_rows(frame, empty)}")
+            raise DataError("empty_ids", f"{name} column '{column}' is empty at {_rows(frame, empty)}", table=name,
+                            column=column, **_where(frame, empty))
     return frame
 
 
@@ -125,8 +134,8 @@ def _check_hashable(frame: pd.DataFrame, name: str, column: str) -> None:
     nested = np.flatnonzero(values.map(lambda v: isinstance(v, (list, tuple, dict, set, np.ndarray))).to_numpy())
     if nested.size:
         kind = type(values.iloc[nested[0]]).__name__
-        raise ValueError(f"{name} column '{column}' must hold one id per row; {_rows(frame, nested)} "
-                         f"{_hold(nested)} a {kind}")
+        raise DataError("nested_ids", f"{name} column '{column}' must hold one id per row; {_rows(frame, nested)} "
+                        f"{_hold(nested)} a {kind}", table=name, column=column, type=kind, **_where(frame, nested))
 
 
 def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
@@ -140,18 +149,19 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
         values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:
-        raise ValueError(
-            f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
-            f"{_hold(bad)} {_values(series.to_numpy(dtype=object), bad)}"
+        raise DataError(
+            "not_numbers", f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
+            f"{_hold(bad)} {_values(series.to_numpy(dtype=object), bad)}", table=name, column=column,
+            values=_values(series.to_numpy(dtype=object), bad), **_where(frame, bad),
         )
     return values
 
 
-class DuplicatePairsError(ValueError):
+class DuplicatePairsError(DataError):
     """A (user, item) pair given twice in ``table`` ("recommendations" or "ground_truth")."""
 
-    def __init__(self, message: str, table: str):
-        super().__init__(message)
+    def __init__(self, message: str, table: str, **fields):
+        super().__init__("duplicate_pairs", message, table=table, **fields)
         self.table = table
 
 
@@ -167,6 +177,7 @@ def _check_unique_pairs(keys_sorted: np.ndarray, order: np.ndarray, frame: pd.Da
     raise DuplicatePairsError(
         f"{name} has duplicate (user, item) pairs in columns 'user' and 'item': user {user!r}, "
         f"item {item!r} at {_rows(frame, same)}; {repeated.size} row(s) in all repeat an earlier pair", name,
+        user=repr(user), item=repr(item), repeats=int(repeated.size), **_where(frame, same),
     )
 
 
@@ -405,9 +416,9 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, *, ties
     primary = _position(recs)
     if primary is None:
         found = ", ".join(repr(str(c)) for c in recs.columns)
-        raise ValueError(
-            f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better); "
-            f"found columns: {found}"
+        raise DataError(
+            "no_rank_or_score", f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = "
+            f"better); found columns: {found}", found=[str(c) for c in recs.columns],
         )
     if "relevance" in truth.columns:
         grade = np.maximum(_numeric(truth, "ground_truth", "relevance"), 0.0)  # negative: judged non-relevant
@@ -454,10 +465,11 @@ def _check_kinds_meet(recs: pd.DataFrame, truth: pd.DataFrame, rec_item: np.ndar
     if np.intersect1d(rec_item, truth_item).size:
         return
     kinds = ["numbers" if n else "text" for n in numeric]
-    raise ValueError(
-        f"item ids are {kinds[0]} in recommendations (e.g. {recs['item'].iloc[0]!r}) and {kinds[1]} in ground_truth "
-        f"(e.g. {truth['item'].iloc[0]!r}), and not one of them matches: every metric would be 0. Write the ids "
-        "the same way in both files"
+    raise DataError(
+        "id_kinds", f"item ids are {kinds[0]} in recommendations (e.g. {recs['item'].iloc[0]!r}) and {kinds[1]} in "
+        f"ground_truth (e.g. {truth['item'].iloc[0]!r}), and not one of them matches: every metric would be 0. Write "
+        "the ids the same way in both files", numeric_in_recommendations=numeric[0],
+        example_recommendation=repr(recs["item"].iloc[0]), example_truth=repr(truth["item"].iloc[0]),
     )
 
 
@@ -469,9 +481,10 @@ def check_gains(truth: pd.DataFrame, grade: np.ndarray, gain: str, k_max: int) -
     bad = np.flatnonzero(~(gains <= limit))
     if bad.size:
         need = "below 1024 with exponential gain (2^rel - 1 overflows)" if gain == "exponential" else "smaller"
-        raise ValueError(
-            f"ground_truth column 'relevance' is too large for a DCG in float64: grades must be {need}; "
-            f"{_rows(truth, bad)} {_hold(bad)} {_values(grade, bad)}"
+        raise DataError(
+            "grades_too_large", f"ground_truth column 'relevance' is too large for a DCG in float64: grades must be "
+            f"{need}; {_rows(truth, bad)} {_hold(bad)} {_values(grade, bad)}", gain=gain, values=_values(grade, bad),
+            **_where(truth, bad),
         )
 
 
@@ -824,7 +837,8 @@ def scan_traps(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, k: int
     truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
     position = _position(recs)
     if position is None:
-        raise ValueError("recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = better)")
+        raise DataError("no_rank_or_score", "recommendations needs a 'rank' column (1 = best) or a 'score' column "
+                        "(higher = better)", found=[str(c) for c in recs.columns])
     grade = _numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else np.ones(len(truth))
     rec_user, truth_user, _ = _shared_codes(recs["user"], truth["user"])
     rec_item, truth_item, _ = _shared_codes(recs["item"], truth["item"])

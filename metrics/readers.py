@@ -30,6 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from metrics.errors import DataError
+
 FORMATS = ("csv", "parquet", "trec")
 KINDS = ("recommendations", "ground_truth", "item_categories")
 TEXT_COLUMNS = ("user", "item", "category")  # ids and labels stay text: "007" is not 7
@@ -45,6 +47,7 @@ ARCHIVES = {b"PK\x03\x04": "a ZIP archive: unzip it and choose the file inside",
             b"BZh": "compressed with bzip2: decompress it (bunzip2) or save it as .csv.gz",
             b"\xfd7zXZ\x00": "compressed with xz: decompress it (unxz) or save it as .csv.gz",
             b"\x28\xb5\x2f\xfd": "compressed with zstd: decompress it (unzstd) or save it as .csv.gz"}
+ARCHIVE_KINDS = dict(zip(ARCHIVES, ("zip", "bzip2", "xz", "zstd"), strict=True))
 SNIFF_BYTES = 64 * 1024
 SHOWN = 5  # offending lines listed in a message
 
@@ -75,11 +78,11 @@ def check_head(head: bytes) -> None:
         return
     for magic, what in ARCHIVES.items():
         if head.startswith(magic):
-            raise ValueError(f"this file is {what}")
+            raise DataError("archive", f"this file is {what}", archive=ARCHIVE_KINDS[magic])
     nul = head[:SNIFF_BYTES].find(b"\x00")
     if nul >= 0:
-        raise ValueError("this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte "
-                         f"at position {nul}); expected CSV, TREC text or Parquet")
+        raise DataError("binary", "this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte "
+                        f"at position {nul}); expected CSV, TREC text or Parquet", position=nul)
 
 
 def unwrap(data: bytes) -> bytes:
@@ -88,13 +91,14 @@ def unwrap(data: bytes) -> bytes:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
-            raise ValueError(f"this gzip file cannot be decompressed ({error}); is it complete?") from None
+            raise DataError("gzip", f"this gzip file cannot be decompressed ({error}); is it complete?",
+                            detail=str(error)) from None
     if data.startswith(UTF16_BOMS):
         try:
             data = data.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError as error:
-            raise ValueError(f"this UTF-16 file has an undecodable character at byte {error.start}; "
-                             "save it as UTF-8 CSV") from None
+            raise DataError("utf16", f"this UTF-16 file has an undecodable character at byte {error.start}; "
+                            "save it as UTF-8 CSV", position=error.start) from None
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM):]
     check_head(data[:SNIFF_BYTES])
@@ -105,15 +109,15 @@ def _text_head(data: bytes) -> str:
     """The first lines of a file as text, or a ValueError if it is not a text file."""
     head = data[:SNIFF_BYTES]
     if head.startswith(PARQUET_MAGIC):
-        raise ValueError("this is a Parquet file, not a text file: choose the Parquet format")
+        raise DataError("parquet_not_text", "this is a Parquet file, not a text file: choose the Parquet format")
     check_head(head)
     try:
         return head.decode("utf-8")
     except UnicodeDecodeError as error:
         if error.start < len(head) - 4:  # not just a character cut at the sniffing boundary
-            raise ValueError(
-                f"this is not a UTF-8 text file (undecodable byte at position {error.start}); "
-                "save it as UTF-8 (or UTF-16 with a BOM) CSV or TREC text"
+            raise DataError(
+                "not_utf8", f"this is not a UTF-8 text file (undecodable byte at position {error.start}); "
+                "save it as UTF-8 (or UTF-16 with a BOM) CSV or TREC text", position=error.start,
             ) from None
         return head[: error.start].decode("utf-8")
 
@@ -206,22 +210,26 @@ def _required(kind: str) -> tuple[list[str], list[str]]:
 def _check_columns(frame: pd.DataFrame, kind: str, hint: str = "") -> pd.DataFrame:
     needed, one_of = _required(kind)
     missing = [f"'{c}'" for c in needed if c not in frame.columns]
+    absent = [[c] for c in needed if c not in frame.columns]
     if one_of and not any(c in frame.columns for c in one_of):
         missing.append(" or ".join(f"'{c}'" for c in one_of))
+        absent.append(list(one_of))
     if missing:
         found = ", ".join(repr(str(c)) for c in frame.columns)
         names = ", ".join(missing)
         lower = {str(c).lower() for c in frame.columns}
-        if not hint and any(c.strip("'") in lower for c in needed + one_of):
+        case = not hint and any(c.strip("'") in lower for c in needed + one_of)
+        if case:
             hint = "; column names are case-sensitive: name them in lower case (user, item, rank, ...)"
-        raise ValueError(f"the {kind.replace('_', ' ')} file is missing column {names} "
-                         f"(found columns: {found}){hint}")
+        raise DataError("missing_column", f"the {kind.replace('_', ' ')} file is missing column {names} "
+                        f"(found columns: {found}){hint}", kind=kind, missing=absent,
+                        found=[str(c) for c in frame.columns], case_sensitive=case, hint=hint)
     return frame
 
 
 def _too_many(n_rows: int, max_rows: int | None) -> None:
     if max_rows is not None and n_rows > max_rows:
-        raise ValueError(f"the file has more than {max_rows:,} rows, the limit here")
+        raise DataError("too_many_rows", f"the file has more than {max_rows:,} rows, the limit here", limit=max_rows)
 
 
 def _label_lines(frame: pd.DataFrame, first_line: int) -> pd.DataFrame:
@@ -300,7 +308,8 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     lines = head.split("\n", skipped + 2)
     header = lines[skipped].rstrip("\r") if len(lines) > skipped else ""
     if not header.strip():
-        raise ValueError("the file is empty or its first line is blank; expected a header row such as user,item,rank")
+        raise DataError("no_header", "the file is empty or its first line is blank; expected a header row such as "
+                        "user,item,rank")
     delimiter = max(DELIMITERS, key=header.count)
     if header.count(delimiter) == 0:
         delimiter = ","
@@ -326,13 +335,17 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
     except pa.ArrowInvalid as error:
-        raise ValueError(f"could not read the file as CSV: {str(error).strip()}") from None
+        raise DataError("csv_unreadable", f"could not read the file as CSV: {str(error).strip()}",
+                        detail=str(error).strip()) from None
     if bad_rows:
         shown = "; ".join(f"line {_line_of(data, row.text, len(header))} has {row.actual_columns} fields: {row.text!r}"
                           for row in bad_rows[:SHOWN])
         more = f" ({len(bad_rows) - SHOWN} more such lines)" if len(bad_rows) > SHOWN else ""
-        raise ValueError(f"could not read the file as CSV: the header names {len(names)} columns "
-                         f"({delimiter.join(names)}) but {shown}{more}")
+        raise DataError("csv_fields", f"could not read the file as CSV: the header names {len(names)} columns "
+                        f"({delimiter.join(names)}) but {shown}{more}", columns=len(names),
+                        header=delimiter.join(names), more=max(len(bad_rows) - SHOWN, 0),
+                        lines=[(_line_of(data, row.text, len(header)), row.actual_columns, row.text)
+                               for row in bad_rows[:SHOWN]])
     _too_many(table.num_rows, max_rows)
     table = _trim_ids(table)
     frame = table.to_pandas()
@@ -416,7 +429,7 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
         schema = table_file.schema_arrow
         problem = _arrow_type_problem(schema, [*TEXT_COLUMNS, *NUMBER_COLUMNS])
         if problem:
-            raise ValueError(problem)
+            raise DataError("parquet_type", problem, detail=problem)
         table = table_file.read()
         names = [str(c).strip() for c in table.column_names]
         table = table.rename_columns(names)
@@ -425,7 +438,8 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
         table = _trim_ids(table)
         frame = table.to_pandas()
     except (pa.ArrowException, OSError) as error:
-        raise ValueError(f"could not read the file as Parquet: {str(error).strip()}") from None
+        raise DataError("parquet_unreadable", f"could not read the file as Parquet: {str(error).strip()}",
+                        detail=str(error).strip()) from None
     frame.index = pd.RangeIndex(1, len(frame) + 1, name="row")
     return frame
 
@@ -444,17 +458,19 @@ def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.
     comments = _comment_lines(data)
     first = next(iter(_content_lines(head)), "")
     if not first:
-        raise ValueError(f"the file is empty; expected TREC {what} lines: {' '.join(names)}")
+        raise DataError("trec_empty", f"the file is empty; expected TREC {what} lines: {' '.join(names)}",
+                        what=what, names=" ".join(names))
     fields = first.split()
     if len(fields) < len(names) or (what == "qrels" and len(fields) != len(names)):
-        hint = ""
+        hint, looks = "", ""
         if looks_csv(head) or any(d in first for d in DELIMITERS if d != "\t"):
-            hint = "; it looks like CSV: choose CSV"
+            hint, looks = "; it looks like CSV: choose CSV", "csv"
         elif what == "run" and looks_trec(head) == "qrels":
-            hint = "; it reads as TREC qrels: is this the ground truth?"
-        raise ValueError(
-            f"line 1 has {len(fields)} field(s) but a TREC {what} line has {len(names)}: "
-            f"{' '.join(names)}" + hint
+            hint, looks = "; it reads as TREC qrels: is this the ground truth?", "qrels"
+        raise DataError(
+            "trec_first_line", f"line 1 has {len(fields)} field(s) but a TREC {what} line has {len(names)}: "
+            f"{' '.join(names)}" + hint, found=len(fields), expected=len(names), what=what, names=" ".join(names),
+            looks=looks,
         )
     try:
         frame = pd.read_csv(
@@ -463,7 +479,8 @@ def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.
             skiprows=set(comments.tolist()) or None,
         )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
-        raise ValueError(f"could not read the file as TREC {what}: {str(error).strip()}") from None
+        raise DataError("trec_unreadable", f"could not read the file as TREC {what}: {str(error).strip()}",
+                        what=what, detail=str(error).strip()) from None
     frame.columns = names
     _too_many(len(frame), max_rows)
     frame = frame.replace("", np.nan) if (frame == "").any(axis=None) else frame
@@ -476,7 +493,9 @@ def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.
     short = np.flatnonzero(frame.isna().any(axis=1).to_numpy())
     if short.size:
         lines = ", ".join(str(n) for n in frame.index[short[:5]])
-        raise ValueError(f"TREC {what} lines need {len(names)} fields ({' '.join(names)}); line(s) {lines} have fewer")
+        raise DataError("trec_short", f"TREC {what} lines need {len(names)} fields ({' '.join(names)}); line(s) "
+                        f"{lines} have fewer", what=what, expected=len(names), names=" ".join(names),
+                        lines=[int(n) for n in frame.index[short[:5]]])
     return frame
 
 
@@ -485,7 +504,10 @@ def _numbers(frame: pd.DataFrame, column: str, what: str) -> pd.Series:
     bad = np.flatnonzero(values.isna().to_numpy())
     if bad.size:
         shown = ", ".join(f"{line} ({frame[column].iloc[i]!r})" for i, line in zip(bad[:5], frame.index[bad[:5]], strict=True))
-        raise ValueError(f"the {column} field of a TREC {what} must be a number; line(s) {shown}")
+        raise DataError("trec_not_number", f"the {column} field of a TREC {what} must be a number; line(s) {shown}",
+                        column=column, what=what,
+                        lines=[(int(line), str(frame[column].iloc[i])) for i, line in
+                               zip(bad[:5], frame.index[bad[:5]], strict=True)])
     return values
 
 
@@ -526,10 +548,10 @@ def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     data = _bytes(source)
     if not data:
-        raise ValueError("the file is empty")
+        raise DataError("empty", "the file is empty")
     data = unwrap(data)
     if not data:
-        raise ValueError("the file is empty (once decompressed)")
+        raise DataError("empty_decompressed", "the file is empty (once decompressed)")
     if fmt == "auto":
         fmt = sniff_format(data, filename or str(source if isinstance(source, (str, PathLike)) else ""))
     if fmt == "csv":
@@ -537,8 +559,8 @@ def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_
     if fmt == "parquet":
         return _has_rows(read_parquet(data, kind, max_rows=max_rows), kind)
     if fmt == "trec" and kind == "item_categories":
-        raise ValueError("TREC files hold runs and qrels; item categories need a CSV or Parquet file "
-                         "with columns item, category")
+        raise DataError("trec_categories", "TREC files hold runs and qrels; item categories need a CSV or Parquet "
+                        "file with columns item, category")
     if fmt == "trec":
         reader = read_trec_run if kind == "recommendations" else read_trec_qrels
         return _has_rows(reader(data, max_rows=max_rows), kind)
@@ -548,6 +570,6 @@ def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_
 def _has_rows(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
     """A ground truth with no rows is refused: every mean would be undefined."""
     if kind == "ground_truth" and not len(frame):
-        raise ValueError("the ground truth file has no data rows (only a header, blank or comment lines): "
-                         "there is no user to evaluate")
+        raise DataError("no_truth_rows", "the ground truth file has no data rows (only a header, blank or comment "
+                        "lines): there is no user to evaluate")
     return frame

@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import special  # scipy.stats takes seconds to import: only the Wilcoxon test loads it
 
 from metrics._validation import check_choice
+from metrics.errors import DataError
 
 TESTS = ("paired_t", "wilcoxon", "permutation")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -46,26 +47,31 @@ def paired_differences(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame) -> pd
             raise ValueError(f"{name} must be a pandas DataFrame of per-user metrics, got {type(table).__name__}")
         if table.index.has_duplicates:
             first = table.index[table.index.duplicated()][0]
-            raise ValueError(f"{name} lists user {first!r} more than once")
+            raise DataError("user_twice", f"{name} lists user {first!r} more than once", table=name, user=repr(first))
     only_a = per_user_a.index.difference(per_user_b.index)
     only_b = per_user_b.index.difference(per_user_a.index)
     if len(only_a) or len(only_b):
         sides = [f"{len(only)} users are only in {side} (first: {', '.join(map(str, only[:3]))})"
                  for side, only in (("A", only_a), ("B", only_b)) if len(only)]
-        raise ValueError("the two tables must hold the same users: " + " and ".join(sides))
+        raise DataError("different_users", "the two tables must hold the same users: " + " and ".join(sides),
+                        only={side: (len(only), [str(u) for u in only[:3]])
+                              for side, only in (("A", only_a), ("B", only_b)) if len(only)})
     if list(per_user_a.columns) != list(per_user_b.columns):
         missing = [c for c in per_user_a.columns if c not in per_user_b.columns]
         extra = [c for c in per_user_b.columns if c not in per_user_a.columns]
         raise ValueError(f"the two tables must have the same metric columns: only in A {missing}, only in B {extra}")
     if len(per_user_a) < 2:
-        raise ValueError(f"a paired comparison needs at least 2 users, got {len(per_user_a)}")
+        raise DataError("too_few_users", f"a paired comparison needs at least 2 users, got {len(per_user_a)}",
+                        users=len(per_user_a))
     a = per_user_a.astype(float)
     b = per_user_b.astype(float).loc[a.index]
     for name, table in (("per_user_a", a), ("per_user_b", b)):
         missing = table.isna().to_numpy()
         if missing.any():
             row, column = np.argwhere(missing)[0]
-            raise ValueError(f"{name} has no value for user {table.index[row]!r} in column {table.columns[column]!r}")
+            raise DataError("no_value", f"{name} has no value for user {table.index[row]!r} in column "
+                            f"{table.columns[column]!r}", table=name, user=repr(table.index[row]),
+                            column=str(table.columns[column]))
     return b - a
 
 

@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+from content import numbers
+from content import your_data as words_of
+from content.i18n import _
+from content.pages import your_data as words
 from metrics import batch
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
@@ -10,25 +14,26 @@ from ui import batch_charts, text
 from ui import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
 from ui.widgets import choice, formula, page, pitfalls, show_table
-from ui.your_data_content import FORMATS_HELP, IDEA, MAX_ROWS, PITFALLS, TIE_RULE
+from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
-page("Your data", "🗂️", IDEA)
+page(_(words.TITLE), "🗂️", _(IDEA))
 stale_notice = st.container()  # above the old numbers: says when they are not those of the files just chosen
 formula_area = st.container()
 overview_area = st.container()  # the summary and the main histogram, filled once the log is evaluated
 
 SYNTHETIC = {"users": 2000, "list_length": 20, "relevant": 5, "quality": 0.5, "seed": 0}
 K_OPTIONS = [1, 3, 5, 10, 20, 50, 100]
-FORMAT_LABELS = {"auto": "detect", "csv": "CSV", "parquet": "Parquet", "trec": "TREC"}
-TEACHING_PAGES = [("app.py", "Playground", "🎯"), ("pages/2_Precision_Recall_HR_F1.py", "Precision, Recall, HR, F1", "🎣"),
-                  ("pages/3_AP_and_MAP.py", "AP and MAP", "📈"), ("pages/4_RR_and_MRR.py", "RR and MRR", "🥇"),
-                  ("pages/5_NDCG.py", "NDCG", "🪜")]
+TEACHING_PAGES = [("app.py", "🎯"), ("pages/2_Precision_Recall_HR_F1.py", "🎣"), ("pages/3_AP_and_MAP.py", "📈"),
+                  ("pages/4_RR_and_MRR.py", "🥇"), ("pages/5_NDCG.py", "🪜")]
+
+
+def format_label(fmt: str) -> str:
+    return _(words.FORMATS[fmt])
 
 
 def synthetic(settings: dict) -> yd.Log:
     recs, truth = synthetic_log(**settings)
-    described = ", ".join(f"{'random seed' if name == 'seed' else name.replace('_', ' ')} {value}" for name, value in settings.items())
-    return yd.Log(recs, truth, f"a synthetic log ({described})")
+    return yd.Log(recs, truth, ("synthetic", dict(settings)))
 
 
 def chosen_files(*uploads) -> tuple | None:
@@ -48,77 +53,84 @@ if st.session_state.get("yd_log") is None:
     replace_log(synthetic(SYNTHETIC))
 
 # ----------------------------------------------------------------------------- the log
-st.subheader("The log")
-source = choice(st.radio, "Where the log comes from", ["Synthetic log", "Upload files"], "yd_source", horizontal=True)
+st.subheader(_(words.THE_LOG))
+source = choice(st.radio, _(words.WHERE_FROM), list(words.SOURCES), "yd_source", horizontal=True,
+                format_func=lambda key: _(words.SOURCES[key]))
 progress = st.empty()
 if source == "Synthetic log":
     with st.form("yd_synthetic", border=True):
         cells = st.columns(5)
         settings = {
-            "users": cells[0].number_input("Users", 1, 100_000, SYNTHETIC["users"], key="yd_users"),
-            "list_length": cells[1].number_input("List length", 1, 200, SYNTHETIC["list_length"], key="yd_list_length"),
-            "relevant": cells[2].number_input("Relevant per user", 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
-            "quality": cells[3].slider("Model quality", 0.0, 1.0, SYNTHETIC["quality"], 0.05, key="yd_quality",
-                                       help="0 ranks at random; 1 puts most relevant items, best graded first, on top."),
-            "seed": cells[4].number_input("Random seed", 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
+            "users": cells[0].number_input(_(words.USERS), 1, 100_000, SYNTHETIC["users"], key="yd_users"),
+            "list_length": cells[1].number_input(_(words.LIST_LENGTH), 1, 200, SYNTHETIC["list_length"], key="yd_list_length"),
+            "relevant": cells[2].number_input(_(words.RELEVANT_PER_USER), 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
+            "quality": cells[3].slider(_(words.MODEL_QUALITY), 0.0, 1.0, SYNTHETIC["quality"], 0.05, key="yd_quality",
+                                       help=_(words.MODEL_QUALITY_HELP)),
+            "seed": cells[4].number_input(_(words.RANDOM_SEED), 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
         }
-        generate = st.form_submit_button("Generate and evaluate", type="primary")
+        generate = st.form_submit_button(_(words.GENERATE), type="primary")
     if generate:
         if settings["users"] * settings["list_length"] > MAX_ROWS:
-            st.session_state["yd_error"] = (f"{settings['users']:,} users × {settings['list_length']} items is more "
-                                            f"than the {MAX_ROWS:,} rows this page evaluates; choose fewer.")
+            st.session_state["yd_error"] = ("too_many", settings["users"], settings["list_length"])
         else:
-            progress.progress(0.3, text="Generating the log…")
+            progress.progress(0.3, text=_(words.GENERATING))
             replace_log(synthetic(settings))
 else:
-    st.markdown(FORMATS_HELP)
+    st.markdown(words_of.formats_help())
     left, right = st.columns(2)
     with left:
-        recs_file = st.file_uploader("Recommendations file", key="yd_recs_file")
-        recs_format = choice(st.selectbox, "Its format", list(FORMAT_LABELS), "yd_recs_format", format_func=FORMAT_LABELS.get)
+        recs_file = st.file_uploader(_(words.RECS_FILE), key="yd_recs_file")
+        recs_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_recs_format",
+                             format_func=format_label)
     with right:
-        truth_file = st.file_uploader("Ground-truth file", key="yd_truth_file")
-        truth_format = choice(st.selectbox, "Its format", list(FORMAT_LABELS), "yd_truth_format",
-                              format_func=FORMAT_LABELS.get)
-    keep_best = st.checkbox("Keep the best-ranked copy of an item recommended twice to a user", key="yd_keep_best",
-                            help="Off: such a log is refused, since the item would count twice as a hit. On: each "
-                                 "repeated (user, item) pair keeps its best-ranked row and the others are left out.")
-    if st.button("Read and evaluate the files", type="primary", disabled=not (recs_file and truth_file), key="yd_read"):
-        progress.progress(0.2, text="Reading and checking the files…")
+        truth_file = st.file_uploader(_(words.TRUTH_FILE), key="yd_truth_file")
+        truth_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_truth_format",
+                              format_func=format_label)
+    keep_best = st.checkbox(_(words.KEEP_BEST), key="yd_keep_best", help=_(words.KEEP_BEST_HELP))
+    if st.button(_(words.READ), type="primary", disabled=not (recs_file and truth_file), key="yd_read"):
+        progress.progress(0.2, text=_(words.READING))
         try:
             log = yd.load_files(yd.Upload(recs_file.name, recs_file.getvalue(), recs_format),
                                 yd.Upload(truth_file.name, truth_file.getvalue(), truth_format), keep_best)
-        except ValueError as error:
-            st.session_state["yd_error"] = str(error)
+        except yd.LoadError as error:  # kept as the error, so it is said in the language of each rerun
+            st.session_state["yd_error"] = error
         else:
             replace_log(log, chosen_files(recs_file, truth_file))
     chosen = chosen_files(recs_file, truth_file)
     if chosen is not None and chosen != st.session_state.get("yd_log_files"):
-        stale_notice.warning(
-            f"**Old results.** Everything below is still {text.markdown(st.session_state['yd_log'].source)}, "
-            "not the files you chose: press **Read and evaluate the files** to see yours.", icon="⏳")
+        stale_notice.warning(words.old_results(text.markdown(st.session_state["yd_log"].source)), icon="⏳")
+
+
+def error_text(error) -> str:
+    """The stored error in the reader's language: a file that could not be read, or a log too large to generate."""
+    if isinstance(error, yd.LoadError):
+        return error.message()
+    if isinstance(error, tuple):
+        return words.too_many_rows(error[1], error[2], MAX_ROWS)
+    return str(error)
+
 
 if st.session_state.get("yd_error"):
-    st.error(f"**Not loaded:** {text.markdown(st.session_state['yd_error'])}  \n"
-             "The results below are still those of the previous log.", icon="🚫")
+    st.error(words.not_loaded(text.markdown(error_text(st.session_state["yd_error"]))), icon="🚫")
 log: yd.Log = st.session_state["yd_log"]
-st.caption(f"Showing {text.markdown(log.source)}: {len(log.recommendations):,} recommendation rows, "
-           f"{len(log.ground_truth):,} ground-truth rows. {TIE_RULE}")
+st.caption(words.showing(text.markdown(log.source), len(log.recommendations), len(log.ground_truth), _(TIE_RULE)))
 
 # ----------------------------------------------------------------------------- settings
-metrics = st.multiselect("Metrics", list(batch.METRICS), default=list(batch.METRICS), key="yd_metrics",
+metrics = st.multiselect(_(words.METRICS), list(batch.METRICS), default=list(batch.METRICS), key="yd_metrics",
                          format_func=yd.LABELS.get) or list(batch.METRICS)
 cells = st.columns(3)
-ks = cells[0].multiselect("K values", K_OPTIONS, default=[5, 10, 20], key="yd_ks") or [10]
-gain = choice(cells[1].radio, "NDCG gain", GAINS, "yd_gain", horizontal=True)
-denominator = choice(cells[2].radio, "AP denominator", AP_DENOMINATORS, "yd_denominator", horizontal=True,
-                     format_func={"min": "min(|Rel|, K)", "relevant": "|Rel|", "hits": "hits"}.get)
+ks = cells[0].multiselect(_(words.K_VALUES), K_OPTIONS, default=[5, 10, 20], key="yd_ks") or [10]
+gain = choice(cells[1].radio, _(words.NDCG_GAIN), GAINS, "yd_gain", horizontal=True,
+              format_func=lambda g: _(words.GAINS[g]) if g in words.GAINS else g)
+denominator = choice(cells[2].radio, _(words.AP_DENOMINATOR), AP_DENOMINATORS, "yd_denominator", horizontal=True,
+                     format_func=lambda d: _(words.DENOMINATORS[d]))
 ks = sorted(ks)
 
-cache_key = (st.session_state["yd_log_version"], tuple(ks), tuple(metrics), gain, denominator)
+cache_key = (st.session_state["yd_log_version"], tuple(ks), tuple(metrics), gain, denominator,
+             st.session_state.get("lang"))  # the cached figures hold words
 cache = st.session_state.get("yd_cache")
 if cache is None or cache["key"] != cache_key:
-    progress.progress(0.6, text=f"Evaluating {log.ground_truth['user'].nunique():,} users…")
+    progress.progress(0.6, text=words.evaluating(log.ground_truth["user"].nunique()))
     longest = int(log.recommendations.groupby("user").size().max()) if len(log.recommendations) else 1
     curve_ks = yd.curve_ks(ks, longest)
     try:
@@ -126,7 +138,7 @@ if cache is None or cache["key"] != cache_key:
                                       gain=gain, denominator=denominator)
     except ValueError as error:  # grades too large for the chosen gain: the settings can fix it
         progress.empty()
-        st.error(f"**Not evaluated:** {text.markdown(error)}")
+        st.error(words.not_evaluated(text.markdown(words_of.error_message(error))))
         st.stop()
     cache = {"key": cache_key, "per_user": per_user_all, "curve_ks": curve_ks,
              "traps": batch.scan_traps(log.recommendations, log.ground_truth, ks[-1])}
@@ -154,57 +166,62 @@ with formula_area:
     formula(*yd.mean_formula(main_metric, main_k, per_user))
 
 # ----------------------------------------------------------------------------- traps
-st.subheader("Trap scan")
+st.subheader(_(words.TRAP_SCAN))
 traps = cache["traps"]
 found = int((traps["users"] > 0).sum())
-st.markdown(f"**{found} of {len(traps)} traps found** before any number is computed: how many users each "
-            "touches, what this page does about it, and how other libraries treat the same thing.")
+st.markdown(words.traps_found(found, len(traps)))
+COLUMN_WORDS = {name: _(label) for name, label in words.COLUMNS.items()}
 left, right = st.columns([7, 4])
 with left:
     show_table(yd.trap_table(traps),
-               column_config={"trap": st.column_config.TextColumn(width=320),
-                              "users": st.column_config.NumberColumn(width=70),
-                              "rows": st.column_config.NumberColumn(width=70)})
+               column_config={"trap": st.column_config.TextColumn(COLUMN_WORDS["trap"], width=320),
+                              "users": st.column_config.NumberColumn(COLUMN_WORDS["users"], width=70),
+                              "rows": st.column_config.NumberColumn(COLUMN_WORDS["rows"], width=70)})
 with right:
-    st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or "No trap in this log.")
+    st.markdown("\n".join(f"- {note}" for note in yd.trap_notes(traps)) or _(words.NO_TRAP))
 
 with overview_area:
     left, right = st.columns([3, 2])
     with left:
-        st.markdown(f"**Means over {summary.users['evaluated']:,} users**")
-        show_table(yd.summary_table(summary.means, ks, metrics),
-                   column_config={f"K = {k}": st.column_config.NumberColumn(format="%.4f") for k in ks})
-        show_table(yd.users_table(summary.users))
+        st.markdown(words.means_over(int(summary.users["evaluated"])))
+        means_table = yd.summary_table(summary.means, ks, metrics)
+        k_columns = [f"K = {k}" for k in ks]
+        show_table(means_table.style.format(lambda v: numbers.number(v, 4), subset=k_columns),
+                   column_config={"metric": COLUMN_WORDS["metric"]} | {f"K = {k}": words.k_column(k) for k in ks})
+        users_table = yd.users_table(summary.users)
+        show_table(users_table.style.format(numbers.integer, subset=["users"]),
+                   column_config={"users": COLUMN_WORDS["users"], "meaning": COLUMN_WORDS["meaning"]})
     with right:
         main_column = batch.column_name(main_metric, main_k)
         st.plotly_chart(figure(f"spread {main_column}", lambda: batch_charts.histograms(
-            per_user, [main_column], per_row=1, title=f"Spread of {yd.column_label(main_column)} over users")),
+            per_user, [main_column], per_row=1, title=words.spread_title(yd.column_label(main_column)))),
                         key="yd_main_histogram")
 
-st.subheader("Spread over users")
-hist_k = choice(st.selectbox, "K for the histograms", ks, "yd_hist_k", index=ks.index(main_k))
+st.subheader(_(words.SPREAD))
+hist_k = choice(st.selectbox, _(words.K_FOR_HISTOGRAMS), ks, "yd_hist_k", index=ks.index(main_k))
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
 st.plotly_chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
                 key="yd_histograms")
 
-st.subheader("Mean against K")
+st.subheader(_(words.MEAN_AGAINST_K))
 at_k = [m for m in metrics if m != "reciprocal_rank"] or metrics
 st.plotly_chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
                 key="yd_vs_k")
 
 # ----------------------------------------------------------------------------- worst users
-st.subheader("Worst users")
-worst_column = choice(st.selectbox, "Rank users by", columns, "yd_worst_column",
+st.subheader(_(words.WORST_USERS))
+worst_column = choice(st.selectbox, _(words.RANK_BY), columns, "yd_worst_column",
                       index=columns.index(batch.column_name(main_metric, main_k)), format_func=yd.column_label)
 worst = yd.worst_users(per_user, worst_column)
-show_table(worst.rename(columns={c: yd.column_label(c) for c in columns}),
-           column_config={yd.column_label(c): st.column_config.NumberColumn(format="%.4f") for c in columns})
-st.caption(f"The {len(worst)} lowest {yd.column_label(worst_column)} of {len(per_user):,} users (ties: the "
-           "user listed first). All columns of every user are in the download below.")
+worst_shown = worst.rename(columns={c: yd.column_label(c) for c in columns})
+show_table(worst_shown.style.format(lambda v: numbers.number(v, 4),
+                                    subset=[yd.column_label(c) for c in columns if c in worst.columns]),
+           column_config={"user": COLUMN_WORDS["user"]})
+st.caption(words.worst_caption(len(worst), yd.column_label(worst_column), len(per_user)))
 left, right = st.columns([2, 3])
 with left:
-    chosen = choice(st.selectbox, "User to explain", worst["user"].tolist(), "yd_worst_user")
-    if st.button("Open this user in the scenario", key="yd_open", disabled=chosen is None):
+    chosen = choice(st.selectbox, _(words.USER_TO_EXPLAIN), worst["user"].tolist(), "yd_worst_user")
+    if st.button(_(words.OPEN_USER), key="yd_open", disabled=chosen is None):
         items, grades = yd.user_case(log, chosen)
         _put("recommended", recommended_table(items))
         _put("ground_truth", ground_truth_table(grades))
@@ -215,12 +232,11 @@ with left:
         st.session_state["yd_opened"] = chosen
 with right:
     if st.session_state.get("yd_opened") is not None:
-        st.success(f"User **{text.markdown(st.session_state['yd_opened'])}** is now the shared scenario (list, "
-                   f"ground truth, K = {st.session_state['k']}): every teaching page explains this user.", icon="🔎")
-        for path, label, icon in TEACHING_PAGES:
-            st.page_link(path, label=label, icon=icon)
+        st.success(words.opened(text.markdown(st.session_state["yd_opened"]), st.session_state["k"]), icon="🔎")
+        for path, icon in TEACHING_PAGES:
+            st.page_link(path, label=_(words.TEACHING_PAGES[path]), icon=icon)
 
-st.download_button("Download the per-user results (CSV)", lambda: per_user.to_csv().encode("utf-8"),
+st.download_button(_(words.DOWNLOAD), lambda: per_user.to_csv().encode("utf-8"),
                    file_name="per_user_metrics.csv", mime="text/csv", on_click="ignore", key="yd_download")
 
-pitfalls(*PITFALLS)
+pitfalls(*[_(line) for line in PITFALLS])

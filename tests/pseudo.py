@@ -30,7 +30,7 @@ RecEval Lab NDCG DCG IDCG AP MAP RR MRR HR AUC GAUC LogLoss RMSE MAE MSE F1 TP F
 Precision Recall NE CTR trec_eval ranx scikit learn sklearn torchmetrics Evidently RecTools RecBole
 pytrec_eval TREC JSON CSV Parquet TSV KB MB GB ms px HR@K P@K R@K log ln exp max min rel rank id ids
 Spark DuckDB Polars pandas numpy NumPy SciPy scipy pyarrow Python python qrels run idcg dcg ndcg gain
-Rel
+trec eval cornac Recommenders MLlib Holm Bonferroni Cohen Rel
 """.split())
 
 

@@ -98,7 +98,7 @@ def test_format_trec_refuses_another_ap_denominator(tmp_path, capsys):
 
 def test_library_lens_and_trap_scan_name_the_tie_option():
     from metrics.conventions import CONVENTIONS
-    from ui.your_data_content import TRAPS
+    from content.your_data import TRAPS
 
     assert "--ties trec_eval" in CONVENTIONS["trec_eval"].notes and "--ties input" in CONVENTIONS["ranx"].notes
     assert "--ties trec_eval" in TRAPS["tied_scores"].app

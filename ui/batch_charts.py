@@ -9,6 +9,9 @@ import plotly.graph_objects as go
 
 from plotly.subplots import make_subplots
 
+from content import numbers
+from content.i18n import _
+from content.pages import your_data as words
 from ui.your_data import column_label
 from ui.charts import MARKER, MISS, PALETTE, _layout
 
@@ -16,23 +19,24 @@ BINS = 20
 
 
 def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
-               title: str = "How the per-user values spread (dashed line = mean)") -> go.Figure:
+               title: str | None = None) -> go.Figure:
     """One histogram of the per-user values per column, 20 bins over [0, 1], mean marked."""
     rows = math.ceil(len(columns) / per_row)
     # Two short lines: three side by side still fit a phone.
-    titles = [f"{column_label(c)}<br>mean {per_user[c].mean():.4f}" for c in columns]
+    titles = [words.mean_of(column_label(c), numbers.number(per_user[c].mean(), 4)) for c in columns]
     fig = make_subplots(rows=rows, cols=per_row, subplot_titles=titles, vertical_spacing=0.5 / max(rows, 1) * 0.6,
                         horizontal_spacing=0.1)  # room for the next panel's counts on a phone
     for index, column in enumerate(columns):
         row, col = index // per_row + 1, index % per_row + 1
         fig.add_trace(go.Histogram(x=per_user[column], xbins={"start": 0, "end": 1.0001, "size": 1 / BINS},
                                    marker_color=PALETTE[index % len(PALETTE)], name=column_label(column),
-                                   hovertemplate="%{x}: %{y} users<extra></extra>"), row=row, col=col)
+                                   hovertemplate="%{x}: %{y} " + _(words.USERS_AXIS) + "<extra></extra>"),
+                      row=row, col=col)
         fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color=MARKER, row=row, col=col)
         fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
-    fig.update_yaxes(title_text="users", col=1)
-    fig.update_layout(showlegend=False, bargap=0.05)
-    return _layout(fig, title, height=260 * rows + 80)
+    fig.update_yaxes(title_text=_(words.USERS_AXIS), col=1)
+    fig.update_layout(showlegend=False, bargap=0.05, separators=numbers.plotly_separators())
+    return _layout(fig, _(words.HISTOGRAMS_TITLE) if title is None else title, height=260 * rows + 80)
 
 
 def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
@@ -42,7 +46,8 @@ def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
         fig.add_trace(go.Scatter(x=rows["k"], y=rows["mean"], mode="lines+markers", name=metric,
                                  line={"color": PALETTE[index % len(PALETTE)]}))
     for k in chosen_ks:
-        fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=f"K = {k}")
+        fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=words.k_marker(k))
     fig.update_xaxes(tickvals=sorted(curves["k"].unique()))
     fig.update_yaxes(range=[-0.02, 1.05])
-    return _layout(fig, "Each mean as K grows", "K", "mean over users")
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, _(words.AGAINST_K_TITLE), "K", _(words.MEAN_AXIS))

@@ -6,6 +6,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import compare as words
+from content import numbers
+from content.i18n import _
 from metrics.registry import BY_KEY
 from ui.charts import PALETTE, _layout
 
@@ -41,28 +44,31 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
         x=rows["delta"], y=metrics, mode="markers", marker={"size": 12, "color": colors},
         error_x={"type": "data", "symmetric": False, "array": rows["ci_high"] - rows["delta"],
                  "arrayminus": rows["delta"] - rows["ci_low"], "thickness": 2, "width": 6},
-        hovertext=[f"{m}: {d:+.4f} [{lo:+.4f}, {hi:+.4f}], adjusted p = {p:.3g}"
+        hovertext=[words.forest_hover(m, d, lo, hi, p)
                    for m, d, lo, hi, p in zip(metrics, rows["delta"], rows["ci_low"], rows["ci_high"], rows["p_adjusted"], strict=True)],
         hoverinfo="text", showlegend=False))
     fig.add_vline(x=0, line_dash="dash", line_color=UNCLEAR)
-    fig.update_layout(height=max(260, 60 + 42 * len(metrics)))
-    return _layout(fig, "Difference B − A with its interval", "mean difference per user (B − A)", "")
+    fig.update_layout(height=max(260, 60 + 42 * len(metrics)), separators=numbers.plotly_separators())
+    return _layout(fig, _(words.FOREST_TITLE), _(words.FOREST_AXIS), "")
 
 
 def difference_histogram(differences: pd.Series, metric: str) -> go.Figure:
     """The per-user differences of one metric; most are often exactly 0 (same list quality)."""
     fig = go.Figure(go.Histogram(x=differences, nbinsx=41, marker_color=PALETTE[0]))
     fig.add_vline(x=float(differences.mean()), line_color=PALETTE[4],
-                  annotation_text=f"mean {differences.mean():+.4f}", annotation_position="top")
-    return _layout(fig, f"Per-user difference in {metric} (B − A)", f"{metric}: B − A", "users")
+                  annotation_text=words.mean_marker(differences.mean()), annotation_position="top")
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, words.histogram_title(metric), words.histogram_axis(metric), _(words.USERS_AXIS))
 
 
 def waterfall(groups: pd.DataFrame, title: str) -> go.Figure:
     """Each group's contribution to the mean difference, adding up to the total."""
-    labels = [f"{g} ({n} users)" for g, n in zip(groups.index, groups["users"], strict=True)]
+    labels = [words.group_label(g, n) for g, n in zip(groups.index, groups["users"], strict=True)]
     fig = go.Figure(go.Waterfall(
-        x=[*labels, "total"], y=[*groups["contribution"], 0.0], measure=["relative"] * len(groups) + ["total"],
-        text=[f"{v:+.4f}" for v in groups["contribution"]] + [f"{groups['contribution'].sum():+.4f}"],
+        x=[*labels, _(words.TOTAL)], y=[*groups["contribution"], 0.0], measure=["relative"] * len(groups) + ["total"],
+        text=[numbers.number(v, 4, sign=True) for v in groups["contribution"]]
+        + [numbers.number(groups["contribution"].sum(), 4, sign=True)],
         textposition="outside", increasing={"marker": {"color": BETTER}}, decreasing={"marker": {"color": WORSE}},
         totals={"marker": {"color": PALETTE[0]}}))
-    return _layout(fig, title, "", "contribution to the mean difference")
+    fig.update_layout(separators=numbers.plotly_separators())
+    return _layout(fig, title, "", _(words.CONTRIBUTION_AXIS))

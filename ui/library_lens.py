@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import numbers
+from content.i18n import _
+from content.pages import lens as words
 from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakdown
-from ui.formulas import fmt
 from ui.text import latex as latex_text
 from ui.text import plotly as plotly_text
 from ui import charts
@@ -20,37 +22,29 @@ from ui import charts
 
 class Preset(NamedTuple):
     key: str
-    label: str
-    story: str
     recommended: list
     ground_truth: dict
     k: int
+
+    @property
+    def label(self) -> str:
+        """The button's label in the reader's language (content/pages/lens.py)."""
+        return words.preset_label(self.key)
+
+    @property
+    def story(self) -> str:
+        return words.preset_story(self.key)
 
 
 SEED_LIST = list(range(101, 111))
 
 PRESETS = (
-    Preset("never_recommended", "999 never recommended",
-           "The NumPy tutorial's relevant item 999 is not in the list. Libraries that are given only the recommended "
-           "rows never learn it exists; torchmetrics divides AP by the hits it found.",
-           SEED_LIST, {103: 1, 105: 1, 108: 1, 999: 1}, 10),
-    Preset("more_relevant_than_k", "|Rel| > K",
-           "Six relevant items but only five slots: dividing AP by |Rel| = 6 means even a perfect top 5 "
-           "cannot score 1; min(|Rel|, K) = 5 can.",
-           SEED_LIST, {102: 1, 104: 1, 106: 1, 107: 1, 108: 1, 109: 1}, 5),
-    Preset("graded", "Graded relevance",
-           "The NumPy tutorial's graded example: linear or exponential gain, grades ignored, the ideal sorted or not.",
-           SEED_LIST, {101: 5, 104: 4, 107: 3, 999: 5}, 10),
-    Preset("short_list", "List shorter than K",
-           "Five recommendations, K = 10: most libraries count the five empty slots as misses; Evidently "
-           "fails outright when no list reaches K.",
-           SEED_LIST[:5], {101: 1, 104: 1, 107: 1}, 10),
-    Preset("nothing_relevant", "A user with nothing relevant",
-           "No relevant item at all: counted as 0 in the mean, or left out of it?",
-           SEED_LIST, {}, 10),
-    Preset("first_hit_below_k", "First hit below K",
-           "The only relevant item is at rank 7 and K = 5: RR with a cut-off at K is 0, without one 1/7.",
-           SEED_LIST, {107: 1}, 5),
+    Preset("never_recommended", SEED_LIST, {103: 1, 105: 1, 108: 1, 999: 1}, 10),
+    Preset("more_relevant_than_k", SEED_LIST, {102: 1, 104: 1, 106: 1, 107: 1, 108: 1, 109: 1}, 5),
+    Preset("graded", SEED_LIST, {101: 5, 104: 4, 107: 3, 999: 5}, 10),
+    Preset("short_list", SEED_LIST[:5], {101: 1, 104: 1, 107: 1}, 10),
+    Preset("nothing_relevant", SEED_LIST, {}, 10),
+    Preset("first_hit_below_k", SEED_LIST, {107: 1}, 5),
 )
 BY_KEY = {p.key: p for p in PRESETS}
 
@@ -65,18 +59,18 @@ def differing_cells(values: pd.DataFrame, differences: pd.DataFrame) -> pd.DataF
 
 def _cell(value: float, library: str, metric: str) -> str:
     if not np.isnan(value):
-        return f"{value:.4f}"
+        return numbers.number(value, 4)
     convention = CONVENTIONS.get(library, APP)
-    return "no such metric" if not convention.has(metric) else "no value"
+    return _(words.NO_SUCH_METRIC) if not convention.has(metric) else _(words.NO_VALUE)
 
 
 def display_table(app: pd.Series, values: pd.DataFrame) -> pd.DataFrame:
     """The app's row, then one row per library, as text: 4 decimals, or why there is no number."""
-    rows = {f"{APP.name} (this app)": {m: f"{app[m]:.4f}" for m in METRICS}}
+    rows = {_("{name} (this app)").format(name=APP.name): {m: numbers.number(app[m], 4) for m in METRICS}}
     for library, row in values.iterrows():
         rows[library] = {m: _cell(row[m], library, m) for m in METRICS}
     table = pd.DataFrame.from_dict(rows, orient="index", columns=list(METRICS))
-    table.index.name = "library"
+    table.index.name = _(words.LIBRARY_COLUMN)
     return table
 
 
@@ -102,16 +96,22 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     (white: the same), the text is the library's value; empty where it gives none."""
     labels = column_labels(k)
     delta = values.sub(app, axis=1).where(mask, 0.0).where(values.notna())
-    text = [[f"{v:.4f}" if not np.isnan(v) else "" for v in row] for row in values.to_numpy(dtype=float)]
+    text = [[numbers.number(v, 4) if not np.isnan(v) else "" for v in row] for row in values.to_numpy(dtype=float)]
     limit = max(float(np.nanmax(np.abs(delta.to_numpy(dtype=float)), initial=0.0)), 0.05)
     fig = go.Figure(go.Heatmap(
         z=delta.to_numpy(dtype=float), x=[labels[m] for m in METRICS], y=[plotly_text(n) for n in values.index],
         text=text, texttemplate="%{text}", textfont={"size": charts.FONT_SIZE}, zmid=0, zmin=-limit, zmax=limit,
-        colorscale=[[0.0, charts.NEUTRAL], [0.5, charts.MISS], [1.0, charts.ALERT]], xgap=2, ygap=2, colorbar={"title": {"text": "library − app"}},
-        hovertemplate="%{y}, %{x}: %{text}<br>library − app: %{z:+.4f}<extra></extra>",
+        colorscale=[[0.0, charts.NEUTRAL], [0.5, charts.MISS], [1.0, charts.ALERT]], xgap=2, ygap=2, colorbar={"title": {"text": _(words.CHART_DELTA)}},
+        hovertemplate="%{y}, %{x}: %{text}<br>" + _(words.CHART_DELTA) + ": %{z:+.4f}<extra></extra>",
     ))
     fig.update_yaxes(autorange="reversed", automargin=True)  # library names need more than the usual margin
-    return charts._layout(fig, "Each library's value, coloured by its difference from the app's", height=430)
+    fig.update_layout(separators=numbers.plotly_separators())
+    return charts._layout(fig, _(words.CHART_TITLE), height=430)
+
+
+def _fmt(value: float) -> str:
+    """A number in a formula as a learner writes it: integers plain, others to 4 places, in the reader's notation."""
+    return str(int(value)) if float(value).is_integer() else numbers.latex(value, 4)
 
 
 def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
@@ -121,10 +121,10 @@ def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
              "reciprocal_rank": r"\mathrm{RR}"}[metric]
     who = latex_text(name)
     if np.isnan(b.value):
-        return rf"{label}_{{{who}}} = \text{{no value}}"
+        return rf"{label}_{{{who}}} = {latex_text(_(words.NO_VALUE))}"
     if np.isnan(b.denominator) or not b.denominator:
-        return rf"{label}_{{{who}}} = {fmt(b.value)}"
-    return rf"{label}_{{{who}}} = \frac{{{fmt(b.numerator)}}}{{{fmt(b.denominator)}}} = {fmt(b.value)}"
+        return rf"{label}_{{{who}}} = {_fmt(b.value)}"
+    return rf"{label}_{{{who}}} = \frac{{{_fmt(b.numerator)}}}{{{_fmt(b.denominator)}}} = {_fmt(b.value)}"
 
 
 BREAKDOWN_COLUMNS = ("rank", "item", "grade", "relevant", "relevance", "gain", "discount", "contribution",
@@ -139,7 +139,4 @@ def breakdown_columns(table: pd.DataFrame) -> list[str]:
 def disagreement_summary(mask: pd.DataFrame) -> str:
     """How many library values differ from this app's, and in how many libraries, in words."""
     cells, libraries = int(mask.to_numpy().sum()), int(mask.any(axis=1).sum())
-    if not cells:
-        return "Every library agrees with this app on this scenario."
-    return (f"{cells} value{'s' if cells != 1 else ''} in {libraries} librar{'ies' if libraries != 1 else 'y'} "
-            "differ{'s' if cells == 1 else ''} from this app's on this scenario.")
+    return words.disagreement_summary(cells, libraries)

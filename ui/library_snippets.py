@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from content.pages import lens as lens_words
 from metrics._validation import check_grades, check_k, check_ranking
 from metrics.conventions import CONVENTIONS, library_view
 
@@ -278,11 +279,7 @@ BUILDERS = {
 }
 
 
-WHY_NOT_RUN = {
-    "torchmetrics": "torchmetrics needs PyTorch, whose Linux build on PyPI brings several GB of CUDA packages",
-    "Recommenders": "Recommenders 1.2.1 requires pandas < 3 (and Jupyter, LightGBM and transformers)",
-    "RecBole": "RecBole 1.2.1 breaks on numpy 2",
-}
+WHY_NOT_RUN = lens_words.WHY_NOT_RUN
 """Why a snippet is not run by the tests (each reason checked with pip against this app's requirements)."""
 
 

@@ -10,10 +10,14 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from content import numbers
+from content import your_data as words_of
+from content.i18n import _
+from content.pages import your_data as words
+from content.your_data import MAX_ROWS, TRAPS
 from metrics import batch
 from metrics.readers import read_table
 from ui import text
-from ui.your_data_content import MAX_ROWS, TRAPS
 
 LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",
           "average_precision": "AP", "ndcg": "NDCG", "reciprocal_rank": "RR"}
@@ -31,7 +35,32 @@ class Upload(NamedTuple):
 class Log(NamedTuple):
     recommendations: pd.DataFrame
     ground_truth: pd.DataFrame
-    source: str
+    origin: tuple
+    """("synthetic", settings) or ("files", recommendations name, ground-truth name, rows left out)."""
+
+    @property
+    def source(self) -> str:
+        """Where the log comes from, in the reader's language."""
+        if isinstance(self.origin, str):
+            return self.origin
+        if self.origin[0] == "synthetic":
+            return words.synthetic_source(self.origin[1])
+        return words.files_source(*self.origin[1:])
+
+
+class LoadError(ValueError):
+    """A file that cannot be evaluated: ``kind`` and ``filename`` (None for an error of both files), and
+    the engine's ``error`` (a ``metrics.errors.DataError`` when it has a code). ``message()`` says it in the
+    reader's language; ``str()`` is the English."""
+
+    def __init__(self, error: Exception, kind: str | None = None, filename: str = ""):
+        self.error, self.kind, self.filename = error, kind, filename
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        if self.kind is None:
+            return words_of.engine_error(self.error)
+        return words_of.file_error(self.kind, self.filename, self.error)
 
 
 def column_label(column: str) -> str:
@@ -50,7 +79,7 @@ def load_files(recommendations: Upload, ground_truth: Upload, keep_best_duplicat
         try:
             tables[kind] = read_table(upload.data, kind, upload.fmt, filename=upload.name, max_rows=MAX_ROWS)
         except ValueError as error:
-            raise ValueError(f"{kind.replace('_', ' ').capitalize()} file “{upload.name}”: {error}") from None
+            raise LoadError(error, kind, upload.name) from None
     recs = tables["recommendations"]
     if keep_best_duplicates:
         recs = batch.keep_best_duplicates(recs)
@@ -58,12 +87,8 @@ def load_files(recommendations: Upload, ground_truth: Upload, keep_best_duplicat
     try:
         batch.rank_rows(recs, tables["ground_truth"])  # the engine's own checks
     except ValueError as error:
-        repeated = isinstance(error, batch.DuplicatePairsError) and error.table == "recommendations"
-        hint = " Tick “keep the best-ranked copy” to evaluate each repeated item once, at its best rank." if repeated else ""
-        raise ValueError(f"{error}.{hint}") from None
-    kept = (f" ({dropped:,} repeated recommendation row(s) left out: each item counted once per user, at its best "
-            "rank)") if dropped else ""
-    return Log(recs, tables["ground_truth"], f"files “{recommendations.name}” and “{ground_truth.name}”{kept}")
+        raise LoadError(error) from None
+    return Log(recs, tables["ground_truth"], ("files", recommendations.name, ground_truth.name, dropped))
 
 
 def curve_ks(ks: list[int], longest_list: int) -> list[int]:
@@ -76,13 +101,14 @@ def summary_table(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.Dat
     """One row per metric, one column per K ("K = 10"); RR has no cut-off, so one value for all."""
     rows = []
     for metric in metrics:
-        label = MEAN_LABELS.get(metric, LABELS[metric]) + (" (no cut-off)" if metric == "reciprocal_rank" else "@K")
+        label = MEAN_LABELS.get(metric, LABELS[metric])
+        label = _(words.NO_CUT_OFF).format(metric=label) if metric == "reciprocal_rank" else label + "@K"
         rows.append({"metric": label, **{f"K = {k}": float(means[batch.column_name(metric, k)]) for k in ks}})
     return pd.DataFrame(rows)
 
 
 def users_table(users: pd.Series) -> pd.DataFrame:
-    return pd.DataFrame({"users": users.to_numpy(), "meaning": [batch.REASONS[r] for r in users.index]})
+    return pd.DataFrame({"users": users.to_numpy(), "meaning": [_(words.REASONS[r]) for r in users.index]})
 
 
 def curves(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.DataFrame:
@@ -94,14 +120,14 @@ def curves(means: pd.Series, ks: list[int], metrics: list[str]) -> pd.DataFrame:
 
 def trap_table(traps: pd.DataFrame) -> pd.DataFrame:
     """The scan as a table: trap (its label), users touched, rows."""
-    return pd.DataFrame({"trap": [TRAPS[key].label for key in traps.index],
+    return pd.DataFrame({"trap": [_(TRAPS[key].label) for key in traps.index],
                          "users": traps["users"].to_numpy(), "rows": traps["rows"].to_numpy()})
 
 
 def trap_notes(traps: pd.DataFrame) -> list[str]:
     """One Markdown line per trap found: how many users, what this app does, other libraries."""
-    return [f"**{TRAPS[key].label}**: {row.users:,} users, {row.rows:,} rows. *Here:* {TRAPS[key].app} "
-            f"*Elsewhere:* {TRAPS[key].libraries}" for key, row in traps.iterrows() if row.users > 0]
+    return [words.trap_note(_(TRAPS[key].label), int(row.users), int(row.rows), _(TRAPS[key].app),
+                            _(TRAPS[key].libraries)) for key, row in traps.iterrows() if row.users > 0]
 
 
 def worst_users(per_user: pd.DataFrame, column: str, n: int = WORST_SHOWN) -> pd.DataFrame:
@@ -132,7 +158,8 @@ def mean_formula(metric: str, k: int, per_user: pd.DataFrame) -> tuple[str, str]
     total, n = float(per_user[column].sum()), len(per_user)
     general = rf"\mathrm{{{mean_label}}}=\frac{{1}}{{|U|}}\sum_{{u\in U}}\mathrm{{{label}}}_u"
     value = total / n if n else float("nan")
-    substituted = rf"\mathrm{{{mean_label}}}=\frac{{{total:.4f}}}{{{n:,}}}={value:.4f}".replace(",", "{,}")
+    count = numbers.integer(n).replace(",", "{,}").replace(".", "{.}")
+    substituted = rf"\mathrm{{{mean_label}}}=\frac{{{numbers.latex(total, 4)}}}{{{count}}}={numbers.latex(value, 4)}"
     return general, substituted
 
 

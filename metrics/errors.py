@@ -1,0 +1,16 @@
+"""Errors about a reader's data that a page shows in the reader's language.
+
+Each carries a ``code`` (what went wrong) and ``fields`` (the facts: a file kind, a column, line
+numbers), and its ``str()`` is the English sentence Python users and the command line read. The
+UI translates the code with its fields (``content/your_data.py``); nothing here knows a language.
+"""
+
+from __future__ import annotations
+
+
+class DataError(ValueError):
+    """A ValueError with a ``code`` and ``fields`` beside its English message."""
+
+    def __init__(self, code: str, message: str, **fields):
+        super().__init__(message)
+        self.code, self.fields = code, fields
