@@ -71,7 +71,7 @@ keys = list(kata.PROBLEMS)
 if ATTEMPT.get("problem") not in kata.PROBLEMS:
     ATTEMPT["problem"] = keys[0]
 st.session_state["kata_problem"] = ATTEMPT["problem"]
-problem = kata.PROBLEMS[st.selectbox(_(words.PROBLEM), keys, format_func=lambda k: kata_texts.title(kata.PROBLEMS[k]),
+problem = kata.PROBLEMS[st.selectbox(_(words.PROBLEM), keys, format_func={k: kata_texts.title(kata.PROBLEMS[k]) for k in keys}.get,
                                      key="kata_problem", on_change=_choose_problem)]
 starter = kata_texts.starter(problem)  # the signature and the docstring in the reader's language
 code = ATTEMPT.get("code", {}).get(problem.key, starter)

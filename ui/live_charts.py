@@ -13,7 +13,7 @@ from ui.charts import HIT, MARKER, MISS, NEUTRAL, _layout
 
 def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -> go.Figure:
     """One bar per answer, the right one green; ``mine`` (a student's own answer) outlined."""
-    labels = [text.plotly(label) for label, _, _ in counts]
+    labels = [text.plotly(_(label)) for label, _n, _right in counts]  # a lesson's option, in the reader's language
     fig = go.Figure(go.Bar(
         x=labels, y=[n for _, n, _ in counts], text=[n for _, n, _ in counts], textposition="outside",
         marker={"color": [HIT if right else MISS for _, _, right in counts],

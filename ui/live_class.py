@@ -97,8 +97,8 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
         st.markdown(_(class_texts.PLAYGROUND_TEXT))
         _draw_playground(step, state, key)
         return
-    st.subheader(step.title)
-    st.markdown(step.text)
+    st.subheader(_(step.title))  # the lesson's own texts, through the catalogs (the lessons domain)
+    st.markdown(_(step.text))
     revealed = state == "revealed"
     for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, revealed, i18n.current())):
         if caption:
@@ -134,13 +134,13 @@ def describe(value: float) -> str:
 
 def prompt(step: LiveStep) -> str:
     if step.lesson_step is not None:
-        return step.prompt
+        return _(step.prompt) if step.prompt else step.prompt
     return class_texts.playground_prompt(practice.QUIZ_METRICS[step.metric].display_label(step.case.k))
 
 
 def why(step: LiveStep) -> str | None:
     if step.lesson_step is not None:
-        return step.why
+        return _(step.why) if step.why else step.why
     return class_texts.playground_why(describe(step.exact_value))
 
 
@@ -160,7 +160,7 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
                                                       float(mine_number) if mine_number is not None else None),
                         key=f"{key}_histogram")
     for explanation, students in summary.mistakes:
-        st.warning(words.chose_mistake(students, text.markdown(explanation)) if step.options
+        st.warning(words.chose_mistake(students, text.markdown(_(explanation))) if step.options
                    else words.used_mistake(students, text.markdown(explanation)))
 
 
@@ -219,7 +219,7 @@ def join_form(code: str) -> None:
         typed = st.text_input(_(words.CODE_LABEL), value=code, max_chars=12, key="live_code",
                               placeholder=_(words.CODE_PLACEHOLDER), help=_(words.CODE_HELP))
         nickname = st.text_input(_(words.NICKNAME_LABEL), max_chars=codes.MAX_NICKNAME, key="live_nickname")
-        submitted = st.form_submit_button(_(words.JOIN), type="primary")
+        submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
         return
     wait = store().join_wait(browser_key())
@@ -297,14 +297,14 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     mine = store().my_answer(code, student_id, question_id)
     widget_key = f"live_answer_{question_id}"
     if step.options:
-        labels = [o.label for o in step.options]
-        st.radio(_(words.YOUR_ANSWER), labels, index=labels.index(mine) if mine in labels else None, horizontal=True,
-                 key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+        labels = [o.label for o in step.options]  # the values stored: the same for every reader
+        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: _(label) for label in labels}),
+                 index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
     else:
         with st.form(f"live_number_{question_id}", border=False):
             typed = st.text_input(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4)), value=mine or "",
                                   max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
-            if st.form_submit_button(_(words.SEND)):
+            if st.form_submit_button(_(words.SEND), key=f"live_number_{question_id}_send"):
                 try:
                     practice.parse_answer(typed)
                 except ValueError:
@@ -333,13 +333,13 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
     tally = store().distribution(code, question_id)
     verdict = summarize(step, {mine: 1}) if mine else None
     if verdict and verdict.right:
-        chosen = next((o.explanation for o in step.options if o.label == mine), "")
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         st.success(_(words.RIGHT_VERDICT).format(explanation=chosen))
     elif mine is not None:
-        chosen = next((o.explanation for o in step.options if o.label == mine), "")
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         if not step.options:
             chosen = practice.check_number(mine, step.exact_value, step.mistakes()).message
-        answer = text.markdown(right if step.options else describe(step.exact_value))
+        answer = text.markdown(_(right) if step.options else describe(step.exact_value))
         st.error(_(words.NOT_QUITE).format(explanation=chosen, answer=answer))
     if why(step):
         st.info(why(step))
@@ -429,12 +429,12 @@ def step_controls(code: str, key: str, now: dict) -> None:
     row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, key="live_lesson_choice", on_change=_choose_lesson,
                      args=(code, key),
-                     format_func=lambda k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
-                     else f"{BY_KEY[k].icon} {BY_KEY[k].title}")
+                     format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
+                                          else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
     if current == PLAYGROUND_CHOICE:
         metric_row = st.columns([3, 2], vertical_alignment="bottom")
         metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), list(practice.QUIZ_METRICS), key="live_metric",
-                                format_func=lambda m: practice.QUIZ_METRICS[m].label)
+                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in practice.QUIZ_METRICS}))
         metric_row[1].button(_(words.PUSH_AGAIN), key="live_push", on_click=_push_playground,
                              args=(code, key))
         return
@@ -442,11 +442,17 @@ def step_controls(code: str, key: str, now: dict) -> None:
     st.session_state["live_step_choice"] = now["step"] + 1
     row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), key="live_step_choice", on_change=_go_to,
                      args=(code, key, now["lesson"]),
-                     format_func=lambda n: words.step_option(n, BY_KEY[now['lesson']].steps[n - 1].title)[:48])
+                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))[:48]
+                                          for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
     row[3].button(_(words.NEXT), key="live_next", type="primary", disabled=now["step"] + 1 >= count, width="stretch",
                   on_click=_set, args=(code, key, now["lesson"], now["step"] + 1))
+
+
+def _labels(labels: dict):
+    """A format_func from labels made in this run, in this reader's language (AppTest calls it outside the run)."""
+    return lambda value: labels.get(value, str(value))
 
 
 def _set(code: str, key: str, lesson: str, index: int) -> None:
