@@ -8,7 +8,7 @@ message by its ``JudgeMessage.code`` and fields.
 
 from __future__ import annotations
 
-from content.i18n import N_, _, ngettext
+from content.i18n import N_, _
 
 LOG_LOSS_EPS = "1e-15"  # as Python writes it: the statement is a docstring in the candidate's code
 
@@ -253,9 +253,3 @@ def judge_message(message: str | None, function: str) -> str | None:
         return _("Your code ended the judge's process (it exited) before every case had run.")
     return str(message)
 
-
-def cases_passed(passed: int, total: int) -> str:
-    from content import numbers
-
-    return ngettext("{passed} of {total} case", "{passed} of {total} cases", total).format(
-        passed=numbers.integer(passed), total=numbers.integer(total))
