@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from content import i18n
 from kata import attempts
 from tests import pseudo
-from tests.conftest import ROOT, run_page, texts
+from tests.conftest import ROOT, chart_specs, plotly_array, run_page, texts
 from tests.kata_samples import WRONG
 from ui import live_class
 from ui.navigation import TOPIC_PAGES
@@ -166,7 +166,12 @@ def test_a_number_typed_with_a_comma_in_turkish_is_read_as_a_number():
     next(b for b in student.button if b.key and "live_number_playground" in b.key).click()
     ran(student)
     assert not student.error
-    assert "0,5" in "\n".join(s.value for s in student.success)
+    assert "'0,5' cevabınız alındı" in texts(student)
+    teacher.button(key="live_reveal").click()
+    ran(teacher)
+    histogram = next(spec for spec in chart_specs(teacher) if spec["data"][0]["type"] == "histogram")
+    assert plotly_array(histogram["data"][0]["x"]) == [0.5]  # read as one half, not refused, not 5
+    assert histogram["layout"]["separators"] == ",."
 
 
 def test_the_kata_page_after_a_failing_run_shows_only_translated_texts():
