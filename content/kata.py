@@ -8,6 +8,7 @@ message by its ``JudgeMessage.code`` and fields.
 
 from __future__ import annotations
 
+from content import numbers
 from content.i18n import N_, _
 
 LOG_LOSS_EPS = "1e-15"  # as Python writes it: the statement is a docstring in the candidate's code
@@ -242,9 +243,10 @@ def judge_message(message: str | None, function: str) -> str | None:
         return _("Output limit: your code printed more than {kb} KB.").format(kb=fields["kb"])
     if code == "time_limit":
         return _("Time limit: your code ran longer than {seconds} s (an endless loop, or far too slow).").format(
-            seconds=f"{fields['seconds']:g}")
+            seconds=numbers.general(fields["seconds"]))
     if code == "cpu_limit":
-        return _("CPU limit: your code used more than {seconds} s of CPU time.").format(seconds=fields["seconds"])
+        return _("CPU limit: your code used more than {seconds} s of CPU time.").format(
+            seconds=numbers.general(fields["seconds"]))
     if code == "file_limit":
         return _("File size limit: your code wrote a file larger than {kb} KB.").format(kb=fields["kb"])
     if code == "crashed":
