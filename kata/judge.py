@@ -123,7 +123,7 @@ class JudgeMessage(str):
     code: str
     fields: dict
 
-    def __new__(cls, text: str, code: str, **fields):
+    def __new__(cls, text: str, code: str, /, **fields):
         message = super().__new__(cls, text)
         message.code, message.fields = code, fields
         return message

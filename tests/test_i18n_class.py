@@ -188,7 +188,7 @@ def test_the_kata_page_after_a_failing_run_shows_only_translated_texts():
 def test_a_mistake_and_a_limit_read_in_turkish():
     from content import kata as kata_texts
     from kata import PROBLEMS
-    from kata.judge import JudgeMessage
+    from kata.judge import JudgeMessage, format_error
 
     i18n.use_resolver(lambda: "tr")
     try:
@@ -197,6 +197,12 @@ def test_a_mistake_and_a_limit_read_in_turkish():
         assert "torchmetrics" in kata_texts.mistake(problem, says) and "divided" not in kata_texts.mistake(problem, says)
         limit = JudgeMessage("Time limit: ...", "time_limit", seconds=5.0)
         assert "5 s" in kata_texts.judge_message(limit, "f") and "Time limit" not in kata_texts.judge_message(limit, "f")
+        syntax = format_error({"type": "SyntaxError", "message": "expected ':'", "line": 3, "column": 31,
+                               "code": "def f(x)"})
+        assert syntax == "SyntaxError: expected ':' (line 3, column 31)\n    def f(x)"  # English for Python users
+        assert "satır 3, sütun 31" in kata_texts.judge_message(syntax, "f")
+        missing = format_error({"type": "MissingFunction", "message": "define a function named f"})
+        assert kata_texts.judge_message(missing, "f") == "Çağrılacak fonksiyon yok: f adında bir fonksiyon tanımlayın."
         assert kata_texts.starter(problem).startswith(problem.signature)
         assert kata_texts.starter(problem) != problem.starter
     finally:
