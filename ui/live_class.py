@@ -161,7 +161,7 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
                         key=f"{key}_histogram")
     for explanation, students in summary.mistakes:
         st.warning(words.chose_mistake(students, text.markdown(_(explanation))) if step.options
-                   else words.used_mistake(students, text.markdown(explanation)))
+                   else words.used_mistake(students, text.markdown(_(explanation))))
 
 
 def _is_number(value: str) -> bool:
@@ -338,13 +338,25 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
     elif mine is not None:
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         if not step.options:
-            chosen = practice.check_number(mine, step.exact_value, step.mistakes()).message
+            chosen = _number_verdict(mine, step)
         answer = text.markdown(_(right) if step.options else describe(step.exact_value))
         st.error(_(words.NOT_QUITE).format(explanation=chosen, answer=answer))
     if why(step):
         st.info(why(step))
     st.markdown(text.markdown(class_texts.standing(summarize(step, tally), mine)))
     draw_summary(step, tally, mine, f"live_student_summary_{question_id}")
+
+
+def _number_verdict(mine: str, step: LiveStep) -> str:
+    """Why a typed number is not the answer: the mistake that gives it, or too few decimals to tell."""
+    verdict = practice.check_number(mine, step.exact_value, step.mistakes())
+    if verdict.correct:
+        return ""
+    if verdict.mistake:  # a mistaken convention's name (metrics.practice), through the catalogs
+        return words.what_you_get(text.quoted(mine), _(verdict.mistake))
+    if verdict.unreadable:
+        return words.too_few_decimals(text.quoted(mine), practice.MIN_DECIMALS)
+    return words.you_typed(text.quoted(mine))
 
 
 def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) -> None:

@@ -48,6 +48,20 @@ RIGHT_VERDICT = N_("**Right.** {explanation}")
 NOT_QUITE = N_("**Not quite.** {explanation} The answer is **{answer}**.")
 
 
+def what_you_get(typed: str, mistake: str) -> str:
+    return _("{typed} is what you get with {mistake}.").format(typed=typed, mistake=mistake)
+
+
+def too_few_decimals(typed: str, decimals: int) -> str:
+    return ngettext("{typed} has too few decimals to be checked: give at least {n} decimal, or the exact fraction.",
+                    "{typed} has too few decimals to be checked: give at least {n} decimals, or the exact fraction.",
+                    decimals).format(typed=typed, n=numbers.integer(decimals))
+
+
+def you_typed(typed: str) -> str:
+    return _("You typed {typed}.").format(typed=typed)
+
+
 def student_caption(code: str, nickname: str) -> str:
     return _("Class {code} · you are {nickname}").format(code=code, nickname=nickname)
 
