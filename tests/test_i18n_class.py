@@ -209,3 +209,16 @@ def test_a_mistake_and_a_limit_read_in_turkish():
         from ui import language
 
         i18n.use_resolver(language._session_language)
+
+
+def test_a_failing_run_in_turkish_names_the_mistake_and_writes_the_decimal_comma():
+    at = run_page(TOPIC_PAGES["kata"], lang="tr")
+    at.selectbox(key="kata_problem").set_value("average_precision_at_k").run()
+    at.text_area(key="kata_editor").input(WRONG["average_precision_at_k"]["ap_denominator=hits"]).run()
+    at.button(key="kata_run").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("200 durumdan" in e.value for e in at.error)
+    assert "torchmetrics" in texts(at) and "isabet sayısına böldünüz" in texts(at)
+    values = {m.label: m.value for m in at.metric}
+    shown = [values["Doğru değer"], values["Sizin değeriniz"]]
+    assert all("." not in v for v in shown) and any("," in v for v in shown), shown  # e.g. 0,5 and 1

@@ -29,7 +29,8 @@ def show_value(value) -> str:
         return _(words.NO_VALUE)
     if isinstance(value, str):
         return kata_texts.not_a_number(value) or value
-    return _(words.UNDEFINED) if math.isnan(value) else numbers.general(float(f"{value:.6g}"))
+    # Six significant digits as before (1.23457e+06 stays so); only the decimal mark follows the reader.
+    return _(words.UNDEFINED) if math.isnan(value) else f"{value:.6g}".replace(".", numbers.decimal_mark())
 
 
 def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
