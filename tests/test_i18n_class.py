@@ -222,3 +222,17 @@ def test_a_failing_run_in_turkish_names_the_mistake_and_writes_the_decimal_comma
     values = {m.label: m.value for m in at.metric}
     shown = [values["Doğru değer"], values["Sizin değeriniz"]]
     assert all("." not in v for v in shown) and any("," in v for v in shown), shown  # e.g. 0,5 and 1
+
+
+def test_the_catalogs_english_is_the_engines_english():
+    """content.kata repeats kata/'s English as msgids: a changed docstring, hint or mistake must change both."""
+    from content import kata as kata_texts
+    from kata import PROBLEMS
+
+    for problem in PROBLEMS.values():
+        assert kata_texts.title(problem) == problem.title
+        assert kata_texts.statement(problem) == problem.docstring and kata_texts.starter(problem) == problem.starter
+        assert kata_texts.hints(problem) == list(problem.hints)
+        for mistake in problem.mistakes:
+            assert (problem.key, mistake.key) in kata_texts.MISTAKES, (problem.key, mistake.key)
+            assert kata_texts.mistake(problem, mistake.says) == mistake.says
