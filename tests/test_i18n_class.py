@@ -236,3 +236,18 @@ def test_the_catalogs_english_is_the_engines_english():
         for mistake in problem.mistakes:
             assert (problem.key, mistake.key) in kata_texts.MISTAKES, (problem.key, mistake.key)
             assert kata_texts.mistake(problem, mistake.says) == mistake.says
+
+
+def test_the_classroom_messages_english_is_the_engines_english():
+    from classroom import codes
+    from classroom.store import AnswersClosed, NicknameTaken
+    from content import classroom as class_texts
+
+    for typed in (17, "  ", "x" * 41, "a\u202eb"):
+        with pytest.raises(ValueError) as refused:
+            codes.check_nickname(typed)
+        assert class_texts.nickname_problem(refused.value) == str(refused.value)
+    taken = NicknameTaken("Someone in this class is already called 'Ann': choose another nickname.", "Ann")
+    assert class_texts.nickname_problem(taken) == str(taken)
+    for state in ("locked", "revealed"):
+        assert class_texts.answers_closed(state) == str(AnswersClosed(state))
