@@ -39,20 +39,32 @@ def same_secret(secret: str, stored_digest: str) -> bool:
     return hmac.compare_digest(digest(str(secret)), stored_digest)
 
 
+class NicknameError(ValueError):
+    """What is wrong with a nickname: English text, plus ``code`` and ``fields`` for a UI to translate
+    (``not_text``, ``empty``, ``too_long`` {length, most}, ``control`` {character})."""
+
+    def __init__(self, text: str, code: str, **fields):
+        super().__init__(text)
+        self.code, self.fields = code, fields
+
+
 def check_nickname(nickname: str) -> str:
-    """The nickname exactly as typed, or ``ValueError`` saying what is wrong with it."""
+    """The nickname exactly as typed, or ``ValueError`` (:class:`NicknameError`) saying what is wrong with it."""
     if not isinstance(nickname, str):
-        raise ValueError("A nickname must be text.")
+        raise NicknameError("A nickname must be text.", "not_text")
     if not nickname.strip():
-        raise ValueError("Type a nickname, or choose to stay anonymous.")
+        raise NicknameError("Type a nickname, or choose to stay anonymous.", "empty")
     if len(nickname) > MAX_NICKNAME:
-        raise ValueError(f"That nickname is {len(nickname)} characters long; at most {MAX_NICKNAME}.")
+        raise NicknameError(f"That nickname is {len(nickname)} characters long; at most {MAX_NICKNAME}.", "too_long",
+                            length=len(nickname), most=MAX_NICKNAME)
     # Format characters are refused (a right-to-left override would turn the projector's text around),
     # except the zero-width joiner that joins emoji such as 👩‍💻.
     control = [c for c in nickname if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
                and c != "\u200d"]
     if control:
-        raise ValueError(f"A nickname cannot hold control or invisible characters (found U+{ord(control[0]):04X}).")
+        found = f"U+{ord(control[0]):04X}"
+        raise NicknameError(f"A nickname cannot hold control or invisible characters (found {found}).", "control",
+                            character=found)
     return nickname
 
 

@@ -38,7 +38,19 @@ class RoomNotFound(LookupError):
 
 
 class NicknameTaken(ValueError):
-    """Another student of this class already has this nickname."""
+    """Another student of this class already has this nickname (``.nickname``)."""
+
+    def __init__(self, text: str, nickname: str = ""):
+        super().__init__(text)
+        self.nickname = nickname
+
+
+class AnswersClosed(PermissionError):
+    """The question is no longer open (``.state``: locked or revealed): the answer was not recorded."""
+
+    def __init__(self, state: str):
+        super().__init__(f"Answers to this question are {state}: yours was not recorded.")
+        self.state = state
 
 
 class QuestionNotFound(LookupError):
@@ -168,7 +180,8 @@ class Store:
         try:
             self._call(True, work)
         except IntegrityError:
-            raise NicknameTaken(f"Someone in this class is already called {nickname!r}: choose another nickname.") from None
+            raise NicknameTaken(f"Someone in this class is already called {nickname!r}: choose another nickname.",
+                                nickname) from None
         return student_id
 
     def student(self, code: str, student_id: str) -> dict:
@@ -305,7 +318,7 @@ class Store:
             row = self._room(connection, code)
             found = self._question(connection, row.code, question_id)
             if found.state != "open":
-                raise PermissionError(f"Answers to this question are {found.state}: yours was not recorded.")
+                raise AnswersClosed(found.state)
             if not connection.execute(select(exists().where(students.c.room == row.code,
                                                             students.c.student_id == str(student_id)))).scalar():
                 raise LookupError("This student is not in this class.")

@@ -115,11 +115,33 @@ def _plain(case: dict) -> dict:
 # --------------------------------------------------------------------------- what came back
 
 
+class JudgeMessage(str):
+    """A message of the judge: its English text (``str``), plus a ``code`` and ``fields`` that a UI
+    translates (codes: ``not_a_number``, ``syntax_error``, ``missing_function``, ``exception``,
+    ``output_limit``, ``time_limit``, ``cpu_limit``, ``file_limit``, ``crashed``, ``exited``)."""
+
+    code: str
+    fields: dict
+
+    def __new__(cls, text: str, code: str, /, **fields):
+        message = super().__new__(cls, text)
+        message.code, message.fields = code, fields
+        return message
+
+    def __reduce__(self):  # pickles (and copies) keep the code and the fields
+        return (_judge_message, (str(self), self.code, self.fields))
+
+
+def _judge_message(text: str, code: str, fields: dict) -> JudgeMessage:
+    return JudgeMessage(text, code, **fields)
+
+
 def _got(answer: dict):
     result = answer["result"]
     if result["kind"] == "number":
         return float(result["value"])
-    return f"{result['repr']} (a {result['type']}, not a number)"
+    return JudgeMessage(f"{result['repr']} (a {result['type']}, not a number)", "not_a_number",
+                        repr=result["repr"], type=result["type"])
 
 
 def format_error(error: dict) -> str:
@@ -127,27 +149,36 @@ def format_error(error: dict) -> str:
     kind, message = error.get("type", "Error"), error.get("message", "")
     if kind == "SyntaxError" or "column" in error:
         where = f"line {error.get('line')}, column {error.get('column')}"
-        return f"{kind}: {message} ({where})\n    {error.get('code', '')}"
+        return JudgeMessage(f"{kind}: {message} ({where})\n    {error.get('code', '')}", "syntax_error", kind=kind,
+                            message=message, line=error.get("line"), column=error.get("column"),
+                            code=error.get("code", ""))
     if kind == "MissingFunction":
-        return f"No function to call: {message}."
+        return JudgeMessage(f"No function to call: {message}.", "missing_function", message=message,
+                            function=error.get("function"))
     lines = [f"{kind}: {message}" if message else kind]
-    for frame in error.get("frames", []):
+    frames = [dict(frame) for frame in error.get("frames", [])]
+    for frame in frames:
         lines.append(f"  line {frame['line']}, in {frame['function']}: {frame['code']}")
-    return "\n".join(lines)
+    return JudgeMessage("\n".join(lines), "exception", kind=kind, message=message, frames=frames)
 
 
 def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -> str:
     if session.output_exceeded:
-        return f"Output limit: your code printed more than {limits.output_bytes // 1024} KB."
+        kb = limits.output_bytes // 1024
+        return JudgeMessage(f"Output limit: your code printed more than {kb} KB.", "output_limit", kb=kb)
     if session.timed_out:
-        return f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or far too slow)."
+        return JudgeMessage(f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or "
+                            "far too slow).", "time_limit", seconds=limits.wall_seconds)
     if outcome_signal in ("SIGXCPU", "SIGKILL"):  # SIGKILL that the app did not send: the CPU hard limit
-        return f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time."
+        return JudgeMessage(f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time.", "cpu_limit",
+                            seconds=limits.cpu_seconds)
     if outcome_signal == "SIGXFSZ":
-        return f"File size limit: your code wrote a file larger than {limits.file_bytes // 1024} KB."
+        kb = limits.file_bytes // 1024
+        return JudgeMessage(f"File size limit: your code wrote a file larger than {kb} KB.", "file_limit", kb=kb)
     if outcome_signal:
-        return f"Your code crashed the Python interpreter ({outcome_signal})."
-    return "Your code ended the judge's process (it exited) before every case had run."
+        return JudgeMessage(f"Your code crashed the Python interpreter ({outcome_signal}).", "crashed",
+                            signal=outcome_signal)
+    return JudgeMessage("Your code ended the judge's process (it exited) before every case had run.", "exited")
 
 
 # --------------------------------------------------------------------------- matching and shrinking

@@ -23,11 +23,20 @@ class Mistake:
 
     key: str
     says: str
+    """In English (Python users, the tests); a UI translates it by the problem's key and ``key``."""
     compute: Callable[[dict], float | None]
+    libraries: tuple[str, ...] = ()
+    """A library convention's libraries (``says`` then names them after ``did``)."""
+    metric: str = ""
+    """A library convention's metric label (conventions.METRIC_LABELS)."""
+
+
+def _library_names(metric: str, field: str, choice: str) -> tuple[str, ...]:
+    return tuple(c.name for c in conventions.CONVENTIONS.values() if getattr(c, field) == choice and c.has(metric))
 
 
 def _libraries(metric: str, field: str, choice: str) -> str:
-    names = [c.name for c in conventions.CONVENTIONS.values() if getattr(c, field) == choice and c.has(metric)]
+    names = list(_library_names(metric, field, choice))
     return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
@@ -42,7 +51,7 @@ def convention(metric: str, field: str, choice: str, did: str) -> Mistake:
         ground_truth = case.get("relevant", case.get("relevance"))
         value = conventions.score(changed, metric, case["recommended"], ground_truth, case.get("k", 10**6))
         return None if np.isnan(value) else value
-    return Mistake(f"{field}={choice}", says, compute)
+    return Mistake(f"{field}={choice}", says, compute, _library_names(metric, field, choice), label)
 
 
 def _quiet(function):

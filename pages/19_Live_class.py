@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from ui import live_class
+from content.i18n import _
+from content.pages import live as words
+from ui import language, live_class
 from ui.widgets import page
 
-page("Live class", "📡", "The teacher starts a class and moves through a lesson; students join with the code on "
-     "their phones, see each step as the teacher shows it, and predict. Answers stay hidden until the teacher "
-     "reveals them.", scenario_link=False)
+language.choose()  # the reader's language before the first word
+page(_(words.TITLE), "📡", _(words.INTRO), scenario_link=False)
 st.set_page_config(initial_sidebar_state="collapsed")
 live_class.main()

@@ -10,7 +10,10 @@ from kata import attempts
 from kata.judge import Result
 from kata.sandbox import check_available
 from kata.timing import auc_timings
-from ui import text
+from content import kata as kata_texts
+from content.i18n import _
+from content.pages import kata as words
+from ui import language, text
 from ui.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
@@ -21,14 +24,8 @@ EDITOR_CSS = """
   line-height: 1.35; tab-size: 4; white-space: pre; overflow-x: auto; }
 """
 
-page(
-    "Write it yourself", "⌨️",
-    "Interviews ask for a metric **from scratch**: AUC, AP@K, NDCG@K, MRR. Pick one, write the function, press "
-    "**Run**. Your code runs in a sandbox on up to 200 hidden cases: the source documents' examples, then the "
-    "edge cases where metrics usually go wrong, then random cases. Numbers are compared within 1e-9, never as "
-    "rounded strings. On a failure you get the **smallest case that still fails**, the step where your value "
-    "first parts from the right one, and the library convention your value matches, if any.",
-)
+language.choose()  # the reader's language before the first word
+page(_(words.TITLE), "⌨️", _(words.INTRO))
 st.html(f"<style>{EDITOR_CSS}</style>")
 
 
@@ -74,9 +71,10 @@ keys = list(kata.PROBLEMS)
 if ATTEMPT.get("problem") not in kata.PROBLEMS:
     ATTEMPT["problem"] = keys[0]
 st.session_state["kata_problem"] = ATTEMPT["problem"]
-problem = kata.PROBLEMS[st.selectbox("Problem", keys, format_func=lambda k: kata.PROBLEMS[k].title,
+problem = kata.PROBLEMS[st.selectbox(_(words.PROBLEM), keys, format_func={k: kata_texts.title(kata.PROBLEMS[k]) for k in keys}.get,
                                      key="kata_problem", on_change=_choose_problem)]
-code = ATTEMPT.get("code", {}).get(problem.key, problem.starter)
+starter = kata_texts.starter(problem)  # the signature and the docstring in the reader's language
+code = ATTEMPT.get("code", {}).get(problem.key, starter)
 
 # --------------------------------------------------------------------------- interview mode
 
@@ -102,35 +100,35 @@ def _leave_interview() -> None:
 @st.fragment(run_every=1.0)
 def _timer(started: float) -> None:
     elapsed = int(time.time() - started)
-    st.markdown(f"⏱️ **Interview mode** · {elapsed // 60:02d}:{elapsed % 60:02d} · hints hidden until you finish")
+    st.markdown(words.timer(elapsed // 60, elapsed % 60))
 
 
 mode = st.columns([2, 1, 1], vertical_alignment="center")
 if interview is None:
-    mode[0].caption("Interview mode: a timer, no hints, a review at the end.")
-    mode[1].button("Start an interview", on_click=_start_interview, key="kata_interview_start")
+    mode[0].caption(_(words.INTERVIEW_CAPTION))
+    mode[1].button(_(words.START_INTERVIEW), on_click=_start_interview, key="kata_interview_start")
 elif interview["finished"] is None:
     with mode[0]:
         _timer(interview["started"])
-    mode[1].button("Finish and review", on_click=_finish_interview, key="kata_interview_finish", type="primary")
+    mode[1].button(_(words.FINISH_INTERVIEW), on_click=_finish_interview, key="kata_interview_finish", type="primary")
 else:
-    mode[1].button("Leave interview mode", on_click=_leave_interview, key="kata_interview_leave")
+    mode[1].button(_(words.LEAVE_INTERVIEW), on_click=_leave_interview, key="kata_interview_leave")
 
 in_progress = interview is not None and interview["finished"] is None
-st.markdown(f"**The task.** Write `{problem.function}` below; the docstring states the convention exactly.")
+st.markdown(words.task(problem.function))
 if not in_progress:
-    with st.expander("Hints"):
-        for hint in problem.hints:
+    with st.expander(_(words.HINTS)):
+        for hint in kata_texts.hints(problem):
             st.markdown(f"- {text.markdown(hint)}")
 
 # --------------------------------------------------------------------------- editor and Run
 
 if "kata_editor" not in st.session_state:
     st.session_state["kata_editor"] = code
-st.text_area("Your code (Python: numpy and the standard library; indent with spaces)", key="kata_editor",
+st.text_area(_(words.EDITOR), key="kata_editor",
              height=360, on_change=_keep_code, max_chars=attempts.MAX_CODE)
 if problem_text := st.session_state.pop("_kata_save_problem", None):
-    st.warning(f"Your code could not be saved: {text.markdown(problem_text)}", icon="💾")
+    st.warning(words.not_saved(text.markdown(problem_text)), icon="💾")
 
 
 @st.cache_resource(show_spinner=False)
@@ -144,18 +142,17 @@ def _sandbox_problem() -> str | None:
 
 unavailable = _sandbox_problem()
 buttons = st.columns([1, 2, 3], vertical_alignment="center")
-run = buttons[0].button("Run", type="primary", key="kata_run", disabled=unavailable is not None)
+run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None)
 
 
 def _reset() -> None:
-    st.session_state["kata_editor"] = problem.starter
+    st.session_state["kata_editor"] = starter
     _keep_code()
 
 
-buttons[1].button("Reset to the signature", key="kata_reset", on_click=_reset)
+buttons[1].button(_(words.RESET), key="kata_reset", on_click=_reset)
 if unavailable:
-    st.error(f"**Code cannot run here: no sandbox.** {text.markdown(unavailable)} Your code is kept; it is "
-             "never run without the sandbox.", icon="🔒")
+    st.error(words.no_sandbox(text.markdown(unavailable), kept=True), icon="🔒")
 
 
 def _verdict_record(result: Result) -> dict:
@@ -174,23 +171,21 @@ if run:
     status = st.empty()
     while not ticket.done.wait(0.2):
         position = ticket.position
-        status.info(f"In the queue: position {position}. Your code runs when a sandbox is free."
-                    if position else "Running your code in the sandbox…", icon="⏳")
+        status.info(words.queued(position) if position else _(words.RUNNING), icon="⏳")
     status.empty()
     try:
         result = ticket.wait()
     except kata.SandboxUnavailable as problem_text:
-        st.error(f"**Code cannot run here: no sandbox.** {text.markdown(problem_text)}", icon="🔒")
+        st.error(words.no_sandbox(text.markdown(str(problem_text)), kept=False), icon="🔒")
         result = None
     except (RuntimeError, OSError) as problem_text:  # e.g. every sandbox uid busy: say so, keep the code
-        st.error(f"**The judge could not run your code just now.** {text.markdown(problem_text)} Your code is "
-                 "kept; press Run again in a moment.", icon="⚠️")
+        st.error(words.judge_failed(text.markdown(str(problem_text))), icon="⚠️")
         result = None
     if result is not None:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
         ATTEMPT.setdefault("verdicts", {})[problem.key] = _verdict_record(result)
         ATTEMPT.setdefault("runs", {})[problem.key] = ATTEMPT.get("runs", {}).get(problem.key, 0) + 1
-        if source.strip() != problem.starter.strip():  # running the untouched signature is not an attempt
+        if source.strip() not in (problem.starter.strip(), starter.strip()):  # running the untouched signature is not an attempt
             ATTEMPT.setdefault("attempted", {})[problem.key] = True
         _save()
 
@@ -201,48 +196,46 @@ record = ATTEMPT.get("verdicts", {}).get(problem.key)
 
 
 def _show_failure(failure) -> None:
-    st.markdown(f"**The smallest failing case** (shrunk from {failure.shrunk_from} failing "
-                f"case{'s' if failure.shrunk_from != 1 else ''}):")
+    st.markdown(words.smallest_case(failure.shrunk_from))
     st.code(f"{problem.function}({inputs_literal(failure.inputs)})", language="python", wrap_lines=True)
     cards = st.columns(2)
-    cards[0].metric("Right value", show_value(failure.expected))
-    cards[1].metric("Your value", show_value(failure.got))
+    cards[0].metric(_(words.RIGHT_VALUE), show_value(failure.expected))
+    cards[1].metric(_(words.YOUR_VALUE), show_value(failure.got))
     if failure.matches:
-        st.warning(f"**Your value matches a known convention:** {text.markdown(failure.matches)}.", icon="🔭")
+        st.warning(words.matches(text.markdown(kata_texts.mistake(problem, failure.matches))), icon="🔭")
     if failure.steps:
         table, first = steps_table(failure)
-        st.markdown("**Step by step:** the metric on the case cut after each row, right and yours"
-                    + (f"; they first part at row {first + 1} (highlighted)." if first is not None else "."))
-        show_table(highlight_row(table, first), key="kata_steps")
-    for title, frame in breakdown(problem, failure.inputs):
-        st.markdown(f"**{text.markdown(title)}** (the right computation, as the topic page shows it)")
-        show_table(frame, key=f"kata_breakdown_{title}")
+        st.markdown(words.step_by_step(first + 1 if first is not None else None))
+        show_table(highlight_row(table, first), key="kata_steps",
+                   column_config={name: _(label) for name, label in words.STEP_COLUMNS.items()})
+    for number, (title, frame) in enumerate(breakdown(problem, failure.inputs)):
+        st.markdown(words.breakdown_heading(text.markdown(title)))
+        show_table(frame, key=f"kata_breakdown_{problem.key}_{number}")
     page_label = TOPIC_PAGES[problem.topic]
-    if st.button("Open this case on the topic page", key="kata_open_case", icon="↗️"):
+    if st.button(_(words.OPEN_CASE), key="kata_open_case", icon="↗️"):
         apply(scenario_for(problem, failure.inputs))
         st.switch_page(page_label)
 
 
 if result is not None:
     if result.ok:
-        st.success(f"**Passed {result.passed} of {result.total}.** Every hidden case agrees within 1e-9.", icon="✅")
+        st.success(words.passed_all(result.passed, result.total), icon="✅")
     else:
-        st.error(f"**Passed {result.passed} of {result.total}.**", icon="❌")
+        st.error(words.passed_some(result.passed, result.total), icon="❌")
     if result.error:
-        st.markdown("**Your code's error** (your lines only):")
-        st.code(result.error, language=None, wrap_lines=True)
+        st.markdown(_(words.YOUR_ERROR))
+        st.code(kata_texts.judge_message(result.error, problem.function), language=None, wrap_lines=True)
     if result.failure is not None:
         _show_failure(result.failure)
     if result.stdout:
-        with st.expander("What your code printed"):
+        with st.expander(_(words.PRINTED)):
             st.code(result.stdout, language=None)
 elif record is not None:
-    st.info(f"Last run ({text.markdown(record['at'])} UTC): passed {record['passed']} of {record['total']}. "
-            "Press Run to see the details again.", icon="🕘")
+    st.info(words.last_run(text.markdown(record['at']), record['passed'], record['total']), icon="🕘")
 
 if record is not None:
-    header = f"# {problem.title}: passed {record['passed']} of {record['total']} ({record['at']} UTC)\n"
-    st.download_button("Download your code and verdict", header + st.session_state["kata_editor"],
+    header = words.download_header(kata_texts.title(problem), record['passed'], record['total'], record['at'])
+    st.download_button(_(words.DOWNLOAD), header + st.session_state["kata_editor"],
                        file_name=f"{problem.key}.py", mime="text/x-python", key="kata_download", on_click="ignore")
 
 # --------------------------------------------------------------------------- review and model solutions
@@ -250,13 +243,13 @@ if record is not None:
 if interview is not None and interview["finished"] is not None:
     seconds = int(interview["finished"] - interview["started"])
     runs = ATTEMPT.get("runs", {}).get(problem.key, 0) - interview.get("runs_at_start", 0)
-    st.subheader("Review")
-    st.markdown(f"Time: **{seconds // 60} min {seconds % 60} s** · runs: **{runs}** · last verdict: "
-                + (f"**{record['passed']} of {record['total']}**" if record else "no run"))
+    st.subheader(_(words.REVIEW))
+    st.markdown(words.review(seconds // 60, seconds % 60, runs,
+                             words.review_verdict(record['passed'], record['total']) if record else None))
     if record and record.get("failure") and record["failure"]["matches"]:
-        st.markdown(f"Your last failure matched: {text.markdown(record['failure']['matches'])}.")
-    st.markdown("Hints you did not see:")
-    for hint in problem.hints:
+        st.markdown(words.last_failure(text.markdown(kata_texts.mistake(problem, record['failure']['matches']))))
+    st.markdown(_(words.HINTS_NOT_SEEN))
+    for hint in kata_texts.hints(problem):
         st.markdown(f"- {text.markdown(hint)}")
 
 
@@ -266,19 +259,14 @@ def _timings() -> dict:
 
 
 if ATTEMPT.get("attempted", {}).get(problem.key) and not in_progress:
-    st.subheader("Model solutions")
-    loop_tab, numpy_tab = st.tabs(["Plain loop", "Vectorised numpy"])
+    st.subheader(_(words.MODEL_SOLUTIONS))
+    loop_tab, numpy_tab = st.tabs([_(words.PLAIN_LOOP), _(words.VECTORISED)])
     loop_tab.code(problem.loop_solution.strip(), language="python")
     numpy_tab.code(problem.numpy_solution.strip(), language="python")
     if problem.key == "auc":
         timings = _timings()
-        st.markdown(
-            f"**On {timings['n']:,} samples:** the pair loop (the offline-evaluation article's O(n²) method) takes "
-            f"about **{timings['loop_seconds']:,.0f} s**; sort-and-count (the faster method it mentions) takes "
-            f"**{timings['numpy_seconds'] * 1000:,.0f} ms**. The loop was timed on {timings['loop_n']:,} samples "
-            f"({timings['loop_measured']:.2f} s) and scaled by n², since it compares every pair.")
+        st.markdown(words.auc_timings(timings))
 elif not in_progress:
-    st.caption("The model solutions (a plain loop and a vectorised one) appear after you run code of your own.")
+    st.caption(_(words.SOLUTIONS_LATER))
 
-st.caption("Your code is kept on the server under the random id in this page's address: reload or bookmark the "
-           "page to come back to it. Anyone you give the address to sees your code; nobody else can.")
+st.caption(_(words.KEPT))

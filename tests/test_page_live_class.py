@@ -46,7 +46,7 @@ def teacher() -> tuple[AppTest, str, str]:
 def student(code: str, nickname: str) -> AppTest:
     at = opened({"room": code})
     at.text_input(key="live_nickname").input(nickname)
-    at.button(key="FormSubmitter:live_join-Join").click()
+    at.button(key="live_join_submit").click()
     return ran(at)
 
 
@@ -167,7 +167,7 @@ def test_a_wrong_code_says_so_and_many_are_slowed_down():
     for attempt in range(7):
         at.text_input(key="live_code").input(f"AAAA{attempt}A")
         at.text_input(key="live_nickname").input("Eve")
-        at.button(key="FormSubmitter:live_join-Join").click()
+        at.button(key="live_join_submit").click()
         ran(at)
     assert "Too many wrong codes" in texts(at)
 

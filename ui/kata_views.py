@@ -10,6 +10,10 @@ import math
 
 import pandas as pd
 
+from content import kata as kata_texts
+from content import numbers
+from content.i18n import _
+from content.pages import kata as words
 from kata.judge import Failure, close
 from kata.problems import LOG_LOSS_EPS, Problem
 from metrics import classification_metrics as cls
@@ -20,11 +24,13 @@ HIGHLIGHT = "background-color: rgba(255, 75, 75, 0.25)"
 
 
 def show_value(value) -> str:
+    """A value on a card or in the step table: six significant digits in the reader's notation."""
     if value is None:
-        return "no value (an error)"
+        return _(words.NO_VALUE)
     if isinstance(value, str):
-        return value
-    return "nan (undefined)" if math.isnan(value) else f"{value:.6g}"
+        return kata_texts.not_a_number(value) or value
+    # Six significant digits as before (1.23457e+06 stays so); only the decimal mark follows the reader.
+    return _(words.UNDEFINED) if math.isnan(value) else f"{value:.6g}".replace(".", numbers.decimal_mark())
 
 
 def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
@@ -32,33 +38,33 @@ def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
     kind, case = problem.kind, inputs
     if kind in ("ranking", "ranking_no_k"):
         if problem.key == "average_precision_at_k":
-            return [("AP@K, rank by rank", ranked_metrics.average_precision_table(case["recommended"], case["relevant"],
+            return [(_(words.BREAKDOWN["ap"]), ranked_metrics.average_precision_table(case["recommended"], case["relevant"],
                                                                                    case["k"]))]
         if problem.key == "reciprocal_rank":
-            return [("The first hit", ranked_metrics.reciprocal_rank_table(case["recommended"], case["relevant"]))]
-        return [("The top K, rank by rank", topn_metrics.top_k_table(case["recommended"], case["relevant"], case["k"]))]
+            return [(_(words.BREAKDOWN["rr"]), ranked_metrics.reciprocal_rank_table(case["recommended"], case["relevant"]))]
+        return [(_(words.BREAKDOWN["topk"]), topn_metrics.top_k_table(case["recommended"], case["relevant"], case["k"]))]
     if kind == "graded":
         actual, ideal = ndcg.ndcg_tables(case["recommended"], case["relevance"], case["k"])
-        return [("DCG of the list", actual), ("DCG of the ideal list (every graded item, best first)", ideal)]
+        return [(_(words.BREAKDOWN["dcg_list"]), actual), (_(words.BREAKDOWN["dcg_ideal"]), ideal)]
     if kind == "relevances":
-        return [("DCG, rank by rank", ndcg.dcg_table(case["relevances"], case["k"]))]
+        return [(_(words.BREAKDOWN["dcg"]), ndcg.dcg_table(case["relevances"], case["k"]))]
     if kind == "scores":
-        return [("Every positive/negative pair", cls.auc_pairs_table(case["y_true"], case["y_score"]))]
+        return [(_(words.BREAKDOWN["pairs"]), cls.auc_pairs_table(case["y_true"], case["y_score"]))]
     if kind == "groups":
-        return [("Each user's AUC and weight", cls.gauc_table(case["user_ids"], case["y_true"], case["y_score"]))]
+        return [(_(words.BREAKDOWN["gauc"]), cls.gauc_table(case["user_ids"], case["y_true"], case["y_score"]))]
     if kind == "probabilities":
-        return [("Each sample's loss", cls.log_loss_terms(case["y_true"], case["y_prob"], eps=LOG_LOSS_EPS))]
-    return [("Each rating's error", rating_metrics.rating_errors_table(case["predictions"], case["actuals"]))]
+        return [(_(words.BREAKDOWN["logloss"]), cls.log_loss_terms(case["y_true"], case["y_prob"], eps=LOG_LOSS_EPS))]
+    return [(_(words.BREAKDOWN["ratings"]), rating_metrics.rating_errors_table(case["predictions"], case["actuals"]))]
 
 
 def _row_label(inputs: dict, row: int) -> str:
     if "recommended" in inputs:
-        return f"rank {row}: item {inputs['recommended'][row - 1]!r}"
+        return words.rank_item(row, repr(inputs["recommended"][row - 1]))
     if "relevances" in inputs:
-        return f"rank {row}: relevance {inputs['relevances'][row - 1]:g}"
+        return words.rank_relevance(row, numbers.general(inputs["relevances"][row - 1]))
     parts = [f"{name}={inputs[name][row - 1]!r}" for name in ("user_ids", "y_true", "y_score", "y_prob",
                                                                  "predictions", "actuals") if name in inputs]
-    return f"sample {row}: " + ", ".join(parts)
+    return words.sample(row, ", ".join(parts))
 
 
 def steps_table(failure: Failure) -> tuple[pd.DataFrame, int | None]:

@@ -17,9 +17,14 @@ import segno
 import streamlit as st
 
 from classroom import NicknameTaken, RoomNotFound, Store, codes
+from classroom.store import AnswersClosed
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
-from classroom.summary import standing, summarize
+from classroom.summary import summarize
+from content import classroom as class_texts
+from content import i18n, numbers
+from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
+from content.pages import live as words
 from metrics import practice
 from ui import lessons as engine
 from ui import live_charts, tables, text
@@ -66,15 +71,16 @@ def browser_key() -> str:
 # --------------------------------------------------------------------------- drawing a step
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def step_content(lesson: str, index: int, revealed: bool) -> list[tuple[str, list, object]]:
-    """(caption, cards, figure) of a lesson step, built once per process: a whole class shows the same
-    step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
+def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.SOURCE) -> list[tuple[str, list, object]]:
+    """(caption, cards, figure) of a lesson step, built once per process and language: a whole class
+    shows the same step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
     lesson_step = live_step(lesson, index).lesson_step
     if lesson_step.kind == "demonstrate":
         return [("", [], engine.demonstration(lesson_step, "normal")[0].figure)]
     if lesson_step.kind == "predict" and not revealed:
         puzzles = [lesson_step.scenario] + ([lesson_step.question.other] if lesson_step.question.other else [])
-        return [(("List A" if n == 0 else "List B") if len(puzzles) > 1 else "", [], engine.puzzle_figure(scenario))
+        return [((_(words.LIST_A) if n == 0 else _(words.LIST_B)) if len(puzzles) > 1 else "", [],
+                 engine.puzzle_figure(scenario))
                 for n, scenario in enumerate(puzzles)]
     if lesson_step.kind == "predict":
         question = lesson_step.question
@@ -86,12 +92,15 @@ def step_content(lesson: str, index: int, revealed: bool) -> list[tuple[str, lis
 
 def draw_step(step: LiveStep, state: str, key: str) -> None:
     """The step as the lessons page draws it, locked; predict steps show the numbers after the reveal."""
-    st.subheader(step.title)
-    st.markdown(step.text)
     if step.lesson_step is None:
+        st.subheader(_(class_texts.PLAYGROUND_TITLE))
+        st.markdown(_(class_texts.PLAYGROUND_TEXT))
         _draw_playground(step, state, key)
         return
-    for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, state == "revealed")):
+    st.subheader(_(step.title))  # the lesson's own texts, through the catalogs (the lessons domain)
+    st.markdown(_(step.text))
+    revealed = state == "revealed"
+    for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, revealed, i18n.current())):
         if caption:
             st.markdown(f"**{caption}**")
         for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
@@ -108,20 +117,41 @@ def _draw_playground(step: LiveStep, state: str, key: str) -> None:
     scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
                 "gain": case.gain}
     st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground")
-    st.caption(f"K = {case.k}; relevant items and grades: "
-               + text.markdown(", ".join(f"{item} ({grade:g})" for item, grade in case.ground_truth.items())))
+    grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items()))
+    st.caption(words.playground_facts(case.k, grades))
     if state == "revealed":
-        st.metric(practice.QUIZ_METRICS[step.metric].display_label(case.k), f"{step.exact_value:.4f}", border=True)
+        st.metric(practice.QUIZ_METRICS[step.metric].display_label(case.k), numbers.number(step.exact_value, 4),
+                  border=True)
+
+
+def describe(value: float) -> str:
+    """0.6429 (= 9/14) when a small fraction is exact, else the four decimals, in the reader's notation."""
+    fraction = practice.as_fraction(value)
+    if fraction is not None and fraction.denominator > 1:
+        return f"{numbers.number(value, 4)} (= {fraction})"
+    return numbers.number(value, 4)
+
+
+def prompt(step: LiveStep) -> str:
+    if step.lesson_step is not None:
+        return _(step.prompt) if step.prompt else step.prompt
+    return class_texts.playground_prompt(practice.QUIZ_METRICS[step.metric].display_label(step.case.k))
+
+
+def why(step: LiveStep) -> str | None:
+    if step.lesson_step is not None:
+        return _(step.why) if step.why else step.why
+    return class_texts.playground_why(describe(step.exact_value))
 
 
 def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str) -> None:
     """The reveal: the distribution, the share right, and the mistakes by name."""
     summary = summarize(step, tally)
     if not summary.answered:
-        st.info("Nobody answered this question.")
+        st.info(_(words.NOBODY_ANSWERED))
         return
-    st.metric("Right", f"{summary.right} of {summary.answered}", border=True,
-              help=f"{summary.share_right:.0%} of the answers are right.")
+    st.metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
+              help=words.share_right(summary.share_right))
     if step.options:
         st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
     else:
@@ -130,9 +160,8 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
                                                       float(mine_number) if mine_number is not None else None),
                         key=f"{key}_histogram")
     for explanation, students in summary.mistakes:
-        who = "1 student" if students == 1 else f"{students} students"
-        st.warning(f"**{who}:** {text.markdown(explanation)}" if step.options
-                   else f"**{who}** used {text.markdown(explanation)}.")
+        st.warning(words.chose_mistake(students, text.markdown(_(explanation))) if step.options
+                   else words.used_mistake(students, text.markdown(_(explanation))))
 
 
 def _is_number(value: str) -> bool:
@@ -163,13 +192,18 @@ def follow(code: str, seen_key: str) -> None:
 def landing() -> None:
     join_side, teach_side = st.columns(2, gap="large")
     with join_side:
-        st.markdown("#### Join a class")
+        st.markdown("#### " + _(words.JOIN_HEADING))
         join_form(st.query_params.get("room", ""))
     with teach_side:
-        st.markdown("#### Teach")
-        st.markdown("Start a class: students join with a code, you move through a lesson, and everyone's "
-                    "answers come together on your screen.")
-        st.button("Start a class", type="primary", key="live_start", on_click=start_class)
+        st.markdown("#### " + _(words.TEACH_HEADING))
+        st.markdown(_(words.TEACH_TEXT))
+        st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
+
+
+def with_language(params: dict) -> dict:
+    """The page's own query parameters plus the reader's language, so the address keeps it."""
+    language = st.session_state.get("lang")
+    return {**params, "lang": language} if language else dict(params)
 
 
 def start_class() -> None:
@@ -177,39 +211,44 @@ def start_class() -> None:
     step = live_step(LESSONS[0].key, 0)
     store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
     st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key, "show_link": True}
-    st.query_params.from_dict({"room": room.code})
+    st.query_params.from_dict(with_language({"room": room.code}))
 
 
 def join_form(code: str) -> None:
     with st.form("live_join", border=False):
-        typed = st.text_input("Class code", value=code, max_chars=12, key="live_code", placeholder="e.g. 7KXQ4M")
-        nickname = st.text_input("Nickname (leave empty to stay anonymous)", max_chars=codes.MAX_NICKNAME,
-                                 key="live_nickname")
-        submitted = st.form_submit_button("Join", type="primary")
+        typed = st.text_input(_(words.CODE_LABEL), value=code, max_chars=12, key="live_code",
+                              placeholder=_(words.CODE_PLACEHOLDER), help=_(words.CODE_HELP))
+        nickname = st.text_input(_(words.NICKNAME_LABEL), max_chars=codes.MAX_NICKNAME, key="live_nickname")
+        submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
         return
     wait = store().join_wait(browser_key())
     if wait > 0:
-        st.error(f"Too many wrong codes from this browser: wait {wait:.0f} s, then try again.")
+        st.error(words.too_many_codes(wait))
         return
     code = codes.normal_code(typed)
     try:
-        for _ in range(5):  # an anonymous name drawn twice in one class: draw again
+        for _draw in range(5):  # an anonymous name drawn twice in one class: draw again
             try:
-                student = store().join(code, nickname if nickname.strip() else codes.anonymous_nickname())
+                student = store().join(code, nickname if nickname.strip() else _anonymous())
                 break
             except NicknameTaken:
                 if nickname.strip():
                     raise
     except RoomNotFound:
         store().wrong_code(browser_key())
-        st.error(f"No class has the code {text.quoted(typed)}: check it with your teacher.")
+        st.error(words.no_such_class(text.quoted(typed)))
         return
     except ValueError as problem:  # the nickname: taken, too long, control characters
-        st.error(text.markdown(str(problem)))
+        st.error(text.markdown(class_texts.nickname_problem(problem)))
         return
-    st.query_params.from_dict({"room": code, "student": student})
+    st.query_params.from_dict(with_language({"room": code, "student": student}))
     st.rerun()
+
+
+def _anonymous() -> str:
+    """A drawn nickname ("Student 7K42"), its word in the joining student's language."""
+    return _(words.ANONYMOUS).format(tag=codes.anonymous_nickname().rsplit(" ", 1)[-1])
 
 
 # --------------------------------------------------------------------------- the student's screen
@@ -221,20 +260,20 @@ def student_screen(code: str, student_id: str) -> None:
         me = store().student(code, student_id)
         now = store().current(code)
     except RoomNotFound:
-        st.info("This class has ended (or its code is wrong). Thank you for taking part!")
-        st.query_params.clear()
+        st.info(_(words.ENDED_FOR_STUDENT))
+        st.query_params.from_dict(with_language({}))
         return
     except LookupError:
-        st.warning("This browser's student link is not part of this class: join again.")
+        st.warning(_(words.NOT_IN_CLASS))
         join_form(code)
         return
     st.session_state["live_seen"] = now["version"]
     follow(code, "live_seen")
-    nickname = "your nickname is hidden by the teacher" if me["hidden"] else text.markdown(me["nickname"])
-    st.caption(f"Class {now['code']} · you are {nickname}")
+    nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
+    st.caption(words.student_caption(now["code"], nickname))
     step = live_step(now["lesson"], now["step"])
     if step is None:
-        st.info("Waiting for the teacher to show the first step…")
+        st.info(_(words.WAITING))
         return
     question_id = step.question_id
     state = now["state"] if question_id == now["question_id"] else "open"
@@ -244,7 +283,7 @@ def student_screen(code: str, student_id: str) -> None:
 
 
 def _student_question(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
-    st.markdown(f"**{text.markdown(step.prompt)}**")
+    st.markdown(f"**{text.markdown(prompt(step))}**")
     if state == "open":
         _answer_box(code, student_id, step, question_id)
         return
@@ -258,47 +297,66 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     mine = store().my_answer(code, student_id, question_id)
     widget_key = f"live_answer_{question_id}"
     if step.options:
-        labels = [o.label for o in step.options]
-        st.radio("Your answer", labels, index=labels.index(mine) if mine in labels else None, horizontal=True,
-                 key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+        labels = [o.label for o in step.options]  # the values stored: the same for every reader
+        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: _(label) for label in labels}),
+                 index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
     else:
         with st.form(f"live_number_{question_id}", border=False):
-            typed = st.text_input("Your answer (a number such as 0.6429 or 9/14)", value=mine or "",
+            typed = st.text_input(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4)), value=mine or "",
                                   max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
-            if st.form_submit_button("Send"):
+            if st.form_submit_button(_(words.SEND), key=f"live_number_{question_id}_send"):
                 try:
                     practice.parse_answer(typed)
-                    store().answer(code, student_id, question_id, typed.strip())
-                    mine = typed.strip()
-                except ValueError as problem:
-                    st.error(text.markdown(str(problem)))
-                except PermissionError as problem:
-                    st.warning(text.markdown(str(problem)))
+                except ValueError:
+                    st.error(text.markdown(words.not_a_number(text.quoted(typed.strip()))))
+                else:
+                    try:
+                        store().answer(code, student_id, question_id, typed.strip())
+                        mine = typed.strip()
+                    except AnswersClosed as problem:
+                        st.warning(class_texts.answers_closed(problem.state))
+                    except ValueError as problem:
+                        st.error(text.markdown(str(problem)))
+                    except PermissionError as problem:
+                        st.warning(text.markdown(str(problem)))
     if st.session_state.pop("live_late", False):
-        st.warning("The teacher locked the answers just before your choice: it was not recorded.")
+        st.warning(_(words.LATE))
     elif mine is not None:
-        st.success(f"Your answer {text.quoted(mine)} is in. You can change it until the teacher locks it.")
+        st.success(words.answer_in(text.quoted(mine)))
 
 
 def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine: str | None) -> None:
     if state == "locked":
-        st.info(f"The teacher locked the answers. Yours: {text.quoted(mine) if mine else 'none'}.")
+        st.info(words.locked_yours(text.quoted(mine) if mine else None))
         return
     right = step.right_answer
     tally = store().distribution(code, question_id)
     verdict = summarize(step, {mine: 1}) if mine else None
     if verdict and verdict.right:
-        chosen = next((o.explanation for o in step.options if o.label == mine), "")
-        st.success(f"**Right.** {chosen}")
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
+        st.success(_(words.RIGHT_VERDICT).format(explanation=chosen))
     elif mine is not None:
-        chosen = next((o.explanation for o in step.options if o.label == mine), "")
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         if not step.options:
-            chosen = practice.check_number(mine, step.exact_value, step.mistakes()).message
-        st.error(f"**Not quite.** {chosen} The answer is **{text.markdown(right if step.options else practice.describe(step.exact_value))}**.")
-    if step.why:
-        st.info(step.why)
-    st.markdown(text.markdown(standing(summarize(step, tally), mine)))
+            chosen = _number_verdict(mine, step)
+        answer = text.markdown(_(right) if step.options else describe(step.exact_value))
+        st.error(_(words.NOT_QUITE).format(explanation=chosen, answer=answer))
+    if why(step):
+        st.info(why(step))
+    st.markdown(text.markdown(class_texts.standing(summarize(step, tally), mine)))
     draw_summary(step, tally, mine, f"live_student_summary_{question_id}")
+
+
+def _number_verdict(mine: str, step: LiveStep) -> str:
+    """Why a typed number is not the answer: the mistake that gives it, or too few decimals to tell."""
+    verdict = practice.check_number(mine, step.exact_value, step.mistakes())
+    if verdict.correct:
+        return ""
+    if verdict.mistake:  # a mistaken convention's name (metrics.practice), through the catalogs
+        return words.what_you_get(text.quoted(mine), _(verdict.mistake))
+    if verdict.unreadable:
+        return words.too_few_decimals(text.quoted(mine), practice.MIN_DECIMALS)
+    return words.you_typed(text.quoted(mine))
 
 
 def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) -> None:
@@ -319,14 +377,14 @@ def teacher_from_link() -> None:
     """?room=CODE&teacher=KEY opens the console on another device; the key leaves the address bar at once."""
     key = st.query_params.get("teacher")
     code = codes.normal_code(st.query_params.get("room", ""))
-    st.query_params.from_dict({"room": code} if code else {})
+    st.query_params.from_dict(with_language({"room": code} if code else {}))
     try:
         store().tally(code, key, "__check__")
     except PermissionError:
-        st.error("That teacher link is not valid for this class.")
+        st.error(_(words.BAD_TEACHER_LINK))
         return
     except RoomNotFound:
-        st.error("That class has ended or expired.")
+        st.error(_(words.CLASS_GONE))
         return
     except LookupError:
         pass  # the key is right: the question is unknown
@@ -340,24 +398,24 @@ def teacher_screen() -> None:
         now = store().current(code)
     except RoomNotFound:
         del st.session_state[TEACHER]
-        st.info("The class has ended or expired: its answers and nicknames are deleted.")
-        st.button("Start a new class", key="live_restart", on_click=start_class)
+        st.info(_(words.ENDED_FOR_TEACHER))
+        st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
     st.session_state["live_teacher_seen"] = now["version"]
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
-    join_link = f"{page_address()}?{urlencode({'room': code})}"
+    join_link = f"{page_address()}?{urlencode(with_language({'room': code}))}"
     head = st.columns([2, 1, 3], vertical_alignment="center")
     head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
                  f"font-family:monospace' data-testid='live-code'>{code}</div>")
     head[1].image(qr_svg(join_link), width=180)
     with head[2]:
-        st.markdown("Join at")
+        st.markdown(_(words.JOIN_AT))
         st.code(join_link, language=None)
         _teacher_link(teacher, code, key)
     step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
-        st.info("Choose a lesson or push the playground's scenario.")
+        st.info(_(words.NOTHING_SHOWN))
     else:
         state = now["state"] if step.question_id == now["question_id"] else "open"
         draw_step(step, state, f"live_teacher_{now['version']}")
@@ -369,10 +427,9 @@ def teacher_screen() -> None:
 def _teacher_link(teacher: dict, code: str, key: str) -> None:
     if not teacher.get("show_link"):
         return
-    link = f"{page_address()}?{urlencode({'room': code, 'teacher': key})}"
-    with st.expander("Teacher link: open this class on another device (shown once)", expanded=False):
-        st.warning("Anyone with this link can run your class. Do not project it; copy it somewhere private now: "
-                   "it is not shown again.")
+    link = f"{page_address()}?{urlencode(with_language({'room': code, 'teacher': key}))}"
+    with st.expander(_(words.TEACHER_LINK), expanded=False):
+        st.warning(_(words.TEACHER_LINK_WARNING))
         st.code(link, language=None)
     teacher["show_link"] = False
 
@@ -382,26 +439,32 @@ def step_controls(code: str, key: str, now: dict) -> None:
     current = now["lesson"] if now["lesson"] in BY_KEY else PLAYGROUND_CHOICE
     st.session_state["live_lesson_choice"] = current
     row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
-    row[0].selectbox("What the class sees", choices, key="live_lesson_choice", on_change=_choose_lesson,
+    row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, key="live_lesson_choice", on_change=_choose_lesson,
                      args=(code, key),
-                     format_func=lambda k: "🎯 The playground's scenario, with a question" if k == PLAYGROUND_CHOICE
-                     else f"{BY_KEY[k].icon} {BY_KEY[k].title}")
+                     format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
+                                          else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
     if current == PLAYGROUND_CHOICE:
         metric_row = st.columns([3, 2], vertical_alignment="bottom")
-        metric_row[0].selectbox("Metric to predict", list(practice.QUIZ_METRICS), key="live_metric",
-                                format_func=lambda m: practice.QUIZ_METRICS[m].label)
-        metric_row[1].button("Push the playground's list again", key="live_push", on_click=_push_playground,
+        metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), list(practice.QUIZ_METRICS), key="live_metric",
+                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in practice.QUIZ_METRICS}))
+        metric_row[1].button(_(words.PUSH_AGAIN), key="live_push", on_click=_push_playground,
                              args=(code, key))
         return
     count = step_count(now["lesson"])
     st.session_state["live_step_choice"] = now["step"] + 1
-    row[1].selectbox("Go to step", list(range(1, count + 1)), key="live_step_choice", on_change=_go_to,
+    row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), key="live_step_choice", on_change=_go_to,
                      args=(code, key, now["lesson"]),
-                     format_func=lambda n: f"{n}. {BY_KEY[now['lesson']].steps[n - 1].title}"[:48])
-    row[2].button("◀ Back", key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
+                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))[:48]
+                                          for n in range(1, count + 1)}))
+    row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
-    row[3].button("Next ▶", key="live_next", type="primary", disabled=now["step"] + 1 >= count, width="stretch",
+    row[3].button(_(words.NEXT), key="live_next", type="primary", disabled=now["step"] + 1 >= count, width="stretch",
                   on_click=_set, args=(code, key, now["lesson"], now["step"] + 1))
+
+
+def _labels(labels: dict):
+    """A format_func from labels made in this run, in this reader's language (AppTest calls it outside the run)."""
+    return lambda value: labels.get(value, str(value))
 
 
 def _set(code: str, key: str, lesson: str, index: int) -> None:
@@ -443,51 +506,51 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
             joined = len(store().roster(code, key))
         except RoomNotFound:
             return
-        st.metric("Answered", f"{answered} of {joined}", border=True)
+        st.metric(_(words.ANSWERED), words.joined_count(answered, joined), border=True)
 
-    st.markdown(f"**{text.markdown(step.prompt)}**")
+    st.markdown(f"**{text.markdown(prompt(step))}**")
     left, right = st.columns([1, 2], vertical_alignment="center")
     with left:
         counts()
     with right:
         buttons = st.columns(3)
-        buttons[0].button("🔒 Lock", key="live_lock", disabled=state != "open", width="stretch",
+        buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
                           on_click=store().lock, args=(code, key, step.question_id))
-        buttons[1].button("👁 Reveal", key="live_reveal", type="primary", disabled=state == "revealed",
+        buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
                           width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
-        buttons[2].button("↺ Reset", key="live_reset", width="stretch", on_click=store().reset,
-                          args=(code, key, step.question_id), help="Delete this question's answers and open it again.")
+        buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
+                          args=(code, key, step.question_id), help=_(words.RESET_HELP))
     if state == "locked":
-        st.caption("Answers are locked: press Reveal to show how the class answered.")
+        st.caption(_(words.LOCKED_CAPTION))
     if state == "revealed":
-        if step.why:
-            st.info(step.why)
+        if why(step):
+            st.info(why(step))
         draw_summary(step, store().tally(code, key, step.question_id), None, f"live_teacher_summary_{step.question_id}")
 
 
 def class_tools(code: str, key: str) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
-    with st.expander("Students, answers and ending the class"):
+    with st.expander(_(words.CLASS_TOOLS)):
         roster = store().roster(code, key)
         if roster.empty:
-            st.caption("Nobody has joined yet.")
+            st.caption(_(words.NOBODY_YET))
         for row in roster.itertuples():
             name, hide = st.columns([4, 1], vertical_alignment="center")
-            name.markdown("*(hidden)*" if row.hidden else text.markdown(row.nickname))
-            hide.button("Show" if row.hidden else "Hide", key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
+            name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
+            hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
                         args=(code, key, row.student_id, not row.hidden))
-        st.download_button("Download every answer (CSV)", lambda: store().export(code, key).to_csv(index=False),
+        st.download_button(_(words.DOWNLOAD), lambda: store().export(code, key).to_csv(index=False),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
-        sure = st.checkbox("Delete every answer and nickname now", key="live_end_sure")
-        st.button("End the class", key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+        sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
+        st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
 
 
 def _end(code: str, key: str) -> None:
     store().end_room(code, key)
     st.session_state.pop(TEACHER, None)
     st.session_state["live_ended"] = True
-    st.query_params.clear()
+    st.query_params.from_dict(with_language({}))
 
 
 def main() -> None:
@@ -495,7 +558,7 @@ def main() -> None:
     if "teacher" in params:
         teacher_from_link()
     if st.session_state.pop("live_ended", False):
-        st.success("The class has ended: every answer and nickname is deleted.")
+        st.success(_(words.ENDED))
     if TEACHER in st.session_state:
         teacher_screen()
     elif params.get("room") and params.get("student"):

@@ -1,0 +1,66 @@
+"""The live class engine's messages in the reader's language, keyed by the engine's codes and fields.
+
+``classroom/`` keeps its English texts (Python users, the tests); the page translates here: a
+nickname refused (``NicknameError.code``), taken (``NicknameTaken``), an answer too late
+(``AnswersClosed.state``), where a student stands, and the teacher's playground question.
+"""
+
+from __future__ import annotations
+
+from content import numbers
+from content.i18n import N_, _, ngettext
+
+PLAYGROUND_TITLE = N_("Predict from the teacher's list")
+PLAYGROUND_TEXT = N_("The teacher's scenario: the list, the relevant items and K are below. Work it out, then answer.")
+
+
+def nickname_problem(error: ValueError) -> str:
+    """Why a nickname was refused."""
+    code, fields = getattr(error, "code", None), getattr(error, "fields", {})
+    if code == "not_text":
+        return _("A nickname must be text.")
+    if code == "empty":
+        return _("Type a nickname, or choose to stay anonymous.")
+    if code == "too_long":
+        return ngettext("That nickname is {length} character long; at most {most}.",
+                        "That nickname is {length} characters long; at most {most}.", fields["length"]).format(
+            length=numbers.integer(fields["length"]), most=numbers.integer(fields["most"]))
+    if code == "control":
+        return _("A nickname cannot hold control or invisible characters (found {character}).").format(
+            character=fields["character"])
+    if hasattr(error, "nickname"):  # NicknameTaken
+        return _("Someone in this class is already called {nickname}: choose another nickname.").format(
+            nickname=repr(error.nickname))
+    return str(error)
+
+
+def answers_closed(state: str) -> str:
+    if state == "revealed":
+        return _("Answers to this question are revealed: yours was not recorded.")
+    return _("Answers to this question are locked: yours was not recorded.")
+
+
+def right_of(right: int, answered: int) -> str:
+    """'{right} of {answered} students got it right'."""
+    return ngettext("{right} of {answered} student got it right", "{right} of {answered} students got it right",
+                    answered).format(right=numbers.integer(right), answered=numbers.integer(answered))
+
+
+def standing(summary, my_answer: str | None) -> str:
+    """Where one student stands, in a sentence (no one else's name or answer)."""
+    if my_answer is None:
+        return ngettext("You did not answer; {right} of {answered} student got it right.",
+                        "You did not answer; {right} of {answered} students got it right.", summary.answered).format(
+            right=numbers.integer(summary.right), answered=numbers.integer(summary.answered))
+    others = sum(n for value, n, _right in summary.counts if value == my_answer) - 1
+    return ngettext("{share}; {others} other student gave the same answer as you.",
+                    "{share}; {others} other students gave the same answer as you.", others).format(
+        share=right_of(summary.right, summary.answered), others=numbers.integer(others))
+
+
+def playground_prompt(metric_label: str) -> str:
+    return _("Predict {metric} of this list.").format(metric=metric_label)
+
+
+def playground_why(value: str) -> str:
+    return _("The exact value is {value}.").format(value=value)
