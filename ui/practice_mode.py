@@ -19,7 +19,7 @@ from content import numbers
 from content.i18n import _
 
 from metrics import practice
-from metrics.registry import BY_KEY, RankingCase
+from metrics.registry import RankingCase
 from ui import tables, text
 from ui.lesson_link import collect, current_topic
 from ui.scenario_link import to_json_bytes

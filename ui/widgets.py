@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from content import i18n, numbers
+from content import numbers
 from content import metrics as metric_texts
 from content.i18n import N_, _, ngettext
 from lessons.content import LESSONS
@@ -335,6 +335,8 @@ COLUMN_LABELS = {
     "label": N_("label"), "score": N_("score"), "prediction": N_("prediction"), "actual": N_("actual"),
     "probability": N_("probability"), "loss": N_("loss"), "value": N_("value"), "error": N_("error"),
     "clipped": N_("clipped"), "precision": N_("precision"), "recall": N_("recall"), "metric": N_("metric"),
+    "denominator": N_("denominator"), "weight": N_("weight"), "impressions": N_("impressions"),
+    "clicks": N_("clicks"), "model": N_("model"),
 }
 # Names that stay as they are in every language (metric names, symbols).
 _SAME_IN_EVERY_LANGUAGE = {"1/rank", "AP", "RR", "AUC", "D"}
