@@ -190,6 +190,8 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     value, and a note under the widget says so instead of an exception.
     """
     widget_key = f"_{state_key}_widget"
+    if "format_func" in kwargs:
+        kwargs["format_func"] = language.in_current_language(kwargs["format_func"])
     refused = st.session_state.pop(f"_{state_key}_refused", None)
     value, note = usable(refused if refused is not None else st.session_state[state_key], label, kwargs,
                          st.session_state.get(f"_{state_key}_good"))
@@ -213,6 +215,7 @@ def choice(widget: Callable, label: str, options, key: str, *, format_func: Call
     no option, on the next press.
     """
     options = list(options)
+    format_func = language.in_current_language(format_func)
     good_key, label_key = f"_{key}_good", f"_{key}_label"
     allowed = options + ([None] if index is None else [])
     default = None if index is None or not options else options[min(index, len(options) - 1)]
