@@ -113,7 +113,7 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
     if not hidden():
         shown = st.session_state.get("_practice_verdict")
         if shown and shown[0] == group and _settings().get("hide_answers"):
-            _, label, correct, message = shown
+            _group, label, correct, message = shown
             (st.success if correct else st.error)(f"**{text.markdown(label)}:** {text.markdown(message)}",
                                                   icon="✅" if correct else "❌")
         return False
