@@ -1,7 +1,7 @@
 """What each metric of ``metrics.registry`` means, in words, and the words of the labels that are not a
 metric name ("(binary)", "(graded)", "Accuracy").
 
-Keyed by the registry's metric key. The registry keeps the English label as data (tests and the
+Keyed by the registry's metric key; :data:`FORMULA_WORDS` are the words of its general formulas. The registry keeps the English label as data (tests and the
 Python API read it); the app shows :func:`label` and :func:`meaning`.
 """
 
@@ -40,10 +40,13 @@ MEANINGS = {
 LABELS = {
     "ndcg_binary_at_k": N_("NDCG@K (binary)"),
     "ndcg_graded_at_k": N_("NDCG@K (graded)"),
-    "accuracy": N_("Accuracy"),
     "normalized_entropy": N_("Normalised entropy"),
-    "calibration": N_("Calibration"),
 }
+# Accuracy and Calibration are metric names, like Precision and Recall: the same on cards and in formulas
+# in every language (each page introduces the language's own term once, in its prose).
+
+# Words inside the registry's general formulas (\text{...}), translated where a formula is shown.
+FORMULA_WORDS = (N_("first hit"),)
 
 
 def label(key: str, k: int | None = None) -> str:

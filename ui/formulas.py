@@ -6,6 +6,9 @@ would write when checking a hand calculation.
 
 from __future__ import annotations
 
+import re
+
+from content import metrics as metric_texts
 from content import numbers
 from content.i18n import _
 from ui import text as escape
@@ -24,6 +27,14 @@ def _n(value: float, digits: int = 4) -> str:
 def _words(sentence: str) -> str:
     """Translated words inside a formula: KaTeX ``\text{...}``, escaped."""
     return escape.latex(sentence)
+
+
+_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def translated_words(latex: str) -> str:
+    """A registry formula with the words of its ``\\text{...}`` in the reader's language (``first hit``)."""
+    return _TEXT.sub(lambda m: _words(_(m.group(1))) if m.group(1) in metric_texts.FORMULA_WORDS else m.group(0), latex)
 
 
 def fmt(value: float, digits: int = 4) -> str:

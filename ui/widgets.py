@@ -452,7 +452,7 @@ def formula(latex: str, substituted: str | None = None) -> None:
     left, right = st.columns(2)
     with left:
         st.caption(_("Formula"))
-        st.latex(formulas.general(latex))
+        st.latex(formulas.general(formulas.translated_words(latex)))
     if substituted:
         with right:
             st.caption(_("With your numbers"))
