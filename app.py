@@ -2,49 +2,39 @@
 
 import streamlit as st
 
+from content.i18n import _
+from content.pages import home
 from metrics import registry
 from metrics.ndcg import ndcg_tables
 from ui import formulas, shared_figures
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 
-page(
-    "RecEval Lab: the playground", "🎯",
-    "Edit the recommended list, the relevant items and their grades, or K, and watch every ranking "
-    "metric move. Each card shows the change since your last edit. The pages in the sidebar explain "
-    "one metric family each, step by step.",
-)
+page(_(home.TITLE), "🎯", _(home.IDEA))
 loaded_example_banner("home")
 # Eight cards in four rows: a little less air in each, so that after an edit that changes every row (K)
 # the last row's change figure is still on a 1280x720 screen.
 st.html("<style>.st-key-home_cards [data-testid=stMetric] {padding-top: 0.2rem; padding-bottom: 0.2rem}"
         ".st-key-home_cards [data-testid=stMetricValue] {font-size: 1.6rem}"
         ".st-key-home_cards [data-testid=stVerticalBlock] {gap: 0.25rem}</style>")
-case, _, results = ranking_scenario(show_denominator=True)
+case, _problems, results = ranking_scenario(show_denominator=True)
 values = registry.evaluate(case)
 with results:
-    st.markdown("**Every ranking metric at once**")
+    st.markdown(_(home.EVERY_METRIC))
     with st.container(key="home_cards"):
         metric_cards(values, group="home", k=case.k, columns=2)
 
-st.markdown("**How the graded NDCG card is computed** (the NDCG page explains every step)")
+st.markdown(_(home.GRADED_NDCG))
 formula(registry.BY_KEY["ndcg_graded_at_k"].latex,
         formulas.ndcg_latex(*ndcg_tables(case.recommended, case.ground_truth, case.k, gain=case.gain),
                             case.k, values["ndcg_graded_at_k"]))
 
 if not case.recommended:
-    st.info("The recommended list is empty, so there is no list or curve to draw: add an item to the "
-            "recommended list (rank and item id).")
+    st.info(_(home.EMPTY_LIST))
 else:
     window_chart, curves_chart = shared_figures.ranking_charts(
         tuple(case.recommended), tuple(case.ground_truth.items()), case.k, case.gain, case.ap_denominator)
     st.plotly_chart(window_chart, key="home_window")
     st.plotly_chart(curves_chart, key="home_curves")
 
-pitfalls(
-    "The same list gives six different numbers: each answers a different question "
-    "(how many hits, how early, how well ordered).",
-    "Recall@K and NDCG@K count relevant items that were never recommended (like the NumPy tutorial's 999); "
-    "libraries that only see the recommended rows (scikit-learn, torchmetrics) score higher.",
-    "RR has no cut-off here, as in the NumPy tutorial and trec_eval: a first hit below K still counts.",
-)
+pitfalls(*(_(line) for line in home.PITFALLS))

@@ -1,7 +1,8 @@
 """Input checks shared by every metric.
 
-Each check raises ``ValueError`` whose message names the argument and the offending value,
-so the dashboard can show the message as it is.
+Each check raises :class:`InputError` (a ``ValueError``) whose English message names the argument
+and the offending value; its ``code`` and ``fields`` let the app say the same in the reader's
+language (``content.messages.INPUT`` holds one template per code, with the same placeholders).
 """
 
 from __future__ import annotations
@@ -11,18 +12,45 @@ from numbers import Integral, Real
 
 import numpy as np
 
+# The English message of each code (content.messages.INPUT translates the same templates).
+TEMPLATES = {
+    "k": "{name} must be a positive integer, got {value}",
+    "choice": "{name} must be one of {choices}, got {value}",
+    "duplicate": "{name} has duplicate item {item} at ranks {first} and {second}",
+    "grade": "{name} grade of item {item} must be a finite number >= 0, got {value}",
+    "not_numbers": "{name} must contain numbers only, got {value}",
+    "not_1d": "{name} must be one-dimensional, got shape {shape}",
+    "empty": "{name} is empty",
+    "not_finite": "{name} must be finite, got {value} at position {position}",
+    "lengths": "inputs must have the same length: {lengths}",
+    "binary": "{name} must contain only 0 and 1, got {value:g} at position {position}",
+    "probabilities": "{name} must be probabilities in [0, 1], got {value:g} at position {position}",
+}
+
+
+class InputError(ValueError):
+    """An input a metric cannot use: ``code`` names the problem, ``fields`` its facts, ``str()`` says it in English.
+
+    ``fields`` hold text (the argument's name, a repr of the value) and numbers (ranks, positions),
+    so a translation can write the numbers in the reader's notation.
+    """
+
+    def __init__(self, code: str, **fields):
+        self.code, self.fields = code, fields
+        super().__init__(TEMPLATES[code].format(**fields))
+
 
 def check_k(k: object, name: str = "k") -> int:
     """Return ``k`` as an int, or raise if it is not a positive integer."""
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
-        raise ValueError(f"{name} must be a positive integer, got {k!r}")
+        raise InputError("k", name=name, value=repr(k))
     return int(k)
 
 
 def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     if value not in choices:
         options = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {options}, got {value!r}")
+        raise InputError("choice", name=name, choices=options, value=repr(value))
     return value  # type: ignore[return-value]
 
 
@@ -32,9 +60,7 @@ def check_ranking(recommended: Iterable[Hashable], name: str = "recommended") ->
     first_rank: dict = {}
     for rank, item in enumerate(items, start=1):
         if item in first_rank:
-            raise ValueError(
-                f"{name} has duplicate item {item!r} at ranks {first_rank[item]} and {rank}"
-            )
+            raise InputError("duplicate", name=name, item=repr(item), first=first_rank[item], second=rank)
         first_rank[item] = rank
     return items
 
@@ -46,9 +72,7 @@ def check_grades(ground_truth: Mapping | Iterable, name: str = "ground_truth") -
     grades = {}
     for item, grade in ground_truth.items():
         if isinstance(grade, bool) or not isinstance(grade, Real) or not np.isfinite(grade) or grade < 0:
-            raise ValueError(
-                f"{name} grade of item {item!r} must be a finite number >= 0, got {grade!r}"
-            )
+            raise InputError("grade", name=name, item=repr(item), value=repr(grade))
         grades[item] = float(grade)
     return grades
 
@@ -63,16 +87,14 @@ def as_finite_array(values: object, name: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must contain numbers only, got {values!r}") from None
+        raise InputError("not_numbers", name=name, value=repr(values)) from None
     if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+        raise InputError("not_1d", name=name, shape=str(array.shape))
     if array.size == 0:
-        raise ValueError(f"{name} is empty")
+        raise InputError("empty", name=name)
     bad = np.flatnonzero(~np.isfinite(array))
     if bad.size:
-        raise ValueError(
-            f"{name} must be finite, got {array[bad[0]]} at position {bad[0]}"
-        )
+        raise InputError("not_finite", name=name, value=str(array[bad[0]]), position=int(bad[0]))
     return array
 
 
@@ -80,7 +102,7 @@ def check_same_length(**arrays: np.ndarray) -> None:
     lengths = {name: len(array) for name, array in arrays.items()}
     if len(set(lengths.values())) > 1:
         described = " and ".join(f"{name} has {n}" for name, n in lengths.items())
-        raise ValueError(f"inputs must have the same length: {described}")
+        raise InputError("lengths", lengths=described, lengths_by_name=lengths)
 
 
 def as_binary_labels(values: object, name: str) -> np.ndarray:
@@ -88,9 +110,7 @@ def as_binary_labels(values: object, name: str) -> np.ndarray:
     array = as_finite_array(values, name)
     bad = np.flatnonzero((array != 0) & (array != 1))
     if bad.size:
-        raise ValueError(
-            f"{name} must contain only 0 and 1, got {array[bad[0]]:g} at position {bad[0]}"
-        )
+        raise InputError("binary", name=name, value=float(array[bad[0]]), position=int(bad[0]))
     return array.astype(int)
 
 
@@ -99,7 +119,5 @@ def as_probabilities(values: object, name: str) -> np.ndarray:
     array = as_finite_array(values, name)
     bad = np.flatnonzero((array < 0) | (array > 1))
     if bad.size:
-        raise ValueError(
-            f"{name} must be probabilities in [0, 1], got {array[bad[0]]:g} at position {bad[0]}"
-        )
+        raise InputError("probabilities", name=name, value=float(array[bad[0]]), position=int(bad[0]))
     return array

@@ -23,14 +23,17 @@ _LATEX_TEXT = re.compile(r"\\(?:text|textbf|textit|mathrm|operatorname)\{((?:[^{
 _TAGS = re.compile(r"<[^>]+>|&[a-z]+;|&#\d+;")
 
 # Words that are the same in every language: the product's name, metric names and their short
-# forms as the source documents write them, units and library names; Rel is the formulas' set of
-# relevant items (|Rel|), a symbol like rel.
+# forms as the source documents write them, units and library names; the language picker names each
+# language in itself (English, Türkçe, 中文), the same whatever language the page is in; Rel and top are
+# the set names of the registry's formulas (|top_K ∩ Rel|), notation rather than words; Accuracy and
+# Calibration are metric names, kept like Precision and Recall.
 KEEP = set("""
 RecEval Lab NDCG DCG IDCG AP MAP RR MRR HR AUC GAUC LogLoss RMSE MAE MSE F1 TP FP FN TN TPR FPR ROC
 Precision Recall NE CTR trec_eval ranx scikit learn sklearn torchmetrics Evidently RecTools RecBole
 pytrec_eval TREC JSON CSV Parquet TSV KB MB GB ms px HR@K P@K R@K log ln exp max min rel rank id ids
 Spark DuckDB Polars pandas numpy NumPy SciPy scipy pyarrow Python python qrels run idcg dcg ndcg gain
-trec eval cornac Recommenders MLlib Holm Bonferroni Cohen Rel
+trec eval cornac Recommenders MLlib Holm Bonferroni Cohen Rel top Accuracy Calibration
+English Türkçe 中文 Pseudo
 """.split())
 
 

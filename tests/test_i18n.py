@@ -107,3 +107,142 @@ def test_the_browsers_language_is_used_when_the_link_has_none():
 
     assert [from_browser(x) for x in ("tr-TR", "zh-CN", "zh-TW", "de-DE", None, "en-US")] == \
         ["tr", "zh", "zh", "en", "en", "en"]
+
+
+# --------------------------------------------------------------------------- the shared frame (common)
+
+
+@pytest.fixture
+def reader():
+    """Run the code below for a reader of the given language (then back to the session's resolver)."""
+    from ui import language
+
+    def use(code):
+        i18n.use_resolver(lambda: code)
+
+    yield use
+    i18n.use_resolver(language._session_language)
+
+
+def test_a_grade_typed_with_the_decimal_comma_is_read_in_turkish_and_refused_in_english(reader):
+    import pandas as pd
+
+    from ui import tables
+
+    truth = pd.DataFrame({"item": ["a", "b"], "grade": ["0,5", "2.5"]}, dtype=object)
+    reader("tr")
+    parsed = tables.parse_ground_truth(truth)
+    assert parsed.columns["ground_truth"] == {"a": 0.5, "b": 2.5} and parsed.problems == []
+    reader("en")
+    parsed = tables.parse_ground_truth(truth)
+    assert parsed.columns["ground_truth"] == {"b": 2.5}  # "0,5" is never read as 5 (nor as 0.5)
+    assert parsed.problems == ["Ground truth, row 1: the grade of item 'a' is '0,5', not a number, so that row is left out."]
+
+
+@pytest.mark.parametrize("code", ["en", "tr", "zh"])
+def test_typed_ranks_read_the_same_in_every_language(code, reader):
+    from ui import tables
+
+    reader(code)
+    assert [tables.typed_rank(t) for t in ("2", " 7 ", "2,5", "2.5", "0", "abc")] == [2, 7, None, None, None, None]
+
+
+def test_editor_messages_keep_their_facts_and_write_numbers_as_the_reader_does(reader):
+    import pandas as pd
+
+    from ui import tables
+
+    listed = pd.DataFrame({"rank": ["1", "x"], "item": ["a", "a"]}, dtype=object)
+    reader("tr")
+    problems = tables.parse_recommended(listed).problems
+    assert problems[0].startswith("Öneri listesi, satır 2: 'x' sırası") and "'a'" in problems[0]
+    assert "1." in problems[1] and "2." in problems[1]  # the two ranks of the repeated item
+    assert tables.shown("x" * 2000).endswith("(2.000 karakter)")
+
+
+def test_a_scenario_error_keeps_its_english_text_and_is_shown_in_the_readers_language(reader):
+    from content import messages
+    from ui.scenario_link import ScenarioError, from_query
+
+    with pytest.raises(ScenarioError) as refused:
+        from_query({"v": "1", "k": "x"})
+    error = refused.value
+    assert (error.code, str(error)) == ("link_k", "k must be a whole number from 1 to 10,000, got 'x'.")
+    reader("tr")
+    assert messages.scenario_error(error) == "k, 1 ile 10.000 arasında bir tam sayı olmalıdır; gelen: 'x'."
+    reader("zh")
+    assert messages.scenario_error(error) == "k 必须是 1 到 10,000 之间的整数，实际为 'x'。"
+    with pytest.raises(ScenarioError) as refused:
+        from_query({"v": "1", "recommended": '{"columns": ["rank", "item"], "dtypes": ["object", "object"], '
+                                              '"rows": [["1", "' + "x" * 10_001 + '"]]}'})
+    reader("en")
+    assert str(refused.value) == messages.scenario_error(refused.value)  # a phrase (the cell) inside a message
+    assert str(refused.value).startswith("table 'recommended', row 1, column 'item' holds 10,001 characters")
+    reader("tr")
+    assert messages.scenario_error(refused.value).startswith("tablo 'recommended', satır 1, sütun 'item': 10.001 karakter")
+
+
+def test_a_metric_input_error_has_a_code_fields_and_its_english_text(reader):
+    from content import messages
+    from metrics._validation import InputError, as_binary_labels, check_same_length
+
+    with pytest.raises(InputError) as refused:
+        as_binary_labels([0, 1, 2.5], "y_true")
+    error = refused.value
+    assert isinstance(error, ValueError) and error.code == "binary" and error.fields["position"] == 2
+    assert str(error) == "y_true must contain only 0 and 1, got 2.5 at position 2"
+    reader("tr")
+    assert messages.input_error(error) == "y_true yalnızca 0 ve 1 içermelidir; 2. konumda 2,5 var"
+    with pytest.raises(InputError) as refused:
+        check_same_length(a=[1], b=[1, 2])
+    assert "a: 1 ve b: 2" in messages.input_error(refused.value)
+
+
+def test_card_labels_keep_metric_names_and_translate_their_words(reader):
+    from content import metrics as metric_texts
+    from metrics.registry import BY_KEY
+
+    reader("tr")
+    assert metric_texts.label("ndcg_graded_at_k", 10) == "NDCG@10 (dereceli)"
+    assert metric_texts.label("precision_at_k", 10) == "Precision@10"
+    assert metric_texts.label("rr", 10) == "RR"  # no K in a metric that has no cut-off
+    assert BY_KEY["ndcg_graded_at_k"].display_label(10) == "NDCG@10 (graded)"  # the registry's data stays English
+    assert set(metric_texts.MEANINGS) == set(BY_KEY)
+
+
+def test_formulas_and_charts_write_numbers_as_the_reader_does(reader):
+    import pandas as pd
+
+    from ui import charts, formulas
+
+    reader("tr")
+    assert formulas.precision_at_k_latex(3, 10, 0.3) == r"\mathrm{P@10}=\frac{3}{10}=0{,}3000"
+    assert formulas.latex_number(0.75) == "0{,}75"
+    assert r"\text{(ilgili öğe yok: 0 sayılır)}" in formulas.recall_at_k_latex(0, 0, 5, 0.0)
+    curves = pd.DataFrame({"k": [1, 2], "precision_at_k": [1.0, 0.5]})
+    figure = charts.metrics_vs_k(curves, 2)
+    assert figure.layout.separators == ",." and figure.layout.title.text == "K büyüdükçe her metrik"
+    reader("en")
+    assert formulas.precision_at_k_latex(3, 10, 0.3) == r"\mathrm{P@10}=\frac{3}{10}=0.3000"
+    assert charts.metrics_vs_k(curves, 2).layout.separators == ".,"
+
+
+def test_the_lesson_link_and_the_practice_switch_no_longer_import_each_other():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+
+    def imported(path):
+        tree = ast.parse((root / path).read_text())
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+        return names
+
+    assert not [name for name in imported("ui/lesson_link.py") if "practice_mode" in name]
+    assert "ui.lesson_link" in imported("ui/practice_mode.py")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from content.i18n import _
+
 STATE = "pinned"
 
 
@@ -44,6 +46,6 @@ def switch(group: str, values: dict) -> None:
     widget_key = f"_pin_{group}"
     # The switch shows the stored pin, so it is right after a page switch or a pin made elsewhere.
     st.session_state[widget_key] = pinned(group) is not None
-    st.toggle("📌 Pin these numbers", key=widget_key, on_change=_toggled, args=(group, widget_key, dict(values)),
-              help="Off: each card's delta is the change since your last edit. On: deltas compare with the "
-                   "numbers pinned now, until you unpin.")
+    st.toggle(_("📌 Pin these numbers"), key=widget_key, on_change=_toggled, args=(group, widget_key, dict(values)),
+              help=_("Off: each card's delta is the change since your last edit. On: deltas compare with the "
+                     "numbers pinned now, until you unpin."))

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from metrics.registry import BY_KEY
+from content import metrics as metric_texts
+from content import numbers
+from content.i18n import _
 
 # One palette for Streamlit's light (#ffffff) and dark (#0e1117) themes: every colour has at
 # least 3:1 contrast against both backgrounds (tests/test_charts.py checks it).
@@ -68,6 +70,7 @@ def _layout(fig: go.Figure, title: str, x: str | None = None, y: str | None = No
         "hoverlabel": {"font": text_font},
         "modebar": {"orientation": "v"},
         "uniformtext": {"minsize": FONT_SIZE, "mode": "hide"},  # bar text under 14 px is hidden, not shrunk
+        "separators": numbers.plotly_separators(),  # 0,5 in Turkish: ticks, hover and d3 formats
     }
     if height is not None:
         layout["height"] = height
@@ -91,23 +94,35 @@ def _layout(fig: go.Figure, title: str, x: str | None = None, y: str | None = No
     return fig
 
 
+def weight_name(weight: str) -> str:
+    """A GAUC weight as a chart title names it, in the reader's language."""
+    return {"impressions": _("impressions"), "clicks": _("clicks"), "uniform": _("uniform")}.get(weight, weight)
+
+
 def metrics_vs_k(curves: pd.DataFrame, current_k: int) -> go.Figure:
     """One line per metric over K, with the current K marked by a vertical line."""
     fig = go.Figure()
     mode = "lines+markers" if len(curves) <= 40 else "lines"
     for index, key in enumerate(c for c in curves.columns if c != "k"):
         fig.add_trace(go.Scatter(x=curves["k"], y=curves[key], mode=mode,
-                                 name=BY_KEY[key].label, line={"color": PALETTE[index % len(PALETTE)]}))
-    fig.add_vline(x=current_k, line_dash="dash", line_color=MARKER, line_width=2, annotation_text=f"K = {current_k}")
+                                 name=metric_texts.label(key), line={"color": PALETTE[index % len(PALETTE)]}))
+    fig.add_vline(x=current_k, line_dash="dash", line_color=MARKER, line_width=2,
+                  annotation_text=f"K = {numbers.integer(current_k)}")
     fig.update_yaxes(range=[-0.02, 1.05])
-    return _layout(fig, "Each metric as K grows", "K", "value")
+    return _layout(fig, _("Each metric as K grows"), "K", _("value"))
 
 
 def _window(table: pd.DataFrame, window: int | None) -> tuple[pd.DataFrame, str]:
     """The first ``window`` ranks of a per-rank table, and a note for the title when rows were cut."""
     if window is None or len(table) <= window:
         return table, ""
-    return table[table["rank"] <= window], f" (ranks 1-{window} of {len(table)})"
+    return table[table["rank"] <= window], _("(ranks 1-{window} of {total})").format(
+        window=numbers.integer(window), total=numbers.integer(len(table)))
+
+
+def _titled(title: str, note: str) -> str:
+    """A chart title with the note on cut rows after it."""
+    return _("{title} {note}").format(title=title, note=note) if note else title
 
 
 def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
@@ -119,49 +134,54 @@ def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
     colors = np.where(table["hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
     fig = go.Figure(go.Bar(x=table["rank"], y=np.ones(len(table)), marker_color=colors,
                            text=table["item"].astype(str), textposition="inside",
-                           hovertext=[f"rank {r}: {i} ({'hit' if h else 'relevant, outside top K' if rel else 'miss'})"
-                                      for r, i, h, rel in zip(table["rank"], table["item"], table["hit"], table["relevant"], strict=True)],
-                           hoverinfo="text", name="items"))
+                           hovertext=[_("rank {rank}: {item} ({what})").format(
+                               rank=numbers.integer(r), item=i,
+                               what=_("hit") if h else _("relevant, outside top K") if rel else _("miss"))
+                               for r, i, h, rel in zip(table["rank"], table["item"], table["hit"], table["relevant"], strict=True)],
+                           hoverinfo="text", name=_("items")))
     fig.add_vrect(x0=0.5, x1=k + 0.5, fillcolor=NEUTRAL, opacity=0.15, line_width=0,
-                  annotation_text=f"top {k}", annotation_position="outside top left")
+                  annotation_text=_("top {k}").format(k=numbers.integer(k)), annotation_position="outside top left")
     fig.update_yaxes(visible=False)
     fig.update_layout(height=260, showlegend=False)
-    return _layout(fig, f"The list{note}: green = hit in the top K, amber = relevant but below K, grey = miss", "rank", "")
+    title = (_("The list {note}: green = hit in the top K, amber = relevant but below K, grey = miss").format(note=note)
+             if note else _("The list: green = hit in the top K, amber = relevant but below K, grey = miss"))
+    return _layout(fig, title, _("rank"), "")
 
 
 def contributions(table: pd.DataFrame, title: str, window: int | None = None) -> go.Figure:
     """AP contributions per rank: precision@i at each hit (the first ``window`` ranks)."""
     table, note = _window(table, window)
-    title += note
+    title = _titled(title, note)
     fig = go.Figure(go.Bar(x=table["rank"], y=table["contribution"],
                            marker_color=np.where(table["hit"], HIT, MISS),
-                           text=[f"{v:.3f}" if h else "" for v, h in zip(table["contribution"], table["hit"], strict=True)],
-                           name="contribution"))
+                           text=[numbers.number(v, 3) if h else "" for v, h in zip(table["contribution"], table["hit"], strict=True)],
+                           name=_("contribution")))
     fig.add_trace(go.Scatter(x=table["rank"], y=table["precision_at_i"], mode="lines+markers",
-                             name="precision@i", line={"color": NEUTRAL, "dash": "dot"}))
-    return _layout(fig, title, "rank i", "value")
+                             name=_("precision@i"), line={"color": NEUTRAL, "dash": "dot"}))
+    return _layout(fig, title, _("rank i"), _("value"))
 
 
 def dcg_actual_vs_ideal(actual: pd.DataFrame, ideal: pd.DataFrame, window: int | None = None) -> go.Figure:
     """Per-rank DCG contributions of the recommended list next to the ideal ranking's (first ``window`` ranks)."""
-    (actual, note), (ideal, _) = _window(actual, window), _window(ideal, window)
+    (actual, note), (ideal, _cut) = _window(actual, window), _window(ideal, window)
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=actual["rank"], y=actual["contribution"], name="your list", marker_color=NEUTRAL,
-                         text=actual["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
-    fig.add_trace(go.Bar(x=ideal["rank"], y=ideal["contribution"], name="ideal order", marker_color=IDEAL,
-                         text=ideal["item"].astype(str), hovertemplate="rank %{x}: %{text}<br>%{y:.4f}<extra></extra>"))
+    hover = _("rank {rank}: {item}").format(rank="%{x}", item="%{text}") + "<br>%{y:.4f}<extra></extra>"
+    fig.add_trace(go.Bar(x=actual["rank"], y=actual["contribution"], name=_("your list"), marker_color=NEUTRAL,
+                         text=actual["item"].astype(str), hovertemplate=hover))
+    fig.add_trace(go.Bar(x=ideal["rank"], y=ideal["contribution"], name=_("ideal order"), marker_color=IDEAL,
+                         text=ideal["item"].astype(str), hovertemplate=hover))
     fig.update_layout(barmode="group")
-    return _layout(fig, f"Contribution gain / log2(i+1) per rank{note}", "rank i", "contribution")
+    return _layout(fig, _titled(_("Contribution gain / log2(i+1) per rank"), note), _("rank i"), _("contribution"))
 
 
 def rating_errors(table: pd.DataFrame) -> go.Figure:
     """Absolute and squared error per prediction: squares make the large misses tower."""
     fig = go.Figure()
     x = np.arange(1, len(table) + 1)
-    fig.add_trace(go.Bar(x=x, y=table["absolute_error"], name="|error| (MAE averages these)", marker_color=NEUTRAL))
-    fig.add_trace(go.Bar(x=x, y=table["squared_error"], name="error² (MSE averages these)", marker_color=ALERT))
+    fig.add_trace(go.Bar(x=x, y=table["absolute_error"], name=_("|error| (MAE averages these)"), marker_color=NEUTRAL))
+    fig.add_trace(go.Bar(x=x, y=table["squared_error"], name=_("error² (MSE averages these)"), marker_color=ALERT))
     fig.update_layout(barmode="group")
-    return _layout(fig, "Error of each prediction", "row", "error")
+    return _layout(fig, _("Error of each prediction"), _("row"), _("error"))
 
 
 def rmse_vs_mae(summary: pd.DataFrame) -> go.Figure:
@@ -169,9 +189,9 @@ def rmse_vs_mae(summary: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for name, color in (("RMSE", ALERT), ("MAE", NEUTRAL)):
         fig.add_trace(go.Bar(x=summary["model"], y=summary[name], name=name, marker_color=color,
-                             text=[f"{v:.4f}" for v in summary[name]], textposition="outside"))
+                             text=[numbers.number(v, 4) for v in summary[name]], textposition="outside"))
     fig.update_layout(barmode="group")
-    return _layout(fig, "RMSE vs MAE per model", "model", "error (stars)")
+    return _layout(fig, _("RMSE vs MAE per model"), _("model"), _("error (stars)"))
 
 
 def rmse_mae_over_outliers(sweep: pd.DataFrame, current: float) -> go.Figure:
@@ -179,54 +199,57 @@ def rmse_mae_over_outliers(sweep: pd.DataFrame, current: float) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["RMSE"], name="RMSE", mode="lines+markers", line={"color": ALERT}))
     fig.add_trace(go.Scatter(x=sweep["outlier_share"], y=sweep["MAE"], name="MAE", mode="lines+markers", line={"color": NEUTRAL}))
-    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=f"{current:.0%}")
+    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=numbers.percent(current))
     fig.update_xaxes(tickformat=".0%")
-    return _layout(fig, "Outlier-prone model: RMSE jumps with the first outliers, MAE grows slowly", "share of ±4-star misses", "error (stars)")
+    return _layout(fig, _("Outlier-prone model: RMSE jumps with the first outliers, MAE grows slowly"),
+                   _("share of ±4-star misses"), _("error (stars)"))
 
 
 def confusion_matrix(counts: dict[str, int]) -> go.Figure:
     """The 2x2 confusion matrix as a labelled heatmap."""
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
-    fig = go.Figure(go.Heatmap(z=z, x=["predicted 1", "predicted 0"], y=["actual 1", "actual 0"], text=text,
+    fig = go.Figure(go.Heatmap(z=z, x=[_("predicted 1"), _("predicted 0")], y=[_("actual 1"), _("actual 0")], text=text,
                                texttemplate="%{text}", textfont={"color": HEATMAP_TEXT, "size": FONT_SIZE + 2},
                                colorscale=HEATMAP_SCALE, zmin=0, showscale=False))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=320)
-    return _layout(fig, "Confusion matrix", "", "")
+    return _layout(fig, _("Confusion matrix"), "", "")
 
 
 def roc_curve(points: pd.DataFrame, auc: float) -> go.Figure:
     """The ROC curve with its area shaded and the chance diagonal."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=points["fpr"], y=points["tpr"], mode="lines+markers", fill="tozeroy",
-                             name=f"ROC (AUC = {auc:.4f})", line={"color": NEUTRAL}))
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC = 0.5)",
+                             name=f"ROC (AUC = {numbers.number(auc, 4)})", line={"color": NEUTRAL}))
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines",
+                             name=_("chance (AUC = {half})").format(half=numbers.general(0.5)),
                              line={"color": MISS, "dash": "dash"}))
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(range=[0, 1.02])
-    return _layout(fig, "ROC curve", "false-positive rate", "true-positive rate")
+    return _layout(fig, _("ROC curve"), _("false-positive rate"), _("true-positive rate"))
 
 
 def per_user_auc(table: pd.DataFrame, weight: str) -> go.Figure:
     """Each user's AUC as a bar whose width of evidence (the weight) is printed on it."""
     used = table[table["skipped_because"] == ""]
     fig = go.Figure(go.Bar(x=used["user"].astype(str), y=used["auc"], marker_color=NEUTRAL,
-                           text=[f"w = {w}" for w in used[weight]], textposition="outside", name="AUC"))
+                           text=[f"w = {numbers.general(w)}" for w in used[weight]], textposition="outside", name="AUC"))
     fig.update_yaxes(range=[0, 1.15])
-    return _layout(fig, f"AUC per user (weight: {weight})", "user", "AUC")
+    return _layout(fig, _("AUC per user (weight: {weight})").format(weight=weight_name(weight)), _("user"), "AUC")
 
 
 def log_loss_curve(table: pd.DataFrame) -> go.Figure:
     """−log(p) of the true class, with each sample placed on the curve."""
     p = np.linspace(0.001, 1, 400)
-    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name="−log(p of the true label)", line={"color": MISS}))
+    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name=_("−log(p of the true label)"), line={"color": MISS}))
     p_true = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
-    fig.add_trace(go.Scatter(x=p_true, y=table["loss"], mode="markers+text", name="your samples",
+    fig.add_trace(go.Scatter(x=p_true, y=table["loss"], mode="markers+text", name=_("your samples"),
                              text=[f"#{i + 1}" for i in range(len(table))], textposition="top center",
                              marker={"size": 12, "color": ALERT}))
     fig.update_yaxes(range=[0, max(7.0, float(table["loss"].max()) * 1.1 if len(table) else 7.0)])
-    return _layout(fig, "Loss of each sample: confident mistakes cost the most", "probability given to the true label", "loss")
+    return _layout(fig, _("Loss of each sample: confident mistakes cost the most"),
+                   _("probability given to the true label"), _("loss"))
 
 
 def per_user_bars(table: pd.DataFrame, column: str, mean: float, mean_label: str, title: str) -> go.Figure:
@@ -237,11 +260,11 @@ def per_user_bars(table: pd.DataFrame, column: str, mean: float, mean_label: str
     """
     positions = list(range(1, len(table) + 1))
     fig = go.Figure(go.Bar(x=positions, y=table[column], marker_color=NEUTRAL, name=column,
-                           text=[f"{v:.4f}" for v in table[column]], textposition="outside"))
-    fig.add_hline(y=mean, line_dash="dash", line_color=MARKER, annotation_text=f"{mean_label} = {mean:.4f}")
+                           text=[numbers.number(v, 4) for v in table[column]], textposition="outside"))
+    fig.add_hline(y=mean, line_dash="dash", line_color=MARKER, annotation_text=f"{mean_label} = {numbers.number(mean, 4)}")
     fig.update_xaxes(tickvals=positions, ticktext=table["user"].astype(str).tolist())
     fig.update_yaxes(range=[0, 1.15])
-    return _layout(fig, title, "user", column)
+    return _layout(fig, title, _("user"), column)
 
 
 def reciprocal_rank_positions(table: pd.DataFrame, window: int | None = None) -> go.Figure:
@@ -250,23 +273,25 @@ def reciprocal_rank_positions(table: pd.DataFrame, window: int | None = None) ->
     colors = np.where(table["first_hit"], HIT, np.where(table["relevant"], IDEAL, MISS))
     fig = go.Figure(go.Bar(x=table["rank"], y=table["one_over_rank"], marker_color=colors, name="1/rank",
                            text=table["item"].astype(str), textposition="inside",
-                           hovertemplate="rank %{x}: %{text}<br>1/rank = %{y:.4f}<extra></extra>"))
+                           hovertemplate=_("rank {rank}: {item}").format(rank="%{x}", item="%{text}")
+                           + "<br>1/rank = %{y:.4f}<extra></extra>"))
     fig.update_yaxes(range=[0, 1.05])
-    return _layout(fig, f"1/rank at each position{note}: RR is the green bar (the first hit); amber = later hits",
-                   "rank", "1/rank")
+    title = (_("1/rank at each position {note}: RR is the green bar (the first hit); amber = later hits").format(note=note)
+             if note else _("1/rank at each position: RR is the green bar (the first hit); amber = later hits"))
+    return _layout(fig, title, _("rank"), "1/rank")
 
 
 def accuracy_vs_positive_share(sweep: pd.DataFrame, current: float) -> go.Figure:
     """Accuracy and recall of an always-0 model as the share of positives grows."""
     fig = go.Figure()
     for key, color in (("accuracy", NEUTRAL), ("recall", ALERT)):
-        fig.add_trace(go.Scatter(x=sweep["positive_share"], y=sweep[key], name=BY_KEY[key].label,
+        fig.add_trace(go.Scatter(x=sweep["positive_share"], y=sweep[key], name=metric_texts.label(key),
                                  mode="lines", line={"color": color}))
-    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=f"{current:.0%}")
+    fig.add_vline(x=current, line_dash="dash", line_color=MARKER, annotation_text=numbers.percent(current))
     fig.update_xaxes(tickformat=".0%")
     fig.update_yaxes(range=[-0.02, 1.05])
-    return _layout(fig, "A model that never predicts a click: accuracy looks great, recall is 0",
-                   "share of clicks (label 1) among impressions", "value")
+    return _layout(fig, _("A model that never predicts a click: accuracy looks great, recall is 0"),
+                   _("share of clicks (label 1) among impressions"), _("value"))
 
 
 def printed_vs_exact(table: pd.DataFrame) -> go.Figure:
@@ -275,7 +300,8 @@ def printed_vs_exact(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure(go.Bar(
         x=table["difference"], y=table["value"], orientation="h",
         marker_color=np.where(wrong, ALERT, HIT),
-        text=[f"prints {p}, exact {e:.5f}" for p, e in zip(table["printed_text"], table["exact"], strict=True)],
-        textposition="auto", name="printed − exact"))
+        text=[_("prints {printed}, exact {exact}").format(printed=p, exact=numbers.number(e, 5))
+              for p, e in zip(table["printed_text"], table["exact"], strict=True)],
+        textposition="auto", name=_("printed − exact")))
     fig.update_layout(height=max(300, 28 * len(table)), yaxis={"autorange": "reversed"})
-    return _layout(fig, "Printed minus exact: red bars are numbers the documents get wrong", "printed − exact", "")
+    return _layout(fig, _("Printed minus exact: red bars are numbers the documents get wrong"), _("printed − exact"), "")

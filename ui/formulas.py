@@ -6,35 +6,65 @@ would write when checking a hand calculation.
 
 from __future__ import annotations
 
+import re
+
+from content import metrics as metric_texts
+from content import numbers
+from content.i18n import _
+from ui import text as escape
+
+
+def _decimal(written: str) -> str:
+    """A number written with the point, in the reader's notation for KaTeX (Turkish ``0{,}75``)."""
+    return written.replace(".", "{,}") if numbers.decimal_mark() == "," else written
+
+
+def _n(value: float, digits: int = 4) -> str:
+    """``value`` to ``digits`` places for KaTeX, in the reader's notation (0.8290; Turkish 0{,}8290)."""
+    return numbers.latex(value, digits)
+
+
+def _words(sentence: str) -> str:
+    """Translated words inside a formula: KaTeX ``\text{...}``, escaped."""
+    return escape.latex(sentence)
+
+
+_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def translated_words(latex: str) -> str:
+    """A registry formula with the words of its ``\\text{...}`` in the reader's language (``first hit``)."""
+    return _TEXT.sub(lambda m: _words(_(m.group(1))) if m.group(1) in metric_texts.FORMULA_WORDS else m.group(0), latex)
+
 
 def fmt(value: float, digits: int = 4) -> str:
     """A number as a learner would write it: integers plain, others to ``digits`` places."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.{digits}f}"
+    return str(int(value)) if float(value).is_integer() else _n(value, digits)
 
 
 def _short(value: float) -> str:
     """A number to at most 4 places without trailing zeros: 0.3, 0.75, 0.4286, 1."""
-    return f"{value:.4f}".rstrip("0").rstrip(".")
+    return _decimal(f"{value:.4f}".rstrip("0").rstrip("."))
 
 
 def precision_at_k_latex(hits: int, k: int, value: float) -> str:
     """P@K with the hit count and K substituted, e.g. P@10 = 3/10 = 0.3000."""
-    return rf"\mathrm{{P@{k}}}=\frac{{{hits}}}{{{k}}}={value:.4f}"
+    return rf"\mathrm{{P@{k}}}=\frac{{{hits}}}{{{k}}}={_n(value)}"
 
 
 def recall_at_k_latex(hits: int, n_relevant: int, k: int, value: float) -> str:
     """R@K with the hit count and |Rel| substituted; an empty ground truth is scored 0."""
     if n_relevant == 0:
-        return rf"\mathrm{{R@{k}}}=\frac{{0}}{{0}}\to 0\ \text{{(no relevant item: scored 0)}}"
-    return rf"\mathrm{{R@{k}}}=\frac{{{hits}}}{{{n_relevant}}}={value:.4f}"
+        return rf"\mathrm{{R@{k}}}=\frac{{0}}{{0}}\to 0\ " + _words(_("(no relevant item: scored 0)"))
+    return rf"\mathrm{{R@{k}}}=\frac{{{hits}}}{{{n_relevant}}}={_n(value)}"
 
 
 def f1_at_k_latex(p: float, r: float, k: int, value: float) -> str:
     """F1@K with P@K and R@K substituted; 0 when both are 0."""
     if p == 0 and r == 0:
-        return rf"\mathrm{{F1@{k}}}=0\ \text{{(P@{k} and R@{k} are both 0)}}"
+        return rf"\mathrm{{F1@{k}}}=0\ " + _words(_("(P@{k} and R@{k} are both 0)").format(k=k))
     p_, r_ = _short(p), _short(r)
-    return rf"\mathrm{{F1@{k}}}=\frac{{2\cdot {p_}\cdot {r_}}}{{{p_}+{r_}}}={value:.4f}"
+    return rf"\mathrm{{F1@{k}}}=\frac{{2\cdot {p_}\cdot {r_}}}{{{p_}+{r_}}}={_n(value)}"
 
 
 def hit_rate_at_k_latex(hits: int, k: int, value: float) -> str:
@@ -49,9 +79,9 @@ def average_precision_latex(ranks, hits_so_far, total: float, divide_by: int, k:
     """
     terms = [rf"\tfrac{{{h}}}{{{r}}}" for h, r in zip(hits_so_far, ranks, strict=True)]
     if not terms:
-        return rf"\mathrm{{AP@{k}}}=0\ \text{{(no relevant item in the top {k})}}"
+        return rf"\mathrm{{AP@{k}}}=0\ " + _words(_("(no relevant item in the top {k})").format(k=k))
     latex = (rf"\mathrm{{AP@{k}}}=\frac{{{_joined(terms)}}}{{{divide_by}}}"
-             rf"=\frac{{{_short(total)}}}{{{divide_by}}}={value:.4f}")
+             rf"=\frac{{{_short(total)}}}{{{divide_by}}}={_n(value)}")
     # Ranks of two or three digits make the sum too wide for a phone on one line: the result goes below.
     shown = _joined([str(r) for r in ranks], separator="")
     return aligned_steps(latex) if len(shown.replace(r"\cdots", "")) > 8 else latex
@@ -60,15 +90,15 @@ def average_precision_latex(ranks, hits_so_far, total: float, divide_by: int, k:
 def reciprocal_rank_latex(rank: int | None, value: float) -> str:
     """RR with the first hit's rank substituted; 0 when nothing relevant is in the list."""
     if rank is None:
-        return r"\mathrm{RR}=0\ \text{(no relevant item anywhere in the list)}"
-    return rf"\mathrm{{RR}}=\frac{{1}}{{{rank}}}={value:.4f}"
+        return r"\mathrm{RR}=0\ " + _words(_("(no relevant item anywhere in the list)"))
+    return rf"\mathrm{{RR}}=\frac{{1}}{{{rank}}}={_n(value)}"
 
 
 def mean_over_users_latex(label: str, values, value: float) -> str:
     """A mean over users written out, e.g. MAP@10 = (0.75 + 0.3333 + 0) / 3 = 0.3611."""
     values = list(values)
     terms = _joined([_short(v) for v in values])
-    return rf"\mathrm{{{label}}}=\frac{{{terms}}}{{{len(values)}}}={value:.4f}"
+    return rf"\mathrm{{{label}}}=\frac{{{terms}}}{{{len(values)}}}={_n(value)}"
 
 
 def general(latex: str) -> str:
@@ -94,9 +124,9 @@ def latex_number(value: float) -> str:
     value = float(value)
     if value != 0 and abs(value) < 1e-3:
         mantissa, exponent = f"{value:.2e}".split("e")
-        return rf"{mantissa}\times10^{{{int(exponent)}}}"
+        return rf"{_decimal(mantissa)}\times10^{{{int(exponent)}}}"
     text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    return "0" if text == "-0" else _decimal(text)
 
 
 def _signed(value: float) -> str:
@@ -122,7 +152,7 @@ def rating_errors_latex(table, values: dict[str, float], max_terms: int = 5) -> 
     absolutes = _joined([rf"\lvert {latex_number(p)}-{_signed(a)}\rvert" for p, a in pairs], max_terms=max_terms)
     squared = _joined([latex_number(v) for v in table["squared_error"]], max_terms=max_terms)
     absolute = _joined([latex_number(v) for v in table["absolute_error"]], max_terms=max_terms)
-    mse, rmse, mae = (f"{values[key]:.4f}" for key in ("mse", "rmse", "mae"))
+    mse, rmse, mae = (_n(values[key]) for key in ("mse", "rmse", "mae"))
     return {
         "mse": rf"\mathrm{{MSE}}=\tfrac{{1}}{{{n}}}\left[{squares}\right]=\tfrac{{1}}{{{n}}}\left[{squared}\right]={mse}",
         "rmse": rf"\mathrm{{RMSE}}=\sqrt{{\tfrac{{1}}{{{n}}}\left[{squared}\right]}}=\sqrt{{{mse}}}={rmse}",
@@ -137,8 +167,8 @@ def classification_latex(counts: dict[str, int], values: dict[str, float]) -> di
     as such, with the 0 that scikit-learn's ``zero_division`` default (and ``metrics``) returns.
     """
     tp, fp, tn, fn = (counts[k] for k in ("TP", "FP", "TN", "FN"))
-    shown = {key: f"{value:.4f}" for key, value in values.items()}
-    zero = r"\;\to\;0\ \text{(0/0, taken as 0)}"
+    shown = {key: _n(value) for key, value in values.items()}
+    zero = r"\;\to\;0\ " + _words(_("(0/0, taken as 0)"))
     p, r = shown["precision"], shown["recall"]
     return {
         "accuracy": rf"\mathrm{{Accuracy}}=\frac{{{tp}+{tn}}}{{{tp}+{fp}+{tn}+{fn}}}={shown['accuracy']}",
@@ -167,7 +197,7 @@ def log_loss_latex(terms, value: float, eps: float, max_terms: int = 5) -> str:
             written.append(rf"-\ln(1-{latex_number(probability)})")
     losses = _joined([latex_number(v) for v in terms["loss"]], max_terms=max_terms)
     text = (rf"\mathrm{{LogLoss}}=\tfrac{{1}}{{{n}}}\left[{_joined(written, separator='', max_terms=max_terms)}\right]"
-            rf"=\tfrac{{1}}{{{n}}}\left[{losses}\right]={value:.4f}")
+            rf"=\tfrac{{1}}{{{n}}}\left[{losses}\right]={_n(value)}")
     if terms["was_clipped"].any():
         text += rf",\quad \varepsilon={latex_number(eps)}"
     return text
@@ -192,9 +222,9 @@ def dcg_terms_latex(table, name: str, k: int) -> str:
              for r, g, c in zip(table["rank"], table["gain"], table["contribution"], strict=True) if c != 0]
     total = float(table["running_dcg"].iloc[-1]) if len(table) else 0.0
     if len(terms) <= 3:  # one line, total included, fits a 390 px phone
-        return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)} = {total:.4f}"
-    count = rf"\ \text{{({len(terms)} terms)}}" if len(terms) > 8 else ""
-    return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)}\\&= {total:.4f}{count}"
+        return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)} = {_n(total)}"
+    count = r"\ " + _words(_("({count} terms)").format(count=numbers.integer(len(terms)))) if len(terms) > 8 else ""
+    return rf"\mathrm{{{name}@{k}}} &= {_wrapped_sum(terms)}\\&= {_n(total)}{count}"
 
 
 def ndcg_latex(actual, ideal, k: int, value: float) -> str:
@@ -205,9 +235,9 @@ def ndcg_latex(actual, ideal, k: int, value: float) -> str:
     dcg = float(actual["running_dcg"].iloc[-1]) if len(actual) else 0.0
     idcg = float(ideal["running_dcg"].iloc[-1]) if len(ideal) else 0.0
     if idcg == 0:
-        last = rf"\mathrm{{NDCG@{k}}} &= 0\ \text{{(IDCG = 0: no item has a grade above 0, scored 0)}}"
+        last = rf"\mathrm{{NDCG@{k}}} &= 0\ " + _words(_("(IDCG = 0: no item has a grade above 0, scored 0)"))
     else:
-        last = rf"\mathrm{{NDCG@{k}}} &= \frac{{{dcg:.4f}}}{{{idcg:.4f}}} = {value:.4f}"
+        last = rf"\mathrm{{NDCG@{k}}} &= \frac{{{_n(dcg)}}}{{{_n(idcg)}}} = {_n(value)}"
     lines = [dcg_terms_latex(actual, "DCG", k), dcg_terms_latex(ideal, "IDCG", k), last]
     return r"\begin{aligned}" + r"\\".join(lines) + r"\end{aligned}"
 
@@ -219,13 +249,13 @@ def auc_pairs_latex(counts: dict) -> dict[str, str]:
     """
     p, n, higher, tied = counts["positives"], counts["negatives"], counts["higher"], counts["tied"]
     if p == 0 or n == 0:
-        undefined = rf"=\frac{{0}}{{{p}\cdot {n}}}\ \text{{: undefined (no positive/negative pair)}}"
+        undefined = rf"=\frac{{0}}{{{p}\cdot {n}}}\ " + _words(_(": undefined (no positive/negative pair)"))
         return {"ties_half": r"\mathrm{AUC}" + undefined, "strict": r"\mathrm{AUC}_{>}" + undefined}
     return {
         "ties_half": rf"\mathrm{{AUC}}=\frac{{n_{{>}}+\tfrac12\,n_{{=}}}}{{P\cdot N}}"
-                     rf"=\frac{{{higher}+0.5\cdot {tied}}}{{{p}\cdot {n}}}={counts['auc']:.4f}",
+                     rf"=\frac{{{higher}+{_decimal('0.5')}\cdot {tied}}}{{{p}\cdot {n}}}={_n(counts['auc'])}",
         "strict": rf"\mathrm{{AUC}}_{{>}}=\frac{{n_{{>}}}}{{P\cdot N}}=\frac{{{higher}}}{{{p}\cdot {n}}}"
-                  rf"={counts['auc_strict']:.4f}",
+                  rf"={_n(counts['auc_strict'])}",
     }
 
 
@@ -233,11 +263,15 @@ def gauc_latex(table, weight: str, value: float, max_terms: int = 5) -> str:
     """GAUC written out as sum(w_u * AUC_u) / sum(w_u) over the users of ``gauc_table`` that have an AUC."""
     used = table[table["skipped_because"] == ""]
     if used.empty:
-        return r"\mathrm{GAUC}\ \text{undefined: every user has only one class}"
+        return r"\mathrm{GAUC}\ " + _words(_("undefined: every user has only one class"))
     weights = [latex_number(w) for w in used[weight]]
-    products = [rf"{w}\cdot {a:.4f}" for w, a in zip(weights, used["auc"], strict=True)]
-    return (rf"\mathrm{{GAUC}}_{{\text{{{weight}}}}}=\frac{{{_joined(products, max_terms=max_terms)}}}"
-            rf"{{{_joined(weights, max_terms=max_terms)}}}={value:.4f}")
+    products = [rf"{w}\cdot {_n(a)}" for w, a in zip(weights, used["auc"], strict=True)]
+    return (rf"\mathrm{{GAUC}}_{{{_words(_weight_name(weight))}}}=\frac{{{_joined(products, max_terms=max_terms)}}}"
+            rf"{{{_joined(weights, max_terms=max_terms)}}}={_n(value)}")
+
+
+def _weight_name(weight: str) -> str:
+    return {"impressions": _("impressions"), "clicks": _("clicks"), "uniform": _("uniform")}.get(weight, weight)
 
 
 def aligned_steps(latex: str) -> str:

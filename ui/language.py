@@ -8,6 +8,10 @@ shared link carries it. Widget keys never depend on it.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from contextlib import contextmanager
+
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -20,10 +24,39 @@ PICKER = "_lang_picker"
 _UNKNOWN = "_lang_unknown"
 
 
+_speaking = threading.local()  # a language set for this thread only (speaking), over the session's
+
+
 def _session_language() -> str:
+    code = getattr(_speaking, "code", None)
+    if code is not None:
+        return code
     if get_script_run_ctx(suppress_warning=True) is None:
         return i18n.SOURCE
     return st.session_state.get(KEY, i18n.SOURCE)
+
+
+@contextmanager
+def speaking(code: str):
+    """Translate in ``code`` inside the block, on this thread only (other sessions are not affected)."""
+    before = getattr(_speaking, "code", None)
+    _speaking.code = code
+    try:
+        yield
+    finally:
+        _speaking.code = before
+
+
+def in_current_language(function: Callable) -> Callable:
+    """``function`` that always translates in the language of now: a widget's ``format_func``, which
+    Streamlit (or a test) may call again outside this run, must label the options as this run did."""
+    code = i18n.current()
+
+    def labelled(*args, **kwargs):
+        with speaking(code):
+            return function(*args, **kwargs)
+
+    return labelled
 
 
 i18n.use_resolver(_session_language)

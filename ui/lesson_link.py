@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from content import i18n
+from content import i18n, messages, numbers
+from content.i18n import _
 from ui import text
 from ui.navigation import PAGES, TOPIC_PAGES
 from ui.scenario_link import (
@@ -110,7 +111,7 @@ def _open_link() -> None:
     try:
         scenario = from_query(params)
     except ScenarioError as problem:
-        st.session_state["_link_problem"] = str(problem)
+        st.session_state["_link_problem"] = problem
         return
     apply(scenario)
     if scenario["page"] != current_topic() and scenario["page"] in TOPIC_PAGES:
@@ -118,8 +119,12 @@ def _open_link() -> None:
         st.switch_page(TOPIC_PAGES[scenario["page"]], query_params=_own(everything, scenario["page"]))
 
 
-def sync() -> None:
-    """Open the session's link once; then mirror the scenario into the address bar."""
+def sync() -> tuple[dict, dict]:
+    """Open the session's link once; then mirror the scenario into the address bar.
+
+    Returns the scenario and its link parameters (empty when it is too long for a link), for
+    :func:`share` to draw in the sidebar.
+    """
     st.session_state.setdefault("practice", dict(PRACTICE_DEFAULTS))
     st.session_state["_run_number"] = st.session_state.get("_run_number", 0) + 1
     if not st.session_state.get("_link_opened"):
@@ -127,7 +132,8 @@ def sync() -> None:
         _open_link()
     problem = st.session_state.pop("_link_problem", None)
     if problem:
-        st.warning(f"**This link could not be opened, so the default scenario is shown.** {text.markdown(problem)}", icon="🔗")
+        st.warning(_("**This link could not be opened, so the default scenario is shown.**") + " "
+                   + text.markdown(messages.scenario_error(problem)), icon="🔗")
     scenario = collect()
     params = to_query(scenario)
     current = st.query_params.to_dict()
@@ -136,29 +142,30 @@ def sync() -> None:
     wanted = {**params, **own} if params else own
     if current != wanted:
         st.query_params.from_dict(wanted)
-    with st.sidebar:
-        _share(scenario, wanted if params else {})
+    return scenario, wanted if params else {}
 
 
-def _share(scenario: dict, params: dict) -> None:
-    from ui import practice_mode
+def share(scenario: dict, params: dict) -> None:
+    """The sidebar's lesson link (to copy) and the scenario as a file to download or open.
 
-    st.caption("Practice and share")
-    practice_mode.switch()
-    with st.expander("🔗 Lesson link and file"):
+    ``ui.widgets.page`` draws it under the practice switch (``ui.practice_mode``, which reads this
+    module's scenario: this module never imports it back).
+    """
+    with st.expander(_("🔗 Lesson link and file")):
         if params:
             base = st.context.url or ""
-            st.caption("Copy this link (the button at its right): it reopens this page with this exact scenario.")
+            st.caption(_("Copy this link (the button at its right): it reopens this page with this exact scenario."))
             st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
         else:
-            st.warning("This scenario is too long for a link, even compressed (browsers accept about 8,000 "
-                       "characters). Download the file below and share that instead.", icon="📄")
+            st.warning(_("This scenario is too long for a link, even compressed (browsers accept about {limit} "
+                         "characters). Download the file below and share that instead.")
+                       .format(limit=numbers.integer(8000)), icon="📄")
         # Deferred (a callable): an eager file would be fetched by the browser on every rerun, and a quick second
         # rerun (dragging K) deletes it before that fetch arrives, a 404 in the console.
-        st.download_button("Download the scenario (JSON)", partial(to_json_bytes, scenario),
+        st.download_button(_("Download the scenario (JSON)"), partial(to_json_bytes, scenario),
                            file_name="receval-scenario.json",
                            mime="application/json", on_click="ignore", key="_scenario_download")
-        upload = st.file_uploader("Open a scenario file", type=["json"], key="_scenario_upload",
+        upload = st.file_uploader(_("Open a scenario file"), type=["json"], key="_scenario_upload",
                                   max_upload_size=max(1, MAX_BYTES // 1_000_000))
         _open_upload(upload)
 
@@ -167,13 +174,13 @@ def _open_upload(upload) -> None:
     if upload is None:
         return
     if st.session_state.get("_upload_done") == upload.file_id:
-        st.caption(f"Opened {text.markdown(upload.name)}.")
+        st.caption(_("Opened {name}.").format(name=text.markdown(upload.name)))
         return
     try:
         scenario = from_json_bytes(upload.getvalue())
     except ScenarioError as problem:
-        st.error(f"**{text.markdown(upload.name)} was not opened; your scenario is unchanged.** "
-                 f"{text.markdown(problem)}", icon="🚫")
+        st.error(_("**{name} was not opened; your scenario is unchanged.**").format(name=text.markdown(upload.name))
+                 + " " + text.markdown(messages.scenario_error(problem)), icon="🚫")
         return
     st.session_state["_upload_done"] = upload.file_id
     apply(scenario)

@@ -14,12 +14,19 @@ import math
 
 import streamlit as st
 
+from content import metrics as metric_texts
+from content import numbers
+from content.i18n import _
+
 from metrics import practice
-from metrics.registry import BY_KEY, RankingCase
+from metrics.registry import RankingCase
 from ui import tables, text
+from ui.lesson_link import collect, current_topic
 from ui.scenario_link import to_json_bytes
 
-HIDDEN_LATEX = r"\text{hidden: check your own answer first}"
+def hidden_latex() -> str:
+    """What a formula with numbers shows while the answers are hidden."""
+    return text.latex(_("hidden: check your own answer first"))
 # In the browser, charts, read-only tables (breakdowns) and every displayed formula outside the first
 # column (where ``formula`` puts the general one; pages write numbers into the others) are hidden.
 # The scenario editors, whose containers carry their key (``..._editor_N``), stay.
@@ -36,8 +43,6 @@ def _settings() -> dict:
 
 def _fingerprint() -> str:
     """The scenario as it is at this moment (an editor stores its edits during the run)."""
-    from ui.lesson_link import collect
-
     return hashlib.sha1(to_json_bytes(collect())).hexdigest()
 
 
@@ -53,22 +58,20 @@ def _toggle() -> None:
 def switch() -> None:
     """The sidebar switch; while answers are hidden, charts and breakdown tables are hidden too."""
     st.session_state["_hide_answers_widget"] = bool(_settings().get("hide_answers"))
-    st.toggle("🙈 Hide the answers", key="_hide_answers_widget", on_change=_toggle,
-              help="Hide every metric card, formula with numbers and chart until you type your own value and press Check.")
-    from ui.lesson_link import current_topic
-
+    st.toggle(_("🙈 Hide the answers"), key="_hide_answers_widget", on_change=_toggle,
+              help=_("Hide every metric card, formula with numbers and chart until you type your own value and "
+                     "press Check."))
     if hidden() and current_topic() != "practice":  # the quiz needs its lists and charts
         st.html(_HIDE_CSS)
 
 
 def unless_hidden(substituted: str | None) -> str | None:
     """The formula with numbers, or a placeholder while answers are hidden."""
-    return HIDDEN_LATEX if substituted and hidden() else substituted
+    return hidden_latex() if substituted and hidden() else substituted
 
 
 def _label(key: str, k: int | None) -> str:
-    metric = BY_KEY.get(key)
-    return metric.display_label(k if metric.needs_k else None) if metric else key
+    return metric_texts.label(key, k)
 
 
 def _ranking_case() -> RankingCase | None:
@@ -98,7 +101,7 @@ def _check(group: str, values: dict, k: int | None) -> None:
     value = values[key]
     typed = st.session_state.get(f"_practice_{group}_answer", "")
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        verdict = practice.Verdict(False, "This metric is undefined here, so there is no number to type.")
+        verdict = practice.Verdict(False, _("This metric is undefined here, so there is no number to type."))
     else:
         verdict = practice.check_number(typed, value, _mistakes(key, value, k))
     st.session_state["_practice_verdict"] = (group, _label(key, k), verdict.correct, verdict.message)
@@ -110,7 +113,7 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
     if not hidden():
         shown = st.session_state.get("_practice_verdict")
         if shown and shown[0] == group and _settings().get("hide_answers"):
-            _, label, correct, message = shown
+            _group, label, correct, message = shown
             (st.success if correct else st.error)(f"**{text.markdown(label)}:** {text.markdown(message)}",
                                                   icon="✅" if correct else "❌")
         return False
@@ -118,18 +121,19 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
         run = st.session_state.get("_run_number")
         if st.session_state.get("_gate_explained_in") != run:  # the first form of a page says what to do
             st.session_state["_gate_explained_in"] = run
-            st.markdown("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
-                        f"and press **Check** to see every number. {practice.ANSWER_RULE}")
+            st.markdown(_("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
+                          "and press **Check** to see every number.") + " " + practice.ANSWER_RULE)  # the practice helper's sentence
         else:
-            st.markdown("🙈 **Answers hidden** here too: check one of these.")
+            st.markdown(_("🙈 **Answers hidden** here too: check one of these."))
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
         keys = list(values)
         with columns[0]:
             from ui.widgets import choice  # here: ui.widgets imports this module
 
-            choice(st.selectbox, "Metric", keys, f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
+            choice(st.selectbox, _("Metric"), keys, f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
         with columns[1]:
-            st.text_input("Your value", key=f"_practice_{group}_answer", placeholder="e.g. 0.643, 0.6429 or 9/14")
+            st.text_input(_("Your value"), key=f"_practice_{group}_answer",
+                          placeholder=_("e.g. {a}, {b} or 9/14").format(a=numbers.general(0.643), b=numbers.general(0.6429)))
         with columns[2]:
-            st.button("Check", key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k))
+            st.button(_("Check"), key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k))
     return True

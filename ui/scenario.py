@@ -7,22 +7,35 @@ from typing import NamedTuple
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from content import numbers
+from content.i18n import N_, _, ngettext
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
 from ui import tables, text
 from ui.widgets import bound, show_problems, table_editor, usable
 
-RECOMMENDED_COLUMNS = {
+def recommended_columns(_=_) -> dict:
+    """The recommended list's editor columns, labelled in the reader's language (the names stay)."""
     # Text, so a typo reaches the app as typed and is named in a warning instead of being coerced.
-    "rank": st.column_config.TextColumn("Rank", help="Type a new rank (a whole number) to move the item there.", width="small"),
-    "item": st.column_config.TextColumn("Item", help="Item id; each item may appear once."),
-}
-GROUND_TRUTH_COLUMNS = {
-    "item": st.column_config.TextColumn("Item", help="Relevant items, recommended or not (like the NumPy tutorial's 999).",
-                                        width=85),
-    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.",
-                                         width=70),
-}
+    return {
+        "rank": st.column_config.TextColumn(_("Rank"), help=_("Type a new rank (a whole number) to move the item there."),
+                                            width="small"),
+        "item": st.column_config.TextColumn(_("Item"), help=_("Item id; each item may appear once.")),
+    }
+
+
+def ground_truth_columns(_=_) -> dict:
+    """The ground truth's editor columns, labelled in the reader's language."""
+    return {
+        "item": st.column_config.TextColumn(
+            _("Item"), help=_("Relevant items, recommended or not (like the NumPy tutorial's 999)."), width=85),
+        "grade": st.column_config.TextColumn(
+            _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."), width=70),
+    }
+
+
+# The English columns, for a page that does not translate yet (``recommended_columns()`` is the reader's).
+RECOMMENDED_COLUMNS, GROUND_TRUTH_COLUMNS = recommended_columns(str), ground_truth_columns(str)
 
 
 # Rows an editor shows before it scrolls, its empty "add" row counted: the seed's ten items and the add row,
@@ -47,13 +60,13 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
     with inputs:
         left, right = st.columns(2, gap="small")
         with left:
-            st.markdown("**Recommended** (best first)")
+            st.markdown(_("**Recommended** (best first)"))
             recommended = tables.parse_recommended(
-                table_editor("recommended", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank,
+                table_editor("recommended", recommended_columns(), reorder=tables.reorder_by_rank,
                              max_rows=COMPACT_ROWS))
         with right:
-            st.markdown("**Ground truth** (grades)")
-            truth = tables.parse_ground_truth(table_editor("ground_truth", GROUND_TRUTH_COLUMNS, max_rows=COMPACT_ROWS))
+            st.markdown(_("**Ground truth** (grades)"))
+            truth = tables.parse_ground_truth(table_editor("ground_truth", ground_truth_columns(), max_rows=COMPACT_ROWS))
         items = recommended.columns["recommended"]
         problems = recommended.problems + truth.problems
         show_problems(problems)  # right under the editors, where the eye is while typing: above the fold at 720 px
@@ -61,20 +74,21 @@ def ranking_scenario(*, show_gain: bool = True, show_denominator: bool = False) 
         if k_note:  # already escaped where it quotes a value
             st.info(k_note, icon="↕️")
         if show_gain:
-            bound(st.radio, "Gain for graded NDCG", "gain", options=GAINS, horizontal=True,
-                  format_func={"linear": "linear: rel", "exponential": "exponential: 2^rel − 1"}.get)
+            bound(st.radio, _("Gain for graded NDCG"), "gain", options=GAINS, horizontal=True, format_func=gain_label)
         if show_denominator:
-            bound(st.radio, "AP denominator", "ap_denominator", options=("min", "relevant", "hits"),
-                  format_func=DENOMINATOR_LABELS.get)
+            bound(st.radio, _("AP denominator"), "ap_denominator", options=("min", "relevant", "hits"),
+                  format_func=denominator_label)
         k = st.session_state["k"]
         notes = []
         if not items:
-            notes.append("The recommended list is empty: every metric is 0 until you add an item.")
+            notes.append(_("The recommended list is empty: every metric is 0 until you add an item."))
         elif k > len(items):
-            notes.append(
-                f"K = {k} is larger than the list ({len(items)} items): the {k - len(items)} empty slots count as "
-                f"misses, so Precision@{k} divides by {k} (as trec_eval and ranx do)."
-            )
+            notes.append(ngettext(
+                "K = {k} is larger than the list ({items} items): the {empty} empty slot counts as a miss, "
+                "so Precision@{k} divides by {k} (as trec_eval and ranx do).",
+                "K = {k} is larger than the list ({items} items): the {empty} empty slots count as misses, "
+                "so Precision@{k} divides by {k} (as trec_eval and ranx do).", k - len(items),
+            ).format(k=numbers.integer(k), items=numbers.integer(len(items)), empty=numbers.integer(k - len(items))))
         for note in notes:
             st.info(text.markdown(note), icon="ℹ️")
     case = RankingCase(items, truth.columns["ground_truth"], k, st.session_state["gain"], st.session_state["ap_denominator"])
@@ -91,7 +105,7 @@ def k_control(max_k: int) -> str | None:
     """
     # A stored K the controls cannot show (above a maximum that shrank with the list, or not a whole
     # number, as only a crafted client sends) is replaced, and the note says so.
-    k, note = usable(st.session_state["k"], "K (cut-off)", {"min_value": 1, "max_value": max_k},
+    k, note = usable(st.session_state["k"], _("K (cut-off)"), {"min_value": 1, "max_value": max_k},
                      st.session_state.get("_k_good"))
     st.session_state["k"] = st.session_state["_k_good"] = k
     k = st.session_state["k"]
@@ -99,10 +113,12 @@ def k_control(max_k: int) -> str | None:
         st.session_state["_k_widget"] = k
     slider, number = st.columns([3, 1], gap="small", vertical_alignment="bottom")
     with slider:
-        st.slider("K (cut-off)", min_value=1, max_value=max_k, key="_k_widget", on_change=_set_k, args=("_k_widget",))
+        st.slider(_("K (cut-off)"), min_value=1, max_value=max_k, key="_k_widget", on_change=_set_k, args=("_k_widget",))
     with number:
-        st.number_input("K, typed", min_value=1, max_value=max_k, value=k, step=1, key=f"_k_number_{k}",
-                        on_change=_set_k, args=(f"_k_number_{k}", k), help=f"Type K exactly (1 to {max_k}).")
+        st.number_input(_("K, typed"), min_value=1, max_value=max_k, value=k, step=1, key=f"_k_number_{k}",
+                        on_change=_set_k, args=(f"_k_number_{k}", k),
+                        help=_("Type K exactly ({low} to {high}).").format(low=numbers.integer(1),
+                                                                          high=numbers.integer(max_k)))
     return note
 
 
@@ -115,22 +131,40 @@ def _set_k(widget_key: str, made_for_k: int | None = None) -> None:
         st.session_state["k"] = int(st.session_state[widget_key])
 
 
-USER_COLUMNS = {
-    "user": st.column_config.TextColumn("User"),
-    "recommended": st.column_config.TextColumn("Recommended (best first)", help="Comma-separated item ids, e.g. 101, 102, 103."),
-    "relevant": st.column_config.TextColumn("Relevant", help="Comma-separated relevant item ids; they need not be recommended."),
-}
+def user_columns(_=_) -> dict:
+    """The editor columns of several users' lists, labelled in the reader's language."""
+    return {
+        "user": st.column_config.TextColumn(_("User")),
+        "recommended": st.column_config.TextColumn(_("Recommended (best first)"),
+                                                   help=_("Comma-separated item ids, e.g. 101, 102, 103.")),
+        "relevant": st.column_config.TextColumn(_("Relevant"),
+                                                help=_("Comma-separated relevant item ids; they need not be recommended.")),
+    }
+
+
+USER_COLUMNS = user_columns(str)
 
 
 def users_scenario() -> tables.Parsed:
     """The editor of several users' lists (for MAP and MRR), parsed, with its problems shown."""
-    users = tables.parse_users(table_editor("users", USER_COLUMNS))
+    users = tables.parse_users(table_editor("users", user_columns()))
     show_problems(users.problems)
     return users
 
 
 DENOMINATOR_LABELS = {
-    "min": "min(|Rel|, K): the NumPy tutorial, Recommenders map_at_k, RecBole",
-    "relevant": "|Rel|: trec_eval map_cut, ranx",
-    "hits": "hits in top K: torchmetrics",
+    "min": N_("min(|Rel|, K): the NumPy tutorial, Recommenders map_at_k, RecBole"),
+    "relevant": N_("|Rel|: trec_eval map_cut, ranx"),
+    "hits": N_("hits in top K: torchmetrics"),
 }
+GAIN_LABELS = {"linear": N_("linear: rel"), "exponential": N_("exponential: 2^rel − 1")}
+
+
+def denominator_label(option: str) -> str:
+    """An AP-denominator option as the radio shows it, in the reader's language."""
+    return _(DENOMINATOR_LABELS[option]) if option in DENOMINATOR_LABELS else str(option)
+
+
+def gain_label(option: str) -> str:
+    """A gain option as the radio shows it, in the reader's language."""
+    return _(GAIN_LABELS[option]) if option in GAIN_LABELS else str(option)

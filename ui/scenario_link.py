@@ -23,6 +23,8 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 import pandas as pd
 
+from content import messages
+from content.messages import Phrase
 from metrics.ndcg import GAINS
 from metrics.challenges import CHALLENGES
 from metrics.ranked_metrics import AP_DENOMINATORS
@@ -48,7 +50,15 @@ BASELINE_PATH = Path(__file__).with_name("scenario_v1_defaults.json")
 
 
 class ScenarioError(ValueError):
-    """A link or file that cannot be opened; the message says what is wrong and where."""
+    """A link or file that cannot be opened; the message says what is wrong and where.
+
+    ``code`` and ``fields`` name the problem (``content.messages.SCENARIO`` holds one template per
+    code); ``str()`` is the English message, and ``content.messages.scenario_error`` the reader's.
+    """
+
+    def __init__(self, code: str, **fields):
+        self.code, self.fields = code, fields
+        super().__init__(messages.english(messages.SCENARIO, code, fields))
 
 
 # --- tables ---------------------------------------------------------------------------------------
@@ -75,14 +85,14 @@ def table_to_json(table: pd.DataFrame) -> dict:
     return {"columns": columns, "dtypes": dtypes, "rows": rows}
 
 
-def _where(name: str, row: int, column: str) -> str:
-    return f"table {name!r}, row {row + 1}, column {column!r}"
+def _where(name: str, row: int, column: str) -> Phrase:
+    return Phrase("cell", table=repr(name), row=row + 1, column=repr(column))
 
 
 def _check_cell(value, dtype: str, where: str):
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise ScenarioError(f"{where} holds {len(value):,} characters; at most {MAX_TEXT:,}.")
+            raise ScenarioError("cell_too_long", where=where, length=len(value), limit=MAX_TEXT)
         if dtype in ("float64", "Float64") and value in ("inf", "-inf"):
             return float(value)
         if dtype in ("object", "str", "string"):
@@ -94,13 +104,13 @@ def _check_cell(value, dtype: str, where: str):
             return value
     elif isinstance(value, int | float):
         if isinstance(value, int) and abs(value) >= MAX_INTEGER:
-            raise ScenarioError(f"{where} holds a whole number of {len(str(abs(value)))} digits; at most 18 fit.")
+            raise ScenarioError("cell_too_many_digits", where=where, digits=len(str(abs(value))))
         if isinstance(value, float) and not math.isfinite(value):  # json reads 1e999 as infinity
-            raise ScenarioError(f"{where} holds a number too large for a 64-bit float.")
+            raise ScenarioError("cell_too_large", where=where)
         if dtype == "object" or dtype in ("float64", "Float64") or (isinstance(value, int) and dtype in ("int64", "Int64")):
             return value
     shown = repr(value)[:40]
-    raise ScenarioError(f"{where} holds {shown}, which does not fit a column of type {dtype}.")
+    raise ScenarioError("cell_wrong_type", where=where, value=shown, dtype=dtype)
 
 
 def _current_columns() -> dict[str, list[str]]:
@@ -112,25 +122,25 @@ def _current_columns() -> dict[str, list[str]]:
 
 def table_from_json(name: str, value, columns: list[str], current: list[str] | None = None) -> pd.DataFrame:
     if not isinstance(value, Mapping) or set(value) != {"columns", "dtypes", "rows"}:
-        raise ScenarioError(f"table {name!r} must be an object with exactly columns, dtypes and rows.")
+        raise ScenarioError("table_shape", table=repr(name))
     if value["columns"] not in (columns, current or columns):
-        raise ScenarioError(f"table {name!r} must have the columns {columns}, got {str(value['columns'])[:80]}.")
+        raise ScenarioError("table_columns", table=repr(name), columns=str(columns), got=str(value["columns"])[:80])
     dtypes, rows = value["dtypes"], value["rows"]
     if not isinstance(dtypes, list) or len(dtypes) != len(columns) or any(d not in DTYPES for d in dtypes):
-        raise ScenarioError(f"table {name!r} has unknown column types {str(dtypes)[:80]}; known: {', '.join(DTYPES)}.")
+        raise ScenarioError("table_dtypes", table=repr(name), got=str(dtypes)[:80], known=", ".join(DTYPES))
     if not isinstance(rows, list):
-        raise ScenarioError(f"table {name!r}: rows must be a list.")
+        raise ScenarioError("table_rows_list", table=repr(name))
     if len(rows) > MAX_ROWS:
-        raise ScenarioError(f"table {name!r} has {len(rows):,} rows; at most {MAX_ROWS:,}.")
+        raise ScenarioError("table_too_many_rows", table=repr(name), rows=len(rows), limit=MAX_ROWS)
     checked = []
     for index, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != len(columns):
-            raise ScenarioError(f"table {name!r}, row {index + 1} must be a list of {len(columns)} values.")
+            raise ScenarioError("table_row_shape", table=repr(name), row=index + 1, count=len(columns))
         checked.append([_check_cell(v, d, _where(name, index, c)) for v, d, c in zip(row, dtypes, columns, strict=True)])
     table = pd.DataFrame(checked, columns=columns, dtype=object)
     for column, dtype in zip(columns, dtypes, strict=True):
         if dtype == "int64" and table[column].isna().any():
-            raise ScenarioError(f"table {name!r}, column {column!r} of type int64 has an empty cell.")
+            raise ScenarioError("table_int_empty", table=repr(name), column=repr(column))
         if dtype != "object":
             table[column] = table[column].astype(dtype)
     return table
@@ -156,25 +166,25 @@ def _baseline() -> dict:
 
 def _whole_number(value, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ScenarioError(f"{name} must be a whole number from {low} to {high:,}, got {repr(value)[:40]}.")
+        raise ScenarioError("whole_number", name=name, low=low, high=high, value=repr(value)[:40])
     return value
 
 
 def _number(value, name: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise ScenarioError(f"{name} must be a number from {low:g} to {high:g}, got {repr(value)[:40]}.")
+        raise ScenarioError("number", name=name, low=float(low), high=float(high), value=repr(value)[:40])
     return value
 
 
 def _choice(value, name: str, choices) -> str:
     if value not in choices:
-        raise ScenarioError(f"{name} must be one of {', '.join(map(str, choices))}; got {repr(value)[:40]}.")
+        raise ScenarioError("choice", name=name, choices=", ".join(map(str, choices)), value=repr(value)[:40])
     return value
 
 
 def _rating_demo(value) -> dict:
     if not isinstance(value, Mapping) or set(value) != {"noise", "outlier_share", "seed"}:
-        raise ScenarioError("rating_demo must be an object with exactly the keys noise, outlier_share and 'seed' (its random seed).")
+        raise ScenarioError("rating_demo")
     return {"noise": _number(value["noise"], "rating_demo.noise", 0, 2),
             "outlier_share": _number(value["outlier_share"], "rating_demo.outlier_share", 0, 0.3),
             "seed": _whole_number(value["seed"], "rating_demo.seed", 0, 2**63 - 1)}
@@ -183,15 +193,15 @@ def _rating_demo(value) -> dict:
 def _practice(value) -> dict:
     if not isinstance(value, Mapping) or not set(value) <= set(PRACTICE_DEFAULTS):
         unknown = sorted(set(value) - set(PRACTICE_DEFAULTS)) if isinstance(value, Mapping) else value
-        raise ScenarioError(f"practice must be an object with the keys {', '.join(PRACTICE_DEFAULTS)}; unknown: {str(unknown)[:80]}.")
+        raise ScenarioError("practice_keys", keys=", ".join(PRACTICE_DEFAULTS), unknown=str(unknown)[:80])
     value = {**PRACTICE_DEFAULTS, **value}
     for flag in ("graded", "hide_answers"):
         if not isinstance(value[flag], bool):
-            raise ScenarioError(f"practice.{flag} must be true or false, got {repr(value[flag])[:40]}.")
+            raise ScenarioError("practice_flag", flag=flag, value=repr(value[flag])[:40])
     start = value["challenge_start"]
     if start is not None and (not isinstance(start, list) or len(start) > MAX_ROWS
                               or not all(isinstance(i, str) and len(i) <= MAX_TEXT for i in start)):
-        raise ScenarioError(f"practice.challenge_start must be a list of at most {MAX_ROWS:,} item ids (text).")
+        raise ScenarioError("practice_start", limit=MAX_ROWS)
     return {
         "seed": _whole_number(value["seed"], "practice.seed", 0, 2**32 - 1),
         "length": _whole_number(value["length"], "practice.length", 3, 15),
@@ -206,19 +216,19 @@ def _practice(value) -> dict:
 def from_document(document) -> dict:
     """The scenario a document describes; what it leaves out comes from the version-1 defaults."""
     if not isinstance(document, Mapping):
-        raise ScenarioError("The scenario must be a JSON object.")
+        raise ScenarioError("not_an_object")
     if "version" not in document:
-        raise ScenarioError("The scenario has no version: it was not made by RecEval Lab.")
+        raise ScenarioError("no_version")
     if document["version"] != VERSION:
-        raise ScenarioError(f"Format version {repr(document['version'])[:20]} is unknown; this app reads version {VERSION}.")
+        raise ScenarioError("unknown_version", version=repr(document["version"])[:20], current=VERSION)
     unknown = sorted(set(document) - {"app", "version", "tables", *SCALARS})
     if unknown:
-        raise ScenarioError(f"Unknown keys: {', '.join(repr(u)[:40] for u in unknown[:5])}.")
+        raise ScenarioError("unknown_keys", keys=", ".join(repr(u)[:40] for u in unknown[:5]))
     baseline = _baseline()
     merged = {**baseline, **document}
     tables = document.get("tables", {})
     if not isinstance(tables, Mapping) or not set(tables) <= set(TABLES):
-        raise ScenarioError(f"tables must be an object whose keys are among {', '.join(TABLES)}.")
+        raise ScenarioError("tables_keys", tables=", ".join(TABLES))
     scenario = {
         "page": _choice(merged["page"], "page", TOPICS),
         "k": _whole_number(merged["k"], "k", 1, MAX_K),
@@ -253,18 +263,18 @@ def to_json_bytes(scenario: Mapping) -> bytes:
 def from_json_bytes(data: bytes) -> dict:
     """The scenario of an uploaded file, or :class:`ScenarioError` naming what is wrong with it."""
     if len(data) > MAX_BYTES:
-        raise ScenarioError(f"The file is {len(data) / 1e6:.1f} MB; at most {MAX_BYTES / 1e6:g} MB.")
+        raise ScenarioError("file_too_big", size=round(len(data) / 1e6, 1), limit=MAX_BYTES / 1e6)
     try:
         document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ScenarioError("The file is not text (UTF-8): choose the .json file the app saved.") from None
+        raise ScenarioError("file_not_text") from None
     except json.JSONDecodeError as problem:
-        raise ScenarioError(f"The file is not valid JSON: {problem.msg} at line {problem.lineno}, column {problem.colno}.") from None
+        raise ScenarioError("file_not_json", problem=problem.msg, line=problem.lineno, column=problem.colno) from None
     return from_document(document)
 
 
 def _no_constant(name: str):
-    raise ScenarioError(f"The scenario holds {name}, which is not a number JSON allows.")
+    raise ScenarioError("json_constant", name=name)
 
 
 # --- the link -------------------------------------------------------------------------------------
@@ -342,39 +352,39 @@ def _parse_grades(text: str) -> dict:
     for pair in text.split(",") if text else []:
         item, sep, grade = pair.partition(":")
         if not sep:
-            raise ScenarioError(f"ground_truth: {pair[:40]!r} must be item:grade.")
+            raise ScenarioError("grade_pair", pair=repr(pair[:40]))
         rows.append([item, grade])
     return {"columns": ["item", "grade"], "dtypes": ["object", "object"], "rows": rows}
 
 
 def _json_param(name: str, text: str):
     if len(text) > MAX_BYTES:
-        raise ScenarioError(f"{name} is longer than {MAX_BYTES:,} characters.")
+        raise ScenarioError("param_too_long", name=name, limit=MAX_BYTES)
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as problem:
-        raise ScenarioError(f"{name} is not valid JSON: {problem.msg} at character {problem.pos + 1}.") from None
+        raise ScenarioError("param_not_json", name=name, problem=problem.msg, position=problem.pos + 1) from None
 
 
 def from_query(params: Mapping[str, str]) -> dict:
     """The scenario of a lesson link's query parameters, or :class:`ScenarioError`."""
     unknown = sorted(set(params) - {"v", "page", "z", *_SHORT.values(), *TABLES})
     if unknown:
-        raise ScenarioError(f"The link has unknown parameters: {', '.join(repr(u)[:40] for u in unknown[:5])}.")
+        raise ScenarioError("link_unknown_params", names=", ".join(repr(u)[:40] for u in unknown[:5]))
     if "v" not in params:
-        raise ScenarioError("The link has no format version (v=...): it was not made by RecEval Lab.")
+        raise ScenarioError("link_no_version")
     if params["v"] != str(VERSION):
-        raise ScenarioError(f"Link format version {params['v'][:20]!r} is unknown; this app reads version {VERSION}.")
+        raise ScenarioError("link_unknown_version", version=repr(params["v"][:20]), current=VERSION)
     if "z" in params:
         if set(params) - {"v", "page", "z"}:
-            raise ScenarioError("A compressed link holds only v, page and z.")
+            raise ScenarioError("link_compressed_only")
         return _from_compressed(params["z"])
     document: dict = {"version": VERSION, "tables": {}}
     if "page" in params:
         document["page"] = params["page"]
     if "k" in params:
         if not params["k"].isdigit() or len(params["k"]) > 6:
-            raise ScenarioError(f"k must be a whole number from 1 to {MAX_K:,}, got {params['k'][:40]!r}.")
+            raise ScenarioError("link_k", limit=MAX_K, value=repr(params["k"][:40]))
         document["k"] = int(params["k"])
     for key in ("gain", "ap_denominator", "loaded_example"):
         if _SHORT[key] in params:
@@ -393,7 +403,7 @@ def from_query(params: Mapping[str, str]) -> dict:
         elif name == "ground_truth":
             document["tables"][name] = _parse_grades(text)
         else:
-            raise ScenarioError(f"{name} must be a table in JSON, got {text[:40]!r}.")
+            raise ScenarioError("link_table_json", name=name, value=repr(text[:40]))
     return from_document(document)
 
 
@@ -403,15 +413,15 @@ def _from_compressed(packed: str) -> dict:
         inflater = zlib.decompressobj()
         data = inflater.decompress(raw, MAX_BYTES + 1)
     except (ValueError, zlib.error, UnicodeEncodeError):
-        raise ScenarioError("The compressed part of the link (z=...) is damaged: it may have been cut short.") from None
+        raise ScenarioError("link_damaged") from None
     if len(data) > MAX_BYTES or inflater.unconsumed_tail:
-        raise ScenarioError(f"The compressed scenario unpacks to more than {MAX_BYTES / 1e6:g} MB.")
+        raise ScenarioError("link_too_big", limit=MAX_BYTES / 1e6)
     try:
         params = dict(parse_qsl(data.decode("utf-8"), keep_blank_values=True, strict_parsing=True))
     except (UnicodeDecodeError, ValueError):
-        raise ScenarioError("The compressed part of the link (z=...) does not hold lesson parameters.") from None
+        raise ScenarioError("link_no_params") from None
     if "z" in params:
-        raise ScenarioError("The compressed part of the link (z=...) holds another compressed part.")
+        raise ScenarioError("link_nested")
     return from_query(params)
 
 

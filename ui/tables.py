@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from content import numbers
+from content.i18n import _
+
 
 @dataclass
 class Parsed:
@@ -23,7 +26,11 @@ class Parsed:
 
 
 class RejectedEdit(ValueError):
-    """An editor state the app cannot apply; the message says what is wrong, for the user."""
+    """An editor state the app cannot apply; the message says what is wrong, for the user (in their language)."""
+
+
+def _not_an_edit() -> RejectedEdit:
+    return RejectedEdit(_("the editor sent something that is not a table edit"))
 
 
 _INT64 = 2**63
@@ -35,18 +42,24 @@ def _check_value(value, column: str) -> None:
     if value is None or isinstance(value, str):
         return
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise RejectedEdit(f"column '{column}' received {type(value).__name__} {value!r:.40}, which is not text or a number")
+        raise RejectedEdit(_("column '{column}' received {kind} {value}, which is not text or a number").format(
+            column=column, kind=type(value).__name__, value=f"{value!r:.40}"))
     if isinstance(value, (int, np.integer)) and not -_INT64 <= int(value) < _INT64:
-        raise RejectedEdit(f"column '{column}' received a number too large to store ({str(value)[:20]}...)")
+        raise RejectedEdit(_("column '{column}' received a number too large to store ({start}...)").format(
+            column=column, start=str(value)[:20]))
 
 
-def _position(raw, size: int, what: str) -> int:
+def _position(raw, size: int, deletion: bool) -> int:
     try:
         position = int(raw)
     except (TypeError, ValueError):
-        raise RejectedEdit(f"{what} names row {raw!r:.20}, which is not a row number") from None
+        message = (_("a deletion names row {row}, which is not a row number") if deletion
+                   else _("an edit names row {row}, which is not a row number"))
+        raise RejectedEdit(message.format(row=f"{raw!r:.20}")) from None
     if isinstance(raw, (bool, float)) or not 0 <= position < size:
-        raise RejectedEdit(f"{what} names row {raw!r:.20}, but the table has rows 1 to {size} only")
+        message = (_("a deletion names row {row}, but the table has rows 1 to {size} only") if deletion
+                   else _("an edit names row {row}, but the table has rows 1 to {size} only"))
+        raise RejectedEdit(message.format(row=f"{raw!r:.20}", size=numbers.integer(size)))
     return position
 
 
@@ -63,28 +76,29 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
     if edits is None:
         return table
     if not isinstance(edits, dict) or not set(edits) <= {"edited_rows", "added_rows", "deleted_rows"}:
-        raise RejectedEdit("the editor sent something that is not a table edit")
+        raise _not_an_edit()
     edited, added, deleted = (edits.get(part) or kind() for part, kind in
                               (("edited_rows", dict), ("added_rows", list), ("deleted_rows", list)))
     if not isinstance(edited, dict) or not isinstance(added, list) or not isinstance(deleted, list):
-        raise RejectedEdit("the editor sent something that is not a table edit")
+        raise _not_an_edit()
     for raw_position, changes in edited.items():
-        position = _position(raw_position, len(table), "an edit")
+        position = _position(raw_position, len(table), deletion=False)
         if not isinstance(changes, dict):
-            raise RejectedEdit("the editor sent something that is not a table edit")
+            raise _not_an_edit()
         for column, value in changes.items():
             if column not in table.columns:
-                raise RejectedEdit(f"an edit names column {column!r:.40}, which this table does not have")
+                raise RejectedEdit(_("an edit names column {column}, which this table does not have").format(
+                    column=f"{column!r:.40}"))
             _check_value(value, column)
             table.at[position, column] = _as_cell(value, column in text_columns)
     rows = []
     for row in added:
         if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
-            raise RejectedEdit("an added row names a column this table does not have")
+            raise RejectedEdit(_("an added row names a column this table does not have"))
         for column, value in row.items():
             _check_value(value, column)
         rows.append({c: _as_cell(row.get(c), c in text_columns) for c in table.columns})
-    drop = sorted({_position(p, len(table), "a deletion") for p in deleted})
+    drop = sorted({_position(p, len(table), deletion=True) for p in deleted})
     table = table.drop(index=drop)
     if rows:
         table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
@@ -121,12 +135,16 @@ def _text(value) -> str:
 
 
 def _number(value) -> float | None:
-    """The value as a finite float, or None if it is not one."""
+    """The value as a finite float, or None if it is not one.
+
+    Typed text is read in the reader's notation (``content.numbers.parse``: "0,5" is 0.5 in Turkish;
+    in English it is refused, never read as 5).
+    """
     if isinstance(value, bool):
         return None
     try:
-        number = float(_text(value)) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond any float
+        number = numbers.parse(_text(value)) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond any float; NumberError is a ValueError
         return None
     return number if np.isfinite(number) else None
 
@@ -154,10 +172,14 @@ MAX_RANK_DIGITS = 18
 """A typed rank has at most this many digits (a 64-bit number); a longer one is refused, not read."""
 
 
-def _rank_problem(text: str) -> str:
-    if re.fullmatch(r"[0-9]+", text) and len(text.lstrip("0")) > MAX_RANK_DIGITS:
-        return f"is a number of {len(text.lstrip('0')):,} digits, too large to be a rank"
-    return "is not a whole number 1 or more"
+def _rank_problem(row: int, typed: str, item: str, rank: int) -> str:
+    fields = {"row": numbers.integer(row), "typed": shown(typed), "item": item, "rank": numbers.integer(rank)}
+    if re.fullmatch(r"[0-9]+", typed) and len(typed.lstrip("0")) > MAX_RANK_DIGITS:
+        return _("Recommended list, row {row}: the rank '{typed}' is a number of {digits} digits, too large to be a "
+                 "rank, so item '{item}' stays at rank {rank}. Type a rank such as 2 to move it.").format(
+            digits=numbers.integer(len(typed.lstrip("0"))), **fields)
+    return _("Recommended list, row {row}: the rank '{typed}' is not a whole number 1 or more, so item '{item}' "
+             "stays at rank {rank}. Type a rank such as 2 to move it.").format(**fields)
 
 
 def shown(value, limit: int = 40) -> str:
@@ -165,7 +187,8 @@ def shown(value, limit: int = 40) -> str:
     text = _text(value)
     if len(text) <= limit:
         return text
-    return f"{text[:limit - 12]}…{text[-8:]} ({len(text):,} characters)"
+    return _("{start}…{end} ({length} characters)").format(start=text[:limit - 12], end=text[-8:],
+                                                            length=numbers.integer(len(text)))
 
 
 def _rank_order(table: pd.DataFrame) -> list[int]:
@@ -218,18 +241,17 @@ def parse_recommended(table: pd.DataFrame) -> Parsed:
     for rank, position in enumerate(order, start=1):
         raw_rank, item = table.at[position, "rank"], _text(table.at[position, "item"])
         if _text(raw_rank) and typed_rank(raw_rank) is None:
-            problems.append(
-                f"Recommended list, row {position + 1}: the rank '{shown(raw_rank)}' {_rank_problem(_text(raw_rank))}, "
-                f"so item '{shown(item) or '(empty)'}' stays at rank {rank}. Type a rank such as 2 to move it."
-            )
+            problems.append(_rank_problem(position + 1, _text(raw_rank), shown(item) or _("(empty)"), rank))
         if not item:
             if _text(raw_rank):
-                problems.append(f"Recommended list, rank {rank}: the item name is empty, so that row is left out.")
+                problems.append(_("Recommended list, rank {rank}: the item name is empty, so that row is left out.")
+                                .format(rank=numbers.integer(rank)))
             continue  # a fully empty row (just added) is not a mistake yet
         if item in first_rank:
             problems.append(
-                f"Recommended list: item '{shown(item)}' appears twice, at ranks {first_rank[item]} and {rank}. "
-                f"An item can be recommended once, so rank {rank} is left out until you rename or delete it."
+                _("Recommended list: item '{item}' appears twice, at ranks {first} and {rank}. An item can be "
+                  "recommended once, so rank {rank} is left out until you rename or delete it.").format(
+                    item=shown(item), first=numbers.integer(first_rank[item]), rank=numbers.integer(rank))
             )
         else:
             first_rank[item] = rank
@@ -242,27 +264,40 @@ def parse_ground_truth(table: pd.DataFrame) -> Parsed:
     grades, problems = {}, []
     for row, (raw_item, raw_grade) in enumerate(zip(table["item"], table["grade"], strict=True), start=1):
         item, grade, name = _text(raw_item), _number(raw_grade), shown(raw_item)
-        where = f"Ground truth, row {row}"
+        fields = {"row": numbers.integer(row), "item": name}
         if not item:
             if _text(raw_grade):
-                problems.append(f"{where}: the item name is empty, so that row is left out.")
+                problems.append(_("Ground truth, row {row}: the item name is empty, so that row is left out.")
+                                .format(**fields))
         elif grade is None:
-            problems.append(f"{where}: the grade of item '{name}' is '{shown(raw_grade)}', not a number, so that row is left out.")
+            problems.append(_("Ground truth, row {row}: the grade of item '{item}' is '{grade}', not a number, so that "
+                              "row is left out.").format(grade=shown(raw_grade), **fields))
         elif grade < 0:
-            problems.append(f"{where}: the grade of item '{name}' is {grade:g}; grades must be 0 or more, so that row is left out.")
+            problems.append(_("Ground truth, row {row}: the grade of item '{item}' is {grade}; grades must be 0 or "
+                              "more, so that row is left out.").format(grade=numbers.general(grade), **fields))
         elif grade > MAX_GRADE:
-            problems.append(f"{where}: the grade of item '{name}' is {grade:g}; grades above {MAX_GRADE} are left out, "
-                            "because the exponential gain 2^grade − 1 would be too large to compute.")
+            problems.append(_("Ground truth, row {row}: the grade of item '{item}' is {grade}; grades above {limit} "
+                              "are left out, because the exponential gain 2^grade − 1 would be too large to compute.")
+                            .format(grade=numbers.general(grade), limit=MAX_GRADE, **fields))
         elif item in grades:
-            problems.append(f"{where}: item '{name}' is listed twice; the first grade ({grades[item]:g}) is used.")
+            problems.append(_("Ground truth, row {row}: item '{item}' is listed twice; the first grade ({grade}) is "
+                              "used.").format(grade=numbers.general(grades[item]), **fields))
         else:
             grades[item] = grade
     return Parsed({"ground_truth": grades}, problems)
 
 
-def _rule_label(rule: str) -> str:
-    return {"number": "a number", "grade": f"a grade (a number from 0 to {MAX_GRADE})", "label": "0 or 1",
-            "probability": "a probability in [0, 1]"}[rule]
+def _rule_problem(name: str, typed: str, rule: str) -> str:
+    """Why one cell is unusable: "probability is 2, not a probability in [0, 1]"."""
+    if rule == "number":
+        template = _("{column} is {typed}, not a number")
+    elif rule == "grade":
+        template = _("{column} is {typed}, not a grade (a number from 0 to {limit})")
+    elif rule == "label":
+        template = _("{column} is {typed}, not 0 or 1")
+    else:
+        template = _("{column} is {typed}, not a probability in [0, 1]")
+    return template.format(column=name, typed=typed, limit=MAX_GRADE)
 
 
 def _valid(value, rule: str) -> float | None:
@@ -292,15 +327,16 @@ def parse_numeric_rows(table: pd.DataFrame, rules: dict[str, str], where: str) -
             if rules[name] == "text":
                 values[name] = _text(raw)
                 if not values[name]:
-                    bad.append(f"{name} is empty")
+                    bad.append(_("{column} is empty").format(column=name))
                 continue
             values[name] = _valid(raw, rules[name])
             if values[name] is None:
-                bad.append(f"{name} is {shown(raw) or 'empty'}, not {_rule_label(rules[name])}")
+                bad.append(_rule_problem(name, shown(raw) or _("empty"), rules[name]))
         if all(not _text(v) for v in record):
             continue  # a fully blank row (just added) is not a mistake yet
         if bad:
-            problems.append(f"{where}, row {row}: {'; '.join(bad)}, so that row is left out.")
+            problems.append(_("{table}, row {row}: {problems}, so that row is left out.").format(
+                table=where, row=numbers.integer(row), problems=_("; ").join(bad)))
             continue
         kept_rows.append(row)
         for name, value in values.items():
@@ -317,15 +353,16 @@ def parse_users(table: pd.DataFrame) -> Parsed:
     """Per-user recommended lists and relevant sets from (user, recommended, relevant) text cells."""
     users, recommended, relevant, problems = [], [], [], []
     for row, (user, rec, rel) in enumerate(zip(table["user"], table["recommended"], table["relevant"], strict=True), start=1):
-        name, items = shown(user) or f"user {row}", parse_items(rec)
+        name, items = shown(user) or _("user {row}").format(row=numbers.integer(row)), parse_items(rec)
         repeated = sorted({i for i in items if items.count(i) > 1})
         if not _text(user) and not items and not parse_items(rel):
             continue
         if repeated:
             ranks = [r for r, i in enumerate(items, start=1) if i == repeated[0]]
             problems.append(
-                f"Users, row {row} ({name}): item '{shown(repeated[0])}' is recommended twice "
-                f"(ranks {ranks[0]} and {ranks[1]}), so that user is left out."
+                _("Users, row {row} ({user}): item '{item}' is recommended twice (ranks {first} and {second}), so "
+                  "that user is left out.").format(row=numbers.integer(row), user=name, item=shown(repeated[0]),
+                                                   first=numbers.integer(ranks[0]), second=numbers.integer(ranks[1]))
             )
             continue
         users.append(name)

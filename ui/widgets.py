@@ -9,6 +9,9 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
+from content import metrics as metric_texts
+from content import numbers
+from content.i18n import N_, _, ngettext
 from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
@@ -59,7 +62,7 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     (the live class: a student's address holds their student id, which must not travel in a shared link).
     """
     language.choose()
-    st.set_page_config(page_title=f"{title} · RecEval Lab", page_icon=icon, layout="wide")
+    st.set_page_config(page_title=_("{title} · RecEval Lab").format(title=title), page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
     if st.session_state.pop("_scroll_to_top", False):
         # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
@@ -70,19 +73,26 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
         st.markdown("### RecEval Lab")
         language.picker()
         for group, pages in grouped():
-            st.caption(group)
+            st.caption(_(group))
             for entry in pages:
-                st.page_link(entry.path, label=entry.label, icon=entry.icon)
+                st.page_link(entry.path, label=_(entry.label), icon=entry.icon)
     if scenario_link:
-        lesson_link.sync()
+        shared = lesson_link.sync()
+        with st.sidebar:
+            st.caption(_("Practice and share"))
+            practice_mode.switch()
+            lesson_link.share(*shared)
     lesson = LESSON_BY_TOPIC.get(lesson_link.current_topic())
     if lesson is None:
         st.title(f"{icon} {title}")
     else:  # beside the title, so the inputs and cards below stay where a projector shows them
         head, link = st.columns([5, 1], vertical_alignment="center")
         head.title(f"{icon} {title}")
-        link.page_link(LESSONS_PAGE, label="Lesson", icon="🎓", query_params={"lesson": lesson.key, "step": "1"},
-                       help=f"This topic as a guided lesson in {len(lesson.steps)} steps: watch, predict, then explore.")
+        steps = len(lesson.steps)
+        link.page_link(LESSONS_PAGE, label=_("Lesson"), icon="🎓", query_params={"lesson": lesson.key, "step": "1"},
+                       help=ngettext("This topic as a guided lesson in {steps} step: watch, predict, then explore.",
+                                     "This topic as a guided lesson in {steps} steps: watch, predict, then explore.",
+                                     steps).format(steps=numbers.integer(steps)))
     st.markdown(idea)
 
 
@@ -119,8 +129,8 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
                    width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
     if rejected:
-        st.warning(f"That edit was not applied ({text.markdown(rejected)}), so the table keeps its last good "
-                   "content.", icon="🚫")
+        st.warning(_("That edit was not applied ({why}), so the table keeps its last good content.")
+                   .format(why=text.markdown(rejected)), icon="🚫")
     return st.session_state[name]
 
 
@@ -180,6 +190,8 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     value, and a note under the widget says so instead of an exception.
     """
     widget_key = f"_{state_key}_widget"
+    if "format_func" in kwargs:
+        kwargs["format_func"] = language.in_current_language(kwargs["format_func"])
     refused = st.session_state.pop(f"_{state_key}_refused", None)
     value, note = usable(refused if refused is not None else st.session_state[state_key], label, kwargs,
                          st.session_state.get(f"_{state_key}_good"))
@@ -203,6 +215,7 @@ def choice(widget: Callable, label: str, options, key: str, *, format_func: Call
     no option, on the next press.
     """
     options = list(options)
+    format_func = language.in_current_language(format_func)
     good_key, label_key = f"_{key}_good", f"_{key}_label"
     allowed = options + ([None] if index is None else [])
     default = None if index is None or not options else options[min(index, len(options) - 1)]
@@ -213,8 +226,8 @@ def choice(widget: Callable, label: str, options, key: str, *, format_func: Call
             fallback = default
         else:
             fallback = last_good if _is_option(last_good, allowed) else default
-            shown = "no choice" if fallback is None else text.markdown(_label_of(format_func, fallback))
-            note = f"{text.markdown(stored)} is not one of the choices for {label}, so it stays {shown}."
+            shown = _("no choice") if fallback is None else text.markdown(_label_of(format_func, fallback))
+            note = _not_a_choice(stored, label, shown)
         st.session_state[key] = fallback
     value = st.session_state.get(key, default)
     shown_label = _label_of(format_func, value)
@@ -228,6 +241,18 @@ def choice(widget: Callable, label: str, options, key: str, *, format_func: Call
     if note:
         st.info(note, icon="↕️")
     return picked
+
+
+def _not_a_choice(value, label: str, shown: str) -> str:
+    return _("{value} is not one of the choices for {label}, so it stays {shown}.").format(
+        value=text.markdown(_shown(value)), label=label, shown=shown)
+
+
+def _shown(value):
+    """A value a note quotes: a float in the reader's notation (2,5 in Turkish), anything else as it is."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        return str(value).replace(".", numbers.decimal_mark())
+    return value
 
 
 def _is_option(value, options: list) -> bool:
@@ -255,22 +280,26 @@ def usable(value, label: str, kwargs: dict, last_good):
         if not isinstance(value, bool) and value in options:
             return value, None
         fallback = last_good if last_good in options else options[0]
-        return fallback, f"{text.markdown(value)} is not one of the choices for {label}, so it stays {text.markdown(fallback)}."
+        return fallback, _not_a_choice(value, label, text.markdown(fallback))
     low, high = kwargs.get("min_value"), kwargs.get("max_value")
     if low is None and high is None:
         return value, None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         fallback = last_good if last_good is not None else low
-        return fallback, f"{text.markdown(value)} is not a number, so {label} stays {text.markdown(fallback)}."
+        return fallback, _("{value} is not a number, so {label} stays {fallback}.").format(
+            value=text.markdown(value), label=label, fallback=text.markdown(_shown(fallback)))
     if isinstance(low if low is not None else high, int) and not float(value).is_integer():
         fallback = last_good if last_good is not None else low
-        return fallback, f"{text.markdown(value)} is not a whole number, so {label} stays {text.markdown(fallback)}."
+        return fallback, _("{value} is not a whole number, so {label} stays {fallback}.").format(
+            value=text.markdown(_shown(value)), label=label, fallback=text.markdown(_shown(fallback)))
     value = type(low if low is not None else high)(value)  # a slider needs its bounds' type
     if high is not None and value > high:
-        return type(high)(high), (f"{label}: {text.markdown(value)} is above the largest value allowed now "
-                                  f"({text.markdown(high)}), so it is set to {text.markdown(high)}.")
+        return type(high)(high), _("{label}: {value} is above the largest value allowed now ({high}), so it is "
+                                   "set to {high}.").format(label=label, value=text.markdown(_shown(value)),
+                                                            high=text.markdown(_shown(high)))
     if low is not None and value < low:
-        return type(low)(low), f"{label}: {text.markdown(value)} is below {text.markdown(low)}, so it is set to {text.markdown(low)}."
+        return type(low)(low), _("{label}: {value} is below {low}, so it is set to {low}.").format(
+            label=label, value=text.markdown(_shown(value)), low=text.markdown(_shown(low)))
     return value, None
 
 
@@ -290,20 +319,30 @@ def show_problems(problems: list[str]) -> None:
     The messages quote what the user typed, so each is escaped whole: it shows exactly as written.
     """
     if problems:
-        st.warning("**Some rows are left out of the numbers below:**\n\n"
+        st.warning(_("**Some rows are left out of the numbers below:**") + "\n\n"
                    + "\n".join(f"- {text.markdown(p)}" for p in problems), icon="⚠️")
 
 
 # Readable headers for the column names the metrics package returns; any other name is shown
 # with spaces for underscores. A page's own column_config wins.
 COLUMN_LABELS = {
-    "absolute_error": "|error|", "squared_error": "error²", "in_top_k": "in the top K", "used_by": "used by",
-    "chosen": "your choice", "hits_so_far": "hits so far", "precision_at_i": "precision@i",
-    "first_position": "first position", "last_position": "last position", "p_true_label": "p of what happened",
-    "was_clipped": "clipped?", "first_hit_rank": "first hit at rank", "one_over_rank": "1/rank",
-    "running_dcg": "DCG so far", "ap": "AP", "rr": "RR", "auc": "AUC", "divide_by": "D",
-    "sum_of_precisions": "sum of precision@i at hits", "first_hit": "first hit",
+    "absolute_error": N_("|error|"), "squared_error": N_("error²"), "in_top_k": N_("in the top K"),
+    "used_by": N_("used by"), "chosen": N_("your choice"), "hits_so_far": N_("hits so far"),
+    "precision_at_i": N_("precision@i"), "first_position": N_("first position"), "last_position": N_("last position"),
+    "p_true_label": N_("p of what happened"), "was_clipped": N_("clipped?"), "first_hit_rank": N_("first hit at rank"),
+    "one_over_rank": "1/rank", "running_dcg": N_("DCG so far"), "ap": "AP", "rr": "RR", "auc": "AUC", "divide_by": "D",
+    "sum_of_precisions": N_("sum of precision@i at hits"), "first_hit": N_("first hit"),
+    # Column names the metrics' tables share (shown with spaces for underscores when not listed here).
+    "rank": N_("rank"), "item": N_("item"), "hit": N_("hit"), "relevant": N_("relevant"), "grade": N_("grade"),
+    "gain": N_("gain"), "discount": N_("discount"), "contribution": N_("contribution"), "user": N_("user"),
+    "label": N_("label"), "score": N_("score"), "prediction": N_("prediction"), "actual": N_("actual"),
+    "probability": N_("probability"), "loss": N_("loss"), "value": N_("value"), "error": N_("error"),
+    "clipped": N_("clipped"), "precision": N_("precision"), "recall": N_("recall"), "metric": N_("metric"),
+    "denominator": N_("denominator"), "weight": N_("weight"), "impressions": N_("impressions"),
+    "clicks": N_("clicks"), "model": N_("model"),
 }
+# Names that stay as they are in every language (metric names, symbols).
+_SAME_IN_EVERY_LANGUAGE = {"1/rank", "AP", "RR", "AUC", "D"}
 MISSING = "—"  # shown for an empty cell instead of "None"
 
 
@@ -315,15 +354,28 @@ def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
     if not isinstance(frame, (pd.DataFrame, Styler)):
         frame = pd.DataFrame(frame)
     columns = frame.data.columns if isinstance(frame, Styler) else frame.columns
-    labels = {str(c): COLUMN_LABELS.get(str(c), str(c).replace("_", " ")) for c in columns}
+    labels = {str(c): column_label(c) for c in columns}
     config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg
                            for c, cfg in (column_config or {}).items()}}
     st.dataframe(frame, column_config=config, placeholder=MISSING,
                  **{"hide_index": True, "width": "stretch", **kwargs})
 
 
+def column_label(column) -> str:
+    """The header a table shows for a column name of the metrics package, in the reader's language.
+
+    A name not listed in ``COLUMN_LABELS`` is shown as it is, with spaces for underscores (a page
+    that shows such a column gives its own translated label in ``column_config``).
+    """
+    name = str(column)
+    if name in COLUMN_LABELS:
+        label = COLUMN_LABELS[name]
+        return label if label in _SAME_IN_EVERY_LANGUAGE else _(label)
+    return name.replace("_", " ")
+
+
 def _format(value: float) -> str:
-    return "undefined" if value is None or math.isnan(value) else f"{value:.4f}"
+    return numbers.number(value, 4)
 
 
 def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, columns: int = 4,
@@ -353,12 +405,14 @@ def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, 
         for cell, key in zip(cells, keys[row_start:row_start + columns]):
             value, metric, before = values[key], BY_KEY.get(key), before_values.get(key)
             delta = None
-            help_lines = [(help_text or {}).get(key) or (metric.meaning if metric else "")]
+            help_lines = [(help_text or {}).get(key) or metric_texts.meaning(key)]
             if before is not None and not math.isnan(before) and not math.isnan(value) and before != value:
-                delta = f"{value - before:+.4f}"
-                since = "when you pinned these numbers" if not before_labels else "before your last change"
-                help_lines.append(f"The change below compares with the value shown {since}: "
-                                  f"{before_labels.get(key, labels[key])} = {before:.4f}.")
+                delta = numbers.number(value - before, 4, sign=True)
+                compared = _("The change below compares with the value shown when you pinned these numbers: "
+                             "{label} = {value}.") if not before_labels else \
+                    _("The change below compares with the value shown before your last change: {label} = {value}.")
+                help_lines.append(compared.format(label=before_labels.get(key, labels[key]),
+                                                  value=numbers.number(before, 4)))
             with cell:
                 st.metric(
                     labels[key], _format(value), delta=delta, border=True,
@@ -383,14 +437,13 @@ def chance_delta(beats: float) -> dict:
     delta is short enough not to be cut in a half-width card: the page says what it is a share of."""
     shown = round(beats * 100)
     direction = "up" if shown > 50 else "down" if shown < 50 else "off"
-    return {"delta": f"beats {shown}%", "delta_arrow": direction,
+    return {"delta": _("beats {share}").format(share=numbers.percent(shown / 100)), "delta_arrow": direction,
             # Streamlit colours by the sign of the delta text, which never starts with "-" here: "inverse" makes it red.
             "delta_color": {"up": "normal", "down": "inverse", "off": "off"}[direction]}
 
 
 def _label(key: str, k: int | None) -> str:
-    metric: Metric | None = BY_KEY.get(key)
-    return metric.display_label(k if metric.needs_k else None) if metric else key
+    return metric_texts.label(key, k)
 
 
 def formula(latex: str, substituted: str | None = None) -> None:
@@ -398,11 +451,11 @@ def formula(latex: str, substituted: str | None = None) -> None:
     substituted = practice_mode.unless_hidden(substituted)
     left, right = st.columns(2)
     with left:
-        st.caption("Formula")
-        st.latex(formulas.general(latex))
+        st.caption(_("Formula"))
+        st.latex(formulas.general(formulas.translated_words(latex)))
     if substituted:
         with right:
-            st.caption("With your numbers")
+            st.caption(_("With your numbers"))
             st.latex(substituted)
 
 
@@ -416,7 +469,7 @@ def sources_link() -> None:
 
 
 def pitfalls(*lines: str) -> None:
-    with st.expander("Pitfalls", expanded=False):
+    with st.expander(_("Pitfalls"), expanded=False):
         st.markdown("\n".join(f"- {line}" for line in lines))
         sources_link()
 
