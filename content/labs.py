@@ -89,11 +89,8 @@ PRESETS: tuple[Preset, ...] = (
 BY_KEY = {p.key: p for p in PRESETS}
 
 
-_FORMULA_WORDS = {r"\text{first hit}": N_("first hit"), r"\mathrm{top}": N_("top")}  # top as in top_K: the first K
-
-
 def formula_words(formula: str) -> str:
     """A metric's formula (the registry's or the quiz's LaTeX) with its words in the reader's language."""
-    for written, word in _FORMULA_WORDS.items():
-        formula = formula.replace(written, rf"\text{{{_(word)}}}")
-    return formula
+    from content import metrics
+
+    return metrics.formula_words(formula)

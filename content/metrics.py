@@ -7,6 +7,8 @@ Python API read it); the app shows :func:`label` and :func:`meaning`.
 
 from __future__ import annotations
 
+import re
+
 from content.i18n import N_, _
 
 MEANINGS = {
@@ -47,6 +49,15 @@ LABELS = {
 
 # Words inside the registry's general formulas (\text{...}), translated where a formula is shown.
 FORMULA_WORDS = (N_("first hit"),)
+_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def formula_words(latex: str) -> str:
+    """A registry formula with the words of its ``\\text{...}`` in the reader's language (``first hit``).
+
+    Set names such as ``\\mathrm{top}_K`` and ``Rel`` are notation and stay as they are."""
+    return _TEXT.sub(lambda m: "\\text{" + _(m.group(1)).replace("{", "").replace("}", "").replace("\\", "") + "}"
+                     if m.group(1) in FORMULA_WORDS else m.group(0), latex)
 
 
 def label(key: str, k: int | None = None) -> str:

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
+from content import metrics as metric_texts
 from metrics import whatif
-from metrics.registry import BY_KEY
 from ui import ab_lab, lab_charts, tables
 from content.labs import BY_KEY as PRESETS
 from content.labs import PRESETS as PRESET_LIST
-from ui.scenario import GROUND_TRUTH_COLUMNS, RECOMMENDED_COLUMNS
+from ui.scenario import ground_truth_columns, recommended_columns
 from content import numbers
 from content.i18n import _
 from content.pages import ab as words
@@ -31,9 +31,9 @@ formula_area = st.container()
 chart_area, b_area = st.columns([5, 3])
 with b_area:
     st.markdown(_(words.LIST_B))
-    parsed = tables.parse_recommended(table_editor("ab_b", RECOMMENDED_COLUMNS, reorder=tables.reorder_by_rank))
+    parsed = tables.parse_recommended(table_editor("ab_b", recommended_columns(), reorder=tables.reorder_by_rank))
     st.markdown(_(words.RELEVANT))
-    truth = tables.parse_ground_truth(table_editor(ab_lab.TRUTH, GROUND_TRUTH_COLUMNS, max_rows=8))
+    truth = tables.parse_ground_truth(table_editor(ab_lab.TRUTH, ground_truth_columns(), max_rows=8))
 b = parsed.columns["recommended"]
 with controls_area:
     st.markdown(_(words.PICK_AND_MOVE))
@@ -59,8 +59,7 @@ with chart_area:
 with cards_area:
     st.markdown(_(words.CARDS))
     ab_lab.difference_cards(comparison, a.k, columns=3)
-shown = comparison.assign(metric=[BY_KEY[key].display_label(a.k if BY_KEY[key].needs_k else None)
-                                  for key in comparison["key"]])
+shown = comparison.assign(metric=[metric_texts.label(key, a.k) for key in comparison["key"]])
 table = shown[["metric", "A", "B", "difference"]].rename(columns={"difference": "B − A"})
 show_table(table.style.format(lambda v: numbers.number(v, 4), subset=["A", "B", "B − A"]),
            column_config={"metric": st.column_config.Column(label=_(words.METRIC))})

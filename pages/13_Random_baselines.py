@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from content import metrics as metric_texts
 from metrics import baselines
 from metrics.registry import BY_KEY
 from content import numbers
 from content.i18n import _
 from content.pages import random as words
-from ui import formulas, lab_charts
+from ui import lab_charts
 from ui.scenario import ranking_scenario
 from ui.widgets import chance_delta, formula, page, pitfalls, show_table
 
@@ -30,8 +31,7 @@ def _samples(items: tuple, truth: tuple, k: int, gain: str, denominator: str):
 truth, options = dict(case.ground_truth), {"gain": case.gain, "denominator": case.ap_denominator}
 samples = _samples(tuple(case.recommended), tuple(truth.items()), case.k, case.gain, case.ap_denominator)
 table = baselines.baseline_table(case.recommended, truth, case.k, samples, **options)
-labels = {key: BY_KEY[REGISTRY_KEY[key]].display_label(case.k if BY_KEY[REGISTRY_KEY[key]].needs_k else None)
-          for key in baselines.KEYS}
+labels = {key: metric_texts.label(REGISTRY_KEY[key], case.k) for key in baselines.KEYS}
 rows = table.set_index("metric")
 
 with formula_area:

@@ -4,10 +4,9 @@ import streamlit as st
 
 from content.i18n import _
 from content.pages import live as words
-from ui import language, live_class
+from ui import live_class
 from ui.widgets import page
 
-language.choose()  # the reader's language before the first word
 page(_(words.TITLE), "📡", _(words.INTRO), scenario_link=False)
 st.set_page_config(initial_sidebar_state="collapsed")
 live_class.main()

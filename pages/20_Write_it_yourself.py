@@ -13,7 +13,7 @@ from kata.timing import auc_timings
 from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
-from ui import language, text
+from ui import text
 from ui.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
@@ -24,7 +24,6 @@ EDITOR_CSS = """
   line-height: 1.35; tab-size: 4; white-space: pre; overflow-x: auto; }
 """
 
-language.choose()  # the reader's language before the first word
 page(_(words.TITLE), "⌨️", _(words.INTRO))
 st.html(f"<style>{EDITOR_CSS}</style>")
 

@@ -6,11 +6,9 @@ from content.i18n import _
 from content.lessons import BY_KEY as LESSONS
 from content.pages import which_metric as words
 from metrics.registry import BY_KEY
-from ui import language
 from ui.navigation import BY_TOPIC, TOPIC_PAGES
 from ui.widgets import page, sources_link
 
-language.choose()  # the reader's language, before the title below is translated
 page(_(words.TITLE), "🧭", _(words.INTRO))
 
 for answer in words.ANSWERS:

@@ -7,7 +7,7 @@ from content.i18n import _
 from content.pages import classification as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, LabelCase, evaluate
-from ui import charts, formulas, language, tables
+from ui import charts, formulas, tables
 from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 IMPRESSIONS = 1000
@@ -34,7 +34,6 @@ def _imbalance_chart(share: float, reader_language: str):
     return charts.accuracy_vs_positive_share(cls.constant_predictor_sweep(POSITIVE_SHARES, IMPRESSIONS), share)
 
 
-language.choose()  # the reader's language, before the title below is translated
 page(_(words.TITLE), "🧮", _(words.INTRO))
 loaded_example_banner("classification")
 st.session_state.setdefault("classification_positive_share", 0.05)

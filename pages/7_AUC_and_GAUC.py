@@ -10,7 +10,7 @@ from content.i18n import _
 from content.pages import auc as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
-from ui import charts, formulas, language, tables, text
+from ui import charts, formulas, tables, text
 from ui.widgets import choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 
@@ -37,7 +37,6 @@ def gauc_columns() -> dict:
     return {column: columns[column] for column in ("user", "impressions", "clicks", "uniform", "auc", "skipped_because")}
 
 
-language.choose()  # the reader's language, before the title below is translated
 page(_(words.TITLE), "⚖️", _(words.INTRO))
 loaded_example_banner("auc")
 formula_slot = st.container()

@@ -8,7 +8,7 @@ from content.i18n import _
 from content.pages import logloss as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, ProbabilityCase, evaluate
-from ui import charts, formulas, language, tables
+from ui import charts, formulas, tables
 from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 EPS_CHOICES = {cls.default_log_loss_eps(): words.EPS_MACHINE, 1e-15: words.EPS_RECBOLE, 1e-7: words.EPS_KERAS}
@@ -26,7 +26,6 @@ def probability_columns() -> dict:
     }
 
 
-language.choose()  # the reader's language, before the title below is translated
 page(_(words.TITLE), "🎲", _(words.INTRO))
 loaded_example_banner("logloss")
 st.session_state.setdefault("logloss_eps", cls.default_log_loss_eps())

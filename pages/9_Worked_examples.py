@@ -11,7 +11,7 @@ from metrics.ndcg import ndcg_at_k, ndcg_tables
 from metrics.registry import BY_KEY
 from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
 from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
-from ui import charts, formulas, language
+from ui import charts, formulas
 from ui.state import load_example
 from ui.widgets import formula, open_at_top, page, show_table
 
@@ -31,7 +31,6 @@ def values_table(example) -> pd.DataFrame:
     ])
 
 
-language.choose()  # the reader's language, before the title below is translated
 page(_(words.TITLE), "📚", _(words.INTRO))
 
 st.subheader(_(words.MISPRINTS))

@@ -19,6 +19,7 @@ from content.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 
 _SPAN = re.compile(re.escape(PSEUDO_OPEN) + "[^" + PSEUDO_OPEN + PSEUDO_CLOSE + "]*" + re.escape(PSEUDO_CLOSE))
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_TOKEN = re.compile(r"[\w@'’.-]+")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|textit|mathrm|operatorname)\{((?:[^{}]|\{[^{}]*\})*)\}")
 _TAGS = re.compile(r"<[^>]+>|&[a-z]+;|&#\d+;")
 
@@ -27,12 +28,15 @@ _TAGS = re.compile(r"<[^>]+>|&[a-z]+;|&#\d+;")
 # language in itself (English, Türkçe, 中文), the same whatever language the page is in; Rel and top are
 # the set names of the registry's formulas (|top_K ∩ Rel|), notation rather than words; Accuracy and
 # Calibration are metric names, kept like Precision and Recall.
+# Set names inside formulas (|top_K ∩ Rel|): notation, like the letters of a formula, only there.
+FORMULA_NOTATION = {"top"}
+
 KEEP = set("""
 RecEval Lab NDCG DCG IDCG AP MAP RR MRR HR AUC GAUC LogLoss RMSE MAE MSE F1 TP FP FN TN TPR FPR ROC
 Precision Recall NE CTR trec_eval ranx scikit learn sklearn torchmetrics Evidently RecTools RecBole
 pytrec_eval TREC JSON CSV Parquet TSV KB MB GB ms px HR@K P@K R@K log ln exp max min rel rank id ids
 Spark DuckDB Polars pandas numpy NumPy SciPy scipy pyarrow Python python qrels run idcg dcg ndcg gain
-trec eval cornac Recommenders MLlib Holm Bonferroni Cohen Rel top Accuracy Calibration
+trec eval cornac Recommenders MLlib Holm Bonferroni Cohen Rel Accuracy Calibration
 English Türkçe 中文 Pseudo
 """.split())
 
@@ -108,9 +112,12 @@ def leftover_words(text: str, keep: set[str] = frozenset()) -> list[str]:
             break
         text = stripped
     text = _TAGS.sub(" ", text).replace("\\", " ")
-    return [w for w in _WORD.findall(text) if w not in KEEP and w not in keep and not w.startswith(("st", "key"))]
+    # A token with a digit in it is data or a metric at a cut-off (user3, item 101, NDCG@10), not a word.
+    tokens = [t for t in _TOKEN.findall(text) if not any(c.isdigit() for c in t)]
+    return [w for t in tokens for w in _WORD.findall(t) if w not in KEEP and w not in keep]
 
 
 def untranslated(at, keep: set[str] = frozenset()) -> list[tuple[str, str]]:
     """(element kind, text) for each visible text with a word that did not come through the catalogs."""
-    return [(where, text) for where, text in texts(at) if leftover_words(text, keep)]
+    return [(where, text) for where, text in texts(at)
+            if leftover_words(text, keep | (FORMULA_NOTATION if where == "latex.text" else set()))]

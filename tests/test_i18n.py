@@ -246,3 +246,17 @@ def test_the_lesson_link_and_the_practice_switch_no_longer_import_each_other():
 
     assert not [name for name in imported("ui/lesson_link.py") if "practice_mode" in name]
     assert "ui.lesson_link" in imported("ui/practice_mode.py")
+
+
+def test_the_sidebar_picker_changes_the_language_and_the_next_run_keeps_it():
+    at = run_page("pages/5_NDCG.py", query_params={"lang": "zh"})
+    at.sidebar.selectbox(key="_lang_picker").select("tr").run()
+    assert at.session_state["lang"] == "tr" and at.query_params["lang"] == "tr"
+    at.run()
+    assert at.session_state["lang"] == "tr"
+    assert at.sidebar.selectbox(key="_lang_picker").label == "🌐 Dil"
+
+
+def test_a_title_translated_before_page_runs_is_already_in_the_links_language():
+    at = run_page("pages/9_Worked_examples.py", query_params={"lang": "tr"})
+    assert "Worked examples" not in at.title[0].value

@@ -9,8 +9,8 @@ def test_a_vs_b_preset_in_turkish_writes_the_decimal_comma_on_cards_deltas_and_f
     at = run_page("pages/11_A_vs_B.py", lang="tr")
     at.button(key="_ab_preset_top_matters_most").click().run()
     assert not at.exception
-    assert card(at, "NDCG@10 (binary)") == "0,5714"
-    assert {m.delta for m in at.metric if m.label == "NDCG@10 (binary)"} == {"-0,2263 (A'ya göre)"}
+    assert card(at, "NDCG@10 (ikili)") == "0,5714"
+    assert {m.delta for m in at.metric if m.label == "NDCG@10 (ikili)"} == {"-0,2263 (A'ya göre)"}
     assert any("0{,}5714-0{,}7977" in str(f.value) for f in at.latex)
     assert "NDCG@10 0,2263 düşer" in texts(at)
     assert chart_specs(at)[0]["layout"]["separators"] == ",."

@@ -12,61 +12,19 @@ from tests import pseudo
 from tests.conftest import run_page
 from tests.test_page_lessons import PAGE
 
-# TEMPORARY, for the lead to delete after merging: the shared frame's texts that the common helper
-# moves into the catalogs on another branch (the sidebar and its page links, the language picker,
-# the Practice-and-share panel, the sources caption, and the figures and formulas of ui/charts.py and
-# ui/formulas.py that lesson views reuse). Nothing of the lessons' own is here.
-SHARED_FRAME_TEXTS_FIXED_ELSEWHERE = {
-    # sidebar: navigation (ui/navigation.py, ui/widgets.py)
-    "Learn", "Labs", "Your data", "Practice and share", "Playground", "Guided lessons", "Live class",
-    "Practice: quiz and goal challenges", "Write it yourself", "Rating errors", "Precision, Recall, HR and F1 @K",
-    "AP and MAP", "RR and MRR", "DCG and NDCG: binary, graded, gain", "Classification metrics", "AUC and GAUC",
-    "LogLoss, normalised entropy and calibration", "Worked examples", "Which metric when",
-    "A vs B: what one move does", "Sensitivity explorer", "Random and perfect baselines",
-    "Sampled negatives: a pitfall", "Why libraries disagree", "Compare two models",
-    "Worked examples of both source documents",
-    # the language picker (ui/language.py): each language's own name
-    "English", "Türkçe", "中文", "Pseudo",
-    # Practice and share (ui/practice_mode.py, ui/lesson_link.py)
-    "🙈 Hide the answers", "🔗 Lesson link and file", "Download the scenario (JSON)", "Open a scenario file",
-    "Hide every metric card, formula with numbers and chart until you type your own value and press Check.",
-    "Copy this link (the button at its right): it reopens this page with this exact scenario.",
-    # ui/charts.py and ui/formulas.py, drawn for a lesson view: titles, axes, traces, words in formulas
-    "AUC per user (weight: impressions)", "user", "impressions", "top", "Rel", "first hit", "items", "top 10", "top 2",
-    "The list: green = hit in the top K,<br>amber = relevant but below K, grey =<br>miss", "value", "contribution",
-    "precision@i", "1/rank at each position: RR is the<br>green bar (the first hit); amber =<br>later hits",
-    "Contribution gain / log2(i+1) per rank", "your list", "ideal order", "Error of each prediction", "row", "error",
-    "|error| (MAE averages these)", "error² (MSE averages these)", "Confusion matrix", "ROC curve",
-    "false-positive rate", "true-positive rate", "chance (AUC = 0.5)",
-    "Loss of each sample: confident<br>mistakes cost the most", "loss", "probability given to the true label",
-    "−log(p of the true label)", "your samples",
-    # metric cards' labels and general formulas from the registry (metrics/registry.py, the common helper's)
-    "Accuracy", "Normalised entropy", "Calibration",
-}
-SHARED_FRAME_PREFIXES_FIXED_ELSEWHERE = ("Sources: the NumPy tutorial",)
-
-
-def _frame(text: str) -> bool:
-    return text in SHARED_FRAME_TEXTS_FIXED_ELSEWHERE or text.startswith(SHARED_FRAME_PREFIXES_FIXED_ELSEWHERE)
-
-
-def lessons_own_untranslated(at) -> list[tuple[str, str]]:
-    return [(where, text) for where, text in pseudo.untranslated(at) if not _frame(text)]
-
-
 STEPS = [(lesson.key, number) for lesson in LESSONS for number in range(1, len(lesson.steps) + 1)]
 
 
 @pytest.mark.parametrize(("lesson", "number"), STEPS, ids=[f"{k}-{n}" for k, n in STEPS])
 def test_every_text_of_every_lesson_step_comes_through_the_catalogs(lesson, number):
     at = run_page(PAGE, query_params={"lesson": lesson, "step": str(number)}, lang=PSEUDO)
-    assert lessons_own_untranslated(at) == []
+    assert pseudo.untranslated(at) == []
     step = next(le for le in LESSONS if le.key == lesson).steps[number - 1]
     if step.kind == "predict":  # the reveal: the verdict, the explanation, the numbers and their charts
         radio = at.radio(key=f"lessons_answer_{lesson}_{number - 1}")
         radio.set_value(step.question.options[0].label).run()
         assert not at.exception, [e.value for e in at.exception]
-        assert lessons_own_untranslated(at) == []
+        assert pseudo.untranslated(at) == []
 
 
 # --------------------------------------------------------------------------- Turkish and Chinese

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from content import metrics as metric_texts
 from metrics import whatif
 from metrics.registry import BY_KEY, RankingCase
 from ui import tables
@@ -140,7 +141,7 @@ def difference_cards(table, k: int, columns: int = 4) -> None:
         metric = BY_KEY[row.key]
         delta = None if abs(row.difference) < 5e-13 else words.delta(row.difference)
         with cells[index % columns]:
-            st.metric(metric.display_label(k if metric.needs_k else None), numbers.number(row.B, 4), delta=delta,
+            st.metric(metric_texts.label(row.key, k), numbers.number(row.B, 4), delta=delta,
                       border=True, help=words.card_help(row.A, _(metric.meaning)))
 
 

@@ -13,7 +13,7 @@ from content import numbers
 from content.i18n import _
 from content.pages import your_data as words
 from ui.your_data import column_label
-from ui.charts import MARKER, MISS, PALETTE, _layout
+from ui.charts import MARKER, PALETTE, _layout
 
 BINS = 20
 

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import metrics as metric_texts
 from content import compare as words
 from content import numbers
 from content.i18n import _
-from metrics.registry import BY_KEY
 from ui.charts import PALETTE, _layout
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
@@ -30,7 +30,7 @@ def metric_label(column: str) -> str:
     key = _BATCH_TO_REGISTRY.get(name)
     if key is None:
         return column
-    return BY_KEY[key].display_label(int(k) if k.isdigit() else None)
+    return metric_texts.label(key, int(k) if k.isdigit() else None)
 
 
 def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:

@@ -6,7 +6,6 @@ would write when checking a hand calculation.
 
 from __future__ import annotations
 
-import re
 
 from content import metrics as metric_texts
 from content import numbers
@@ -29,12 +28,7 @@ def _words(sentence: str) -> str:
     return escape.latex(sentence)
 
 
-_TEXT = re.compile(r"\\text\{([^{}]*)\}")
-
-
-def translated_words(latex: str) -> str:
-    """A registry formula with the words of its ``\\text{...}`` in the reader's language (``first hit``)."""
-    return _TEXT.sub(lambda m: _words(_(m.group(1))) if m.group(1) in metric_texts.FORMULA_WORDS else m.group(0), latex)
+translated_words = metric_texts.formula_words
 
 
 def fmt(value: float, digits: int = 4) -> str:

@@ -8,9 +8,9 @@ import plotly.graph_objects as go
 
 from plotly.subplots import make_subplots
 
+from content import metrics as metric_texts
 from content import numbers
 from content.i18n import N_, _
-from metrics.registry import BY_KEY
 from ui.text import plotly as plotly_text
 from ui.charts import ALERT as ACCENT
 from ui.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout
@@ -54,11 +54,11 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     steps = sweep[x].astype(int).tolist()
     fig = go.Figure()
     for index, key in enumerate(keys):
-        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines+markers", name=BY_KEY[key].label,
+        fig.add_trace(go.Scatter(x=steps, y=sweep[key], mode="lines+markers", name=metric_texts.label(key),
                                  marker={"size": 5}, line={"color": PALETTE[index % len(PALETTE)]}))
     at = sweep.set_index(x)
     colors = [PALETTE[index % len(PALETTE)] for index in range(len(keys))]
-    names = [BY_KEY[key].label for key in keys]
+    names = [metric_texts.label(key) for key in keys]
     # One marker trace for all metrics, so each frame is one small trace (frames are costly to build).
     fig.add_trace(go.Scatter(x=[current] * len(keys), y=at.loc[current, list(keys)].tolist(), mode="markers",
                              showlegend=False, marker={"size": 12, "color": colors}, text=names,

@@ -33,7 +33,9 @@ def _session_language() -> str:
         return code
     if get_script_run_ctx(suppress_warning=True) is None:
         return i18n.SOURCE
-    return st.session_state.get(KEY, i18n.SOURCE)
+    if KEY not in st.session_state:  # a page translating its title before page() settles the language
+        _settle()
+    return st.session_state[KEY]
 
 
 @contextmanager
@@ -70,6 +72,11 @@ def from_browser(locale: str | None) -> str:
 
 def choose() -> None:
     """Settle the session's language before the page writes a word (called by ``ui.widgets.page``)."""
+    _settle()
+    st.session_state[PICKER] = st.session_state[KEY]
+
+
+def _settle() -> None:
     asked = st.query_params.get(KEY)
     if asked is not None and asked != st.session_state.get(KEY):
         if asked in i18n.languages():
@@ -79,11 +86,11 @@ def choose() -> None:
             st.session_state[_UNKNOWN] = asked
     elif KEY not in st.session_state:
         st.session_state[KEY] = from_browser(st.context.locale)
-    st.session_state[PICKER] = st.session_state[KEY]
 
 
 def _picked() -> None:
-    st.session_state[KEY] = st.session_state[PICKER]
+    # The address bar too: the next run reads a link's lang first, and it must be the one just picked.
+    st.session_state[KEY] = st.query_params[KEY] = st.session_state[PICKER]
 
 
 def picker() -> None:

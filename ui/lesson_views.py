@@ -17,6 +17,7 @@ from content import numbers
 from content.i18n import N_, _, ngettext
 from content.lessons.schema import Control
 from metrics import classification_metrics as cls
+from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui import charts, formulas, lesson_charts
 from ui.ctr_formulas import ctr_latex
@@ -29,7 +30,7 @@ TRANSLATED_LABELS = frozenset(("gauc", "base_rate_entropy"))  # the others are m
 def label(key: str, k: int | None = None) -> str:
     """The card label of a value key, with K filled in where the step has one."""
     metric = registry.BY_KEY.get(key)
-    text = _(LABELS[key]) if key in TRANSLATED_LABELS else LABELS.get(key) or (metric.label if metric else key)
+    text = _(LABELS[key]) if key in TRANSLATED_LABELS else LABELS.get(key) or (metric_texts.label(key) if metric else key)
     return text.replace("@K", f"@{k}") if k is not None else text
 
 
@@ -209,7 +210,7 @@ def _registry_values(case, keys) -> dict[str, float]:
 
 
 def _general(*keys) -> dict[str, str]:
-    return {key: registry.BY_KEY[key].latex for key in keys}
+    return {key: formulas.translated_words(registry.BY_KEY[key].latex) for key in keys}
 
 
 def _topn(s: dict) -> View:

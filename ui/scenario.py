@@ -14,7 +14,7 @@ from metrics.registry import RankingCase
 from ui import tables, text
 from ui.widgets import bound, show_problems, table_editor, usable
 
-def recommended_columns(_=_) -> dict:
+def recommended_columns() -> dict:
     """The recommended list's editor columns, labelled in the reader's language (the names stay)."""
     # Text, so a typo reaches the app as typed and is named in a warning instead of being coerced.
     return {
@@ -24,7 +24,7 @@ def recommended_columns(_=_) -> dict:
     }
 
 
-def ground_truth_columns(_=_) -> dict:
+def ground_truth_columns() -> dict:
     """The ground truth's editor columns, labelled in the reader's language."""
     return {
         "item": st.column_config.TextColumn(
@@ -32,10 +32,6 @@ def ground_truth_columns(_=_) -> dict:
         "grade": st.column_config.TextColumn(
             _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."), width=70),
     }
-
-
-# The English columns, for a page that does not translate yet (``recommended_columns()`` is the reader's).
-RECOMMENDED_COLUMNS, GROUND_TRUTH_COLUMNS = recommended_columns(str), ground_truth_columns(str)
 
 
 # Rows an editor shows before it scrolls, its empty "add" row counted: the seed's ten items and the add row,

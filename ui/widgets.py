@@ -326,6 +326,7 @@ def show_problems(problems: list[str]) -> None:
 # Readable headers for the column names the metrics package returns; any other name is shown
 # with spaces for underscores. A page's own column_config wins.
 COLUMN_LABELS = {
+    "relevance": N_("relevance"),
     "absolute_error": N_("|error|"), "squared_error": N_("error²"), "in_top_k": N_("in the top K"),
     "used_by": N_("used by"), "chosen": N_("your choice"), "hits_so_far": N_("hits so far"),
     "precision_at_i": N_("precision@i"), "first_position": N_("first position"), "last_position": N_("last position"),
