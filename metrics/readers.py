@@ -72,7 +72,7 @@ def check_head(head: bytes) -> None:
     >>> check_head(b"user,item,rank\\n")
     >>> check_head(b"\\x00" * 10)
     Traceback (most recent call last):
-    ValueError: this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte at position 0); expected CSV, TREC text or Parquet
+    metrics.errors.DataError: this is not a text file (it holds binary data in its first bytes, e.g. a NUL byte at position 0); expected CSV, TREC text or Parquet
     """
     if head.startswith((PARQUET_MAGIC, GZIP_MAGIC, *UTF16_BOMS)):
         return

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import ROOT, texts
 from ui.navigation import PAGES
 
-SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/*.py"), *ROOT.glob("content/lessons/*.py"),
+SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/**/*.py"), *ROOT.glob("content/**/*.py"),
                   *(ROOT / "metrics" / name for name in (
                       "seed_examples.py", "registry.py", "mistakes.py", "conventions.py", "practice.py",
                       "practice_data.py", "worked.py", "challenges.py", "cli.py"))})
@@ -22,7 +22,7 @@ SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/*.py
 
 def seed_words(text: str) -> list[str]:
     return [text[max(0, m.start() - 30): m.end() + 20]
-            for m in re.finditer(r"""(?<!random )(?<!random\.)(?<!["'`])\bseeds?\b(?!["`])(?!'(?!s\b))""", text,
+            for m in re.finditer(r"""(?<!random )(?<!random\.)(?<!["'`{])\bseeds?\b(?!["`])(?!'(?!s\b))""", text,
                                  re.IGNORECASE)]
 
 

@@ -30,7 +30,7 @@ def ground_truth_columns() -> dict:
         "item": st.column_config.TextColumn(
             _("Item"), help=_("Relevant items, recommended or not (like the NumPy tutorial's 999)."), width=85),
         "grade": st.column_config.TextColumn(
-            _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."), width=70),
+            _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."), width=90),
     }
 
 

@@ -1,0 +1,79 @@
+"""Three languages as a reader meets them: a link's lang, the browser's language, the sidebar picker,
+numbers in the reader's notation, and the home page, a lesson step and Your data at 1280x720 and 390 px
+in Turkish and Chinese (screenshots under tests/artifacts/screenshots/languages, looked at)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
+from tests.e2e.test_browser import url_path
+from tests.e2e.test_room_and_phone_browser import CUT_TEXTS
+from ui.navigation import TOPIC_PAGES
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+FOLDER = SCREENSHOTS / "languages"
+
+
+def _sidebar_language(page: Page) -> str:
+    """The picker's label and the language it shows, as one text."""
+    picker = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox")
+    return picker.inner_text() + " " + picker.get_by_role("combobox").input_value()
+
+
+def test_a_lesson_link_with_lang_tr_opens_in_turkish_and_every_move_keeps_it(server, page: Page):
+    open_page(page, server.url + url_path(TOPIC_PAGES["lessons"]) + "?lesson=ap&step=1&lang=tr")
+    page.get_by_test_id("stExpandSidebarButton").click()  # the lessons page opens with the sidebar folded
+    assert "Dil" in _sidebar_language(page) and "Türkçe" in _sidebar_language(page)
+    assert "lang=tr" in page.url
+    page.get_by_test_id("stMain").get_by_role("button").filter(has_text=re.compile("İleri|Sonraki")).first.click()
+    wait_until_idle(page)
+    expect(page).to_have_url(re.compile(r"step=2.*lang=tr|lang=tr.*step=2"))
+    # A sidebar link to another page keeps the language (the session holds it; the address bar shows it).
+    page.get_by_test_id("stSidebar").get_by_role("link").nth(4).click()
+    wait_until_idle(page)
+    page.wait_for_selector("h1")
+    expect(page).to_have_url(re.compile(r"lang=tr"))
+    assert "Türkçe" in _sidebar_language(page)
+
+
+def test_the_home_page_in_turkish_writes_the_decimal_comma_on_its_cards(server, page: Page):
+    open_page(page, server.url + "/?lang=tr")
+    values = page.get_by_test_id("stMetricValue").all_inner_texts()
+    assert values and all(re.fullmatch(r"\d,\d{4}", v) for v in values), values
+
+
+def test_the_browsers_language_picks_chinese_and_the_picker_switches_to_english(browser, server):
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        open_page(page, server.url + "/")
+        assert "中文" in _sidebar_language(page)
+        expect(page).to_have_url(re.compile(r"lang=zh"))
+        page.get_by_test_id("stSidebar").get_by_role("combobox").click()
+        page.get_by_role("option", name="English").click()
+        wait_until_idle(page)
+        expect(page).to_have_url(re.compile(r"lang=en"))
+        assert "Language" in _sidebar_language(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("code", ["tr", "zh"])
+@pytest.mark.parametrize("viewport", [PROJECTOR, PHONE], ids=["1280", "390"])
+def test_home_a_lesson_step_and_your_data_hold_their_layout(server, page: Page, code, viewport):
+    page.set_viewport_size(viewport)
+    for name, path in (("home", "/"), ("lesson", url_path(TOPIC_PAGES["lessons"]) + "?lesson=ndcg&step=2&"),
+                       ("your_data", url_path(TOPIC_PAGES["your_data"]))):
+        joiner = "" if path.endswith("&") else "?"
+        open_page(page, f"{server.url}{path}{joiner}lang={code}")
+        page.wait_for_timeout(500)
+        cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
+                                                 ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
+        screenshot(page, FOLDER, f"{name}-{code}-{viewport['width']}")
+        assert cut == [], (name, cut)
