@@ -6,7 +6,8 @@ from content.i18n import _
 from content.pages import home
 from metrics import registry
 from metrics.ndcg import ndcg_tables
-from ui import formulas, shared_figures
+from ui import shared_figures
+from ui.markup import formulas
 from ui.scenario import ranking_scenario
 from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
 

@@ -36,32 +36,36 @@ LOCALE = i18n.LOCALE_DIR
 # Which files' sentences live in which domain: the first pattern a path matches wins.
 DOMAINS: list[tuple[str, str]] = [
     *[(path, "common") for path in (
-        "app.py", "ui/widgets.py", "ui/scenario*.py", "ui/lesson_link.py", "ui/tables.py", "ui/state.py",
-        "ui/formulas.py", "ui/charts.py", "ui/shared_figures.py", "ui/baseline.py", "ui/practice_mode.py",
-        "ui/language.py", "ui/navigation.py", "ui/text.py", "content/i18n.py", "content/numbers.py",
-        "content/metrics.py", "content/messages.py", "content/common/*", "content/pages/home.py")],
+        "app.py", "ui/widgets.py", "ui/scenario.py", "ui/input/*", "ui/lesson_link.py", "ui/state.py",
+        "ui/markup/formulas.py", "ui/markup/text.py", "ui/figures/charts.py", "ui/shared_figures.py", "ui/baseline.py",
+        "ui/practice_mode.py", "ui/language.py", "ui/navigation.py", "content/i18n.py", "content/numbers.py",
+        "content/metrics.py", "content/messages.py", "content/pages/home.py")],
     *[(path, "ranking") for path in (  # the pages of the ranking metrics
         "pages/1_*", "pages/2_*", "pages/3_*", "pages/4_*", "pages/5_*", "content/pages/rating.py",
         "content/pages/topn.py", "content/pages/ap.py", "content/pages/rr.py", "content/pages/ndcg.py")],
     *[(path, "beyond") for path in (  # classification, AUC, LogLoss, the worked examples, which metric when
-        "pages/6_*", "pages/7_*", "pages/8_*", "pages/9_*", "pages/21_*", "ui/ctr_formulas.py", "ui/worked_view.py",
-        "ui/which_metric*.py", "content/pages/classification.py", "content/pages/auc.py", "content/pages/logloss.py",
-        "content/pages/examples.py", "content/pages/which_metric.py", "content/examples.py", "content/worked.py")],
+        "pages/6_*", "pages/7_*", "pages/8_*", "pages/9_*", "pages/21_*", "ui/markup/ctr_formulas.py",
+        "ui/controllers/worked_view.py", "content/pages/classification.py", "content/pages/auc.py",
+        "content/pages/logloss.py", "content/pages/examples.py", "content/pages/which_metric.py", "content/examples.py",
+        "content/worked.py")],
     *[(path, "lessons") for path in (
-        "pages/10_*", "ui/lesson*.py", "lessons/*", "content/lessons/*", "content/pages/lessons.py")],
+        "pages/10_*", "ui/controllers/lesson*.py", "ui/figures/lesson_charts.py", "content/lessons/*",
+        "content/pages/lessons.py")],
     *[(path, "labs") for path in (  # the labs and practice
-        "pages/11_*", "pages/12_*", "pages/13_*", "pages/14_*", "pages/15_*", "ui/ab_lab.py", "ui/lab_*.py",
-        "content/pages/ab.py", "content/pages/sensitivity.py", "content/pages/random.py", "content/pages/sampled.py",
-        "content/pages/practice.py", "content/labs.py", "content/practice.py", "content/practice/*")],
+        "pages/11_*", "pages/12_*", "pages/13_*", "pages/14_*", "pages/15_*", "ui/controllers/ab_lab.py",
+        "ui/figures/lab_charts.py", "content/pages/ab.py", "content/pages/sensitivity.py", "content/pages/random.py",
+        "content/pages/sampled.py", "content/pages/practice.py", "content/labs.py", "content/practice.py")],
     *[(path, "data") for path in (  # the library lens, your data, compare two models
-        "pages/16_*", "pages/17_*", "pages/18_*", "ui/library_*.py", "ui/your_data*.py", "ui/compare_charts.py",
-        "ui/batch_charts.py", "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py",
-        "content/conventions.py", "content/your_data.py", "content/compare.py", "content/library/*")],
+        "pages/16_*", "pages/17_*", "pages/18_*", "ui/library_snippets.py", "ui/controllers/library_lens.py",
+        "ui/controllers/your_data.py", "ui/figures/compare_charts.py", "ui/figures/batch_charts.py",
+        "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py", "content/conventions.py",
+        "content/your_data.py", "content/compare.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
-        "pages/19_*", "pages/20_*", "ui/live_*.py", "ui/kata_*.py", "content/pages/live.py", "content/pages/kata.py",
-        "content/kata.py", "content/kata/*", "content/classroom.py")],
+        "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/figures/live_charts.py",
+        "ui/controllers/kata_views.py", "content/pages/live.py", "content/pages/kata.py", "content/kata.py",
+        "content/classroom.py")],
 ]
-SCANNED = ("app.py", "pages", "ui", "content", "lessons")
+SCANNED = ("app.py", "pages", "ui", "content")
 KEYWORDS = {**DEFAULT_KEYWORDS, "_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sd]|%[sd]")
 MARKUP = ("**", "`", "$", "<", ">", "[", "](", "\n")

@@ -1,6 +1,6 @@
 """The errors the engine and the scenario codec raise, as the reader reads them.
 
-``metrics`` and ``ui.scenario_link`` raise errors with a ``code`` and ``fields``; their English
+``metrics`` and ``ui.input.scenario_link`` raise errors with a ``code`` and ``fields``; their English
 ``str()`` is for Python users (and comes from the same templates). :func:`scenario_error` and
 :func:`input_error` give the message in the reader's language: one template per code below,
 with the same placeholders; numbers among the fields are written in the reader's notation.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from content import i18n, numbers
 from content.i18n import N_
 
-# A link or a scenario file that cannot be opened (ui.scenario_link.ScenarioError).
+# A link or a scenario file that cannot be opened (ui.input.scenario_link.ScenarioError).
 SCENARIO = {
     "cell": N_("table {table}, row {row}, column {column}"),
     "cell_too_long": N_("{where} holds {length} characters; at most {limit}."),
@@ -119,7 +119,7 @@ def _translated(templates: dict, error) -> str:
 
 
 def scenario_error(error) -> str:
-    """A ``ui.scenario_link.ScenarioError`` (a link or file that cannot be opened) in the reader's language."""
+    """A ``ui.input.scenario_link.ScenarioError`` (a link or file that cannot be opened) in the reader's language."""
     return _translated(SCENARIO, error)
 
 

@@ -25,7 +25,7 @@ class Problem:
     key: str
     title: str
     topic: str
-    """The topic page that shows this metric's breakdown (a key of ui.scenario_link's pages)."""
+    """The topic page that shows this metric's breakdown (a key of ui.input.scenario_link's pages)."""
     kind: str
     """How a case is built: a key of :data:`kata.cases.RANDOM`."""
     signature: str

@@ -8,9 +8,9 @@ from content.lessons import BY_KEY, LESSONS
 from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
-from ui import lessons as engine
-from ui import text
-from ui.lesson_charts import SPEEDS
+from ui.controllers import lessons as engine
+from ui.markup import text
+from ui.figures.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import choice as pick
 from ui.widgets import delta_colour, page, sources_link

@@ -4,7 +4,9 @@ import streamlit as st
 
 from content import metrics as metric_texts
 from metrics import whatif
-from ui import ab_lab, lab_charts, tables
+from ui.controllers import ab_lab
+from ui.figures import lab_charts
+from ui.input import tables
 from content.labs import BY_KEY as PRESETS
 from content.labs import PRESETS as PRESET_LIST
 from ui.scenario import ground_truth_columns, recommended_columns

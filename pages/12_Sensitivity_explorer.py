@@ -11,7 +11,8 @@ from metrics.topn_metrics import topn_counts
 from content import labs
 from content.i18n import _
 from content.pages import sensitivity as words
-from ui import formulas, lab_charts
+from ui.markup import formulas
+from ui.figures import lab_charts
 from ui.widgets import metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "hit_rate_at_k", "ap_at_k", "rr", "ndcg_binary_at_k")

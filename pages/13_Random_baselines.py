@@ -8,7 +8,7 @@ from metrics.registry import BY_KEY
 from content import numbers
 from content.i18n import _
 from content.pages import random as words
-from ui import lab_charts
+from ui.figures import lab_charts
 from ui.scenario import ranking_scenario
 from ui.widgets import chance_delta, formula, page, pitfalls, show_table
 

@@ -8,7 +8,7 @@ from metrics import sampled
 from content import numbers
 from content.i18n import _
 from content.pages import sampled as words
-from ui import lab_charts
+from ui.figures import lab_charts
 from ui.widgets import formula, page, pitfalls
 
 page(_(words.TITLE), "🧪", _(words.IDEA))

@@ -12,7 +12,9 @@ from content import numbers
 from content import practice as quiz_words
 from content.i18n import _
 from content.pages import practice as words
-from ui import charts, text, worked_view
+from ui.controllers import worked_view
+from ui.figures import charts
+from ui.markup import text
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import choice, page, show_table

@@ -8,8 +8,8 @@ from content import numbers
 from content.i18n import _
 from content.pages import lens as words
 from metrics import conventions as conv
-from ui import library_lens as lens
-from ui import text
+from ui.controllers import library_lens as lens
+from ui.markup import text
 from ui.library_snippets import snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor

@@ -10,8 +10,9 @@ from metrics import batch
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
 from metrics.synthetic import synthetic_log
-from ui import batch_charts, text
-from ui import your_data as yd
+from ui.figures import batch_charts
+from ui.markup import text
+from ui.controllers import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
 from ui.widgets import choice, formula, page, pitfalls, show_table
 from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE

@@ -9,7 +9,8 @@ from content.pages import compare as words
 from content.your_data import error_message
 from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import synthetic_pair
-from ui import compare_charts, text
+from ui.figures import compare_charts
+from ui.markup import text
 from ui.widgets import MISSING, choice, formula, page, pitfalls, show_table
 
 page(_(words.TITLE), "📊", _(words.INTRO))

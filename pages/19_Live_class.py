@@ -4,7 +4,7 @@ import streamlit as st
 
 from content.i18n import _
 from content.pages import live as words
-from ui import live_class
+from ui.controllers import live_class
 from ui.widgets import page
 
 page(_(words.TITLE), "📡", _(words.INTRO), scenario_link=False)

@@ -8,7 +8,9 @@ from content.pages import rating as words
 from metrics import rating_metrics
 from metrics.registry import BY_KEY, RatingCase, evaluate
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import charts, formulas, tables
+from ui.figures import charts
+from ui.markup import formulas
+from ui.input import tables
 from ui.widgets import (
     formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor, usable,
     show_table,

@@ -13,8 +13,8 @@ from kata.timing import auc_timings
 from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
-from ui import text
-from ui.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
+from ui.markup import text
+from ui.controllers.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import page, show_table

@@ -6,7 +6,8 @@ from content.i18n import _
 from content.pages import topn as words
 from metrics import registry
 from metrics.topn_metrics import top_k_table, topn_counts
-from ui import charts, formulas, text
+from ui.figures import charts
+from ui.markup import formulas, text
 from ui.scenario import ranking_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 

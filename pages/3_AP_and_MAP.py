@@ -9,7 +9,8 @@ from metrics import registry
 from metrics.ranked_metrics import (
     ap_denominator_table, average_precision_table, per_user_table,
 )
-from ui import charts, formulas, text
+from ui.figures import charts
+from ui.markup import formulas, text
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 

@@ -9,7 +9,9 @@ from content.pages import ndcg as words
 from metrics import ndcg
 from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables, text
+from ui.figures import charts
+from ui.markup import formulas, text
+from ui.input import tables
 from ui.scenario import ranking_scenario
 from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 

@@ -7,7 +7,9 @@ from content.i18n import _
 from content.pages import classification as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, LabelCase, evaluate
-from ui import charts, formulas, tables
+from ui.figures import charts
+from ui.markup import formulas
+from ui.input import tables
 from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 IMPRESSIONS = 1000

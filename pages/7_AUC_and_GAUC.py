@@ -10,7 +10,9 @@ from content.i18n import _
 from content.pages import auc as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
-from ui import charts, formulas, tables, text
+from ui.figures import charts
+from ui.markup import formulas, text
+from ui.input import tables
 from ui.widgets import choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 

@@ -8,7 +8,9 @@ from content.i18n import _
 from content.pages import logloss as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY, ProbabilityCase, evaluate
-from ui import charts, formulas, tables
+from ui.figures import charts
+from ui.markup import formulas
+from ui.input import tables
 from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 EPS_CHOICES = {cls.default_log_loss_eps(): words.EPS_MACHINE, 1e-15: words.EPS_RECBOLE, 1e-7: words.EPS_KERAS}
@@ -76,8 +78,8 @@ st.caption(_(words.EPS_CAPTION))
 
 # --- Normalised entropy and calibration (issue 8): imported here so this block stays self-contained.
 from metrics import ctr_metrics  # noqa: E402
-from ui.ctr_formulas import ctr_latex  # noqa: E402
-from ui.lesson_charts import base_rate_comparison  # noqa: E402
+from ui.markup.ctr_formulas import ctr_latex  # noqa: E402
+from ui.figures.lesson_charts import base_rate_comparison  # noqa: E402
 
 st.divider()
 st.subheader(_(words.NE_HEADER))

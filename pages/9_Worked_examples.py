@@ -11,7 +11,8 @@ from metrics.ndcg import ndcg_at_k, ndcg_tables
 from metrics.registry import BY_KEY
 from metrics.seed_examples import BY_KEY as EXAMPLE_BY_KEY
 from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
-from ui import charts, formulas
+from ui.figures import charts
+from ui.markup import formulas
 from ui.state import load_example
 from ui.widgets import formula, open_at_top, page, show_table
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.conftest import chart_specs, run_page
-from ui import charts
+from ui.figures import charts
 from ui.navigation import PAGES
 
 BACKGROUNDS = {"light": "#ffffff", "dark": "#0e1117"}  # Streamlit's two theme backgrounds
@@ -81,7 +81,7 @@ def test_the_k_marker_is_not_black_and_the_confusion_matrix_text_reads_on_its_ce
 
 
 def test_the_live_class_reveal_charts_read_on_light_and_dark_backgrounds():
-    from ui import live_charts
+    from ui.figures import live_charts
 
     figures = [live_charts.answers_bars([("0.3", 9, False), ("0.75", 3, True)], mine="0.3"),
                live_charts.answers_histogram([(0.5, 2), (0.8278, 3)], 0.8278, mine=0.5)]

@@ -1,6 +1,6 @@
-"""ui.formulas: substituted formulas that stay readable in a narrow column."""
+"""ui.markup.formulas: substituted formulas that stay readable in a narrow column."""
 
-from ui import formulas
+from ui.markup import formulas
 
 
 def test_ap_keeps_one_line_for_early_hits_and_puts_the_result_below_a_wide_sum():

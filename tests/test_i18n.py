@@ -127,7 +127,7 @@ def reader():
 def test_a_grade_typed_with_the_decimal_comma_is_read_in_turkish_and_refused_in_english(reader):
     import pandas as pd
 
-    from ui import tables
+    from ui.input import tables
 
     truth = pd.DataFrame({"item": ["a", "b"], "grade": ["0,5", "2.5"]}, dtype=object)
     reader("tr")
@@ -141,7 +141,7 @@ def test_a_grade_typed_with_the_decimal_comma_is_read_in_turkish_and_refused_in_
 
 @pytest.mark.parametrize("code", ["en", "tr", "zh"])
 def test_typed_ranks_read_the_same_in_every_language(code, reader):
-    from ui import tables
+    from ui.input import tables
 
     reader(code)
     assert [tables.typed_rank(t) for t in ("2", " 7 ", "2,5", "2.5", "0", "abc")] == [2, 7, None, None, None, None]
@@ -150,7 +150,7 @@ def test_typed_ranks_read_the_same_in_every_language(code, reader):
 def test_editor_messages_keep_their_facts_and_write_numbers_as_the_reader_does(reader):
     import pandas as pd
 
-    from ui import tables
+    from ui.input import tables
 
     listed = pd.DataFrame({"rank": ["1", "x"], "item": ["a", "a"]}, dtype=object)
     reader("tr")
@@ -162,7 +162,7 @@ def test_editor_messages_keep_their_facts_and_write_numbers_as_the_reader_does(r
 
 def test_a_scenario_error_keeps_its_english_text_and_is_shown_in_the_readers_language(reader):
     from content import messages
-    from ui.scenario_link import ScenarioError, from_query
+    from ui.input.scenario_link import ScenarioError, from_query
 
     with pytest.raises(ScenarioError) as refused:
         from_query({"v": "1", "k": "x"})
@@ -213,7 +213,8 @@ def test_card_labels_keep_metric_names_and_translate_their_words(reader):
 def test_formulas_and_charts_write_numbers_as_the_reader_does(reader):
     import pandas as pd
 
-    from ui import charts, formulas
+    from ui.figures import charts
+    from ui.markup import formulas
 
     reader("tr")
     assert formulas.precision_at_k_latex(3, 10, 0.3) == r"\mathrm{P@10}=\frac{3}{10}=0{,}3000"

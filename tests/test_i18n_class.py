@@ -14,7 +14,7 @@ from kata import attempts
 from tests import pseudo
 from tests.conftest import ROOT, chart_specs, plotly_array, run_page, texts
 from tests.kata_samples import WRONG
-from ui import live_class
+from ui.controllers import live_class
 from ui.navigation import TOPIC_PAGES
 
 LIVE = "pages/19_Live_class.py"

@@ -18,7 +18,7 @@ def score(at) -> str:
     """The quiz score ("1 / 2") in any language: the end of the quiz code line."""
     line = next(m.value for m in at.markdown if "&nbsp;" in m.value)
     return " ".join(line.split()[-3:])
-from ui import scenario_link
+from ui.input import scenario_link
 
 
 def quiz_in(lang: str):

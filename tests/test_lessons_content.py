@@ -7,7 +7,7 @@ import pytest
 
 from content.lessons import LESSONS
 from content.lessons.schema import CLAIM_DIRECTIONS, QUESTION_KINDS, STEP_KINDS, Claim
-from ui import lessons as engine
+from ui.controllers import lessons as engine
 from tests.conftest import ROOT
 from ui.navigation import TOPIC_PAGES
 

@@ -11,8 +11,8 @@ from sklearn.metrics import roc_auc_score, roc_curve
 from content.lessons import BY_KEY
 from content.lessons.schema import Control, Goal
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
-from ui import lessons as engine
-from ui.lesson_charts import SPEEDS
+from ui.controllers import lessons as engine
+from ui.figures.lesson_charts import SPEEDS
 
 
 def demo(lesson: str, view: str):

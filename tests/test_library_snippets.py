@@ -19,7 +19,7 @@ import pytest
 from metrics.conventions import library_values
 from tests.test_conventions import random_case
 from ui import library_snippets
-from ui.library_lens import PRESETS
+from ui.controllers.library_lens import PRESETS
 
 NASTY_IDS = ["it's", 'say "hi"', "back\\slash", "new\nline", "tab\tand\r", "\u2028para", "é ü 漢",
              "'''", '"""', "\\'; import os; os.system('echo pwned') #", "{x}", "${x}", "\x00nul", "  spaced  "]

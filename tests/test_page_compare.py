@@ -10,8 +10,8 @@ import pytest
 from metrics import batch, beyond_accuracy, significance
 from metrics.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
-from ui import text
-from ui.compare_charts import metric_label
+from ui.markup import text
+from ui.figures.compare_charts import metric_label
 from ui.navigation import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["compare"]

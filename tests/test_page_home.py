@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import card, chart_specs, edit, plotly_array, run_page, texts
-from ui import charts
+from ui.figures import charts
 
 D = lambda i: 1 / np.log2(i + 1)  # noqa: E731  discount of rank i
 IDCG3 = D(1) + D(2) + D(3)

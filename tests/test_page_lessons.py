@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from content.lessons import BY_KEY, LESSONS
 from tests.conftest import ROOT, chart_specs, run_page, texts
 from tests.test_lessons_content import EXPLORES, PREDICTS, SOLUTIONS
-from ui import lessons as engine
+from ui.controllers import lessons as engine
 from ui.navigation import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["lessons"]

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT, texts
 from classroom.steps import live_step
-from ui import live_class
+from ui.controllers import live_class
 
 PAGE = "pages/19_Live_class.py"
 

@@ -8,7 +8,7 @@ from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_pag
 from ui.state import TOPIC_PAGES, ground_truth_table, recommended_table
 
 PAGE = TOPIC_PAGES["rr"]
-from ui.charts import HIT, IDEAL, MISS
+from ui.figures.charts import HIT, IDEAL, MISS
 MRR_DEFAULT = (1 / 1 + 1 / 3 + 0) / 3  # alice hits at 1, bob at 3, carol never
 
 

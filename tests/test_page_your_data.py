@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from metrics import batch
 from metrics.synthetic import synthetic_log
 from tests.conftest import card, chart_specs, latex, run_page, table_with, texts
-from ui import your_data as yd
+from ui.controllers import your_data as yd
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["your_data"]

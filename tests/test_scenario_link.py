@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ui import scenario_link as link
-from ui.scenario_link import ScenarioError, from_json_bytes, from_query, same, to_json_bytes, to_query
+from ui.input import scenario_link as link
+from ui.input.scenario_link import ScenarioError, from_json_bytes, from_query, same, to_json_bytes, to_query
 from ui.state import _defaults, ground_truth_table, recommended_table
 
 BASELINE = json.loads(link.BASELINE_PATH.read_text())

@@ -8,7 +8,7 @@ import pytest
 from content.lessons import LESSONS
 from metrics.registry import BY_KEY
 from tests.conftest import chart_specs, run_page, texts
-from ui import lessons as engine
+from ui.controllers import lessons as engine
 from ui.navigation import TOPIC_PAGES
 
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:@\d+)?\b")
@@ -66,7 +66,7 @@ def test_the_ndcg_compare_explanation_states_both_lists_dcg():
 
 
 def test_batch_column_names_map_to_registry_labels():
-    from ui.compare_charts import metric_label
+    from ui.figures.compare_charts import metric_label
     assert metric_label("average_precision@10") == "AP@10" and metric_label("reciprocal_rank") == "RR"
     assert metric_label("ndcg@5") == BY_KEY["ndcg_graded_at_k"].display_label(5)
     assert metric_label("novelty@10 (bits)") == "novelty@10 (bits)"

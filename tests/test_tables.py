@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui import tables
+from ui.input import tables
 from ui.state import ground_truth_table, recommended_table
 
 

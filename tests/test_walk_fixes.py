@@ -94,7 +94,7 @@ def test_ndcg_lesson_a_move_onto_another_hit_swaps_them_instead_of_changing_noth
 
 
 def test_rank_sliders_sent_onto_one_rank_at_once_show_where_the_items_really_are():
-    from ui import lessons as engine
+    from ui.controllers import lessons as engine
     from content.lessons.content import AP
     step = AP.steps[6]
     values, notes = engine.make_room(step.scenario, step.controls, [2, 2], None)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from metrics import registry, whatif
 from metrics.baselines import KEYS, perfect_scores, random_expectation
 from metrics.registry import RankingCase
-from ui import lab_charts
+from ui.figures import lab_charts
 
 items_lists = st.lists(st.integers(0, 30), min_size=1, max_size=12, unique=True)
 

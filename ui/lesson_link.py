@@ -18,9 +18,9 @@ import streamlit as st
 
 from content import i18n, messages, numbers
 from content.i18n import _
-from ui import text
+from ui.markup import text
 from ui.navigation import PAGES, TOPIC_PAGES
-from ui.scenario_link import (
+from ui.input.scenario_link import (
     MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, baseline_setting, baseline_table, from_json_bytes, from_query,
     to_json_bytes, to_query,
 )

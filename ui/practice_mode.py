@@ -20,9 +20,10 @@ from content.i18n import _
 
 from metrics import practice
 from metrics.registry import RankingCase
-from ui import tables, text
+from ui.input import tables
+from ui.markup import text
 from ui.lesson_link import collect, current_topic
-from ui.scenario_link import to_json_bytes
+from ui.input.scenario_link import to_json_bytes
 
 def hidden_latex() -> str:
     """What a formula with numbers shows while the answers are hidden."""

@@ -11,7 +11,8 @@ from content import numbers
 from content.i18n import N_, _, ngettext
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
-from ui import tables, text
+from ui.input import tables
+from ui.markup import text
 from ui.widgets import bound, show_problems, table_editor, usable
 
 def recommended_columns() -> dict:

@@ -16,7 +16,8 @@ from content import i18n
 from metrics import registry
 from metrics.seed_examples import printed_vs_exact
 from metrics.topn_metrics import top_k_table
-from ui import charts, text
+from ui.figures import charts
+from ui.markup import text
 
 
 def ranking_charts(recommended: tuple, ground_truth: tuple, k: int, gain: str, ap_denominator: str,

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics.seed_examples import Example
-from ui import tables
+from ui.input import tables
 
 from ui.navigation import TOPIC_PAGES  # noqa: E402  (re-exported for the pages and tests)
 

@@ -15,16 +15,18 @@ from content.i18n import N_, _, ngettext
 from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, formulas, language, lesson_link, practice_mode, tables, text
+from ui import baseline, language, lesson_link, practice_mode
+from ui.markup import formulas, text
+from ui.input import tables
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
-from ui.scenario_link import TABLES as SCENARIO_TABLES
+from ui.input.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
 # Less empty space above the title, a title small enough to share its line with the lesson link, a tighter line under each card's number (same font size), so
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
-# lines by ui.formulas) fit 390 px.
+# lines by ui.markup.formulas) fit 390 px.
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
 [data-testid="stMain"] h1 { font-size: 2.25rem; }

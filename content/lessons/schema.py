@@ -82,7 +82,7 @@ one before; "rises more/less than": rises, by more/less than ``than`` changes on
 class Claim:
     """What a step's text says moves, as data a test checks against the step's own numbers.
 
-    ``value`` is a column of the step's frames (``ui.lessons.claim_frames``: the animation frames of a
+    ``value`` is a column of the step's frames (``ui.controllers.lessons.claim_frames``: the animation frames of a
     demonstrate step, before and after the change of a predict step). ``frames`` is the range of
     frame indices (0-based, both ends included) the claim holds over, all frames if None; ``at``,
     if given, is the value every frame of the range shows.

@@ -27,7 +27,7 @@ PITFALLS = (
     N_("Items of B that are not in A are scored as in any list: a relevant one can only help B."),
 )
 
-# The move controls (ui/ab_lab.py)
+# The move controls (ui/controllers/ab_lab.py)
 ITEM_TO_MOVE = N_("Item to move in B")
 UP = N_("⬆ Up")
 DOWN = N_("⬇ Down")

@@ -36,7 +36,7 @@ PRESETS = {
         N_("First hit below K"),
         N_("The only relevant item is at rank 7 and K = 5: RR with a cut-off at K is 0, without one 1/7.")),
 }
-"""Each classic disagreement's button label and story, keyed by the preset's key (ui/library_lens.py)."""
+"""Each classic disagreement's button label and story, keyed by the preset's key (ui/controllers/library_lens.py)."""
 
 CLASSICS = N_("**Classic disagreements** (each loads a scenario)")
 THIS_APP = N_("this app")

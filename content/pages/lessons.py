@@ -30,7 +30,7 @@ YOUR_ANSWER = N_("Your answer")
 CHOOSE_TO_REVEAL = N_("Choose an answer to reveal the numbers.")
 LIST_A = N_("List A")
 LIST_B = N_("List B")
-# The captions of the two views shown side by side after an answer (key: ui.lessons.reveal's caption).
+# The captions of the two views shown side by side after an answer (key: ui.controllers.lessons.reveal's caption).
 REVEAL_CAPTIONS = {"before": N_("before"), "after": N_("after"), "A": N_("A"), "B": N_("B")}
 NOT_THERE_YET = N_("Not there yet: the red numbers in the formula are the ones your last move changed.")
 PRESENTER = N_("Presenter mode")

@@ -58,7 +58,7 @@ SWEEP_COLUMNS = {"click_rate": N_("click rate"), "log_loss": "LogLoss",
                  "base_rate_entropy": N_("LogLoss of the base rate"), "normalized_entropy": "NE",
                  "calibration": N_("calibration")}
 
-# The words inside the formulas of ui/ctr_formulas.py (KaTeX \text{}).
+# The words inside the formulas of ui/markup/ctr_formulas.py (KaTeX \text{}).
 NE_UNDEFINED = N_("undefined: every label is the same")
 CALIBRATION_UNDEFINED = N_("undefined: no click")
 CALIBRATION = N_("Calibration")

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 from content.lessons import BY_KEY
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
-from ui import lessons as engine
+from ui.controllers import lessons as engine
 
 LESSON = BY_KEY["ndcg"]
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import card, editor, open_page, screenshot, wait_until_idle
 from tests.e2e.test_browser import no_exception_box, url_path
-from ui import charts
+from ui.figures import charts
 from ui.navigation import PAGES as NAVIGATION
 from ui.navigation import TOPIC_PAGES
 

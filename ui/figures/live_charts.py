@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 from content import numbers as notation
 from content.i18n import _
 from content.pages import live as words
-from ui import text
-from ui.charts import HIT, MARKER, MISS, NEUTRAL, _layout
+from ui.markup import text
+from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout
 
 
 def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -> go.Figure:

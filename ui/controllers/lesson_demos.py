@@ -16,8 +16,8 @@ from content.i18n import _
 from content.lessons.schema import Control, Step
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
-from ui import lesson_charts
-from ui.lesson_views import View, _general, changed, label, parse, static_view, with_control
+from ui.figures import lesson_charts
+from ui.controllers.lesson_views import View, _general, changed, label, parse, static_view, with_control
 
 WALK_METRICS = {"ap": ("ap", "ap_at_k"), "rr": ("rr", "rr"), "ndcg": ("ndcg", "ndcg_at_k")}
 

@@ -15,9 +15,9 @@ from content import numbers
 from content.i18n import _
 from content.pages import lens as words
 from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakdown
-from ui.text import latex as latex_text
-from ui.text import plotly as plotly_text
-from ui import charts
+from ui.markup.text import latex as latex_text
+from ui.markup.text import plotly as plotly_text
+from ui.figures import charts
 
 
 class Preset(NamedTuple):

@@ -2,7 +2,7 @@
 
 Every number comes from ``metrics``; this module picks what a step shows before and after the
 learner answers, checks an explore step's goal, and colours the numbers of a formula that changed.
-Scenarios and locked views live in ``ui.lesson_views``, animations in ``ui.lesson_demos``.
+Scenarios and locked views live in ``ui.controllers.lesson_views``, animations in ``ui.controllers.lesson_demos``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from content.i18n import _
 from content.lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
-from ui import charts, lesson_charts
-from ui.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
-from ui.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, data_for_reader, label,
+from ui.figures import charts, lesson_charts
+from ui.controllers.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
+from ui.controllers.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, data_for_reader, label,
                              make_room, moved, parse, placed, predicted_labels, slider_spec, static_view, with_control,
                              with_controls)
 

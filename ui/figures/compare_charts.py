@@ -10,7 +10,7 @@ from content import metrics as metric_texts
 from content import compare as words
 from content import numbers
 from content.i18n import _
-from ui.charts import PALETTE, _layout
+from ui.figures.charts import PALETTE, _layout
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
 

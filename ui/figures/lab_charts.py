@@ -11,9 +11,9 @@ from plotly.subplots import make_subplots
 from content import metrics as metric_texts
 from content import numbers
 from content.i18n import N_, _
-from ui.text import plotly as plotly_text
-from ui.charts import ALERT as ACCENT
-from ui.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout
+from ui.markup.text import plotly as plotly_text
+from ui.figures.charts import ALERT as ACCENT
+from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout
 
 
 def rank_arrows(changes: pd.DataFrame) -> go.Figure:

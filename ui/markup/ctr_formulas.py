@@ -7,7 +7,7 @@ import math
 from content import numbers
 from content.i18n import _
 from content.pages import logloss as words
-from ui import formulas
+from ui.markup import formulas
 
 
 def ctr_latex(parts: dict, probabilities) -> dict[str, str]:

@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 from content import numbers
 from content.i18n import _
 from content.pages import your_data as words
-from ui.your_data import column_label
-from ui.charts import MARKER, PALETTE, _layout
+from ui.controllers.your_data import column_label
+from ui.figures.charts import MARKER, PALETTE, _layout
 
 BINS = 20
 

@@ -19,8 +19,9 @@ from content.lessons.schema import Control
 from metrics import classification_metrics as cls
 from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
-from ui import charts, formulas, lesson_charts
-from ui.ctr_formulas import ctr_latex
+from ui.figures import charts, lesson_charts
+from ui.markup import formulas
+from ui.markup.ctr_formulas import ctr_latex
 
 LABELS = {"dcg_at_k": "DCG@K", "idcg_at_k": "IDCG@K", "ndcg_at_k": "NDCG@K", "gauc": N_("GAUC (impressions)"),
           "auc": "AUC", "base_rate_entropy": N_("LogLoss of the base rate")}

@@ -12,13 +12,13 @@ import streamlit as st
 from content import metrics as metric_texts
 from metrics import whatif
 from metrics.registry import BY_KEY, RankingCase
-from ui import tables
+from ui.input import tables
 from content.labs import BY_KEY as PRESETS
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from content import numbers
 from content.i18n import _
 from content.pages import ab as words
-from ui.text import markdown
+from ui.markup.text import markdown
 from ui.widgets import choice
 
 TRUTH = "ab_ground_truth"

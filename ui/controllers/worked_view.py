@@ -7,7 +7,7 @@ import streamlit as st
 from content import worked as words
 from content.i18n import _
 from metrics.worked import Worked
-from ui import text
+from ui.markup import text
 
 
 def show(solution: tuple[Worked, ...], key: str) -> None:

@@ -17,7 +17,7 @@ from content.pages import your_data as words
 from content.your_data import MAX_ROWS, TRAPS
 from metrics import batch
 from metrics.readers import read_table
-from ui import text
+from ui.markup import text
 
 LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",
           "average_precision": "AP", "ndcg": "NDCG", "reciprocal_rank": "RR"}

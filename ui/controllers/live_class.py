@@ -26,8 +26,10 @@ from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.pages import live as words
 from metrics import practice
-from ui import lessons as engine
-from ui import live_charts, tables, text
+from ui.controllers import lessons as engine
+from ui.figures import live_charts
+from ui.input import tables
+from ui.markup import text
 
 POLL_SECONDS = 1.0
 PLAYGROUND_CHOICE = "__playground__"

@@ -1,7 +1,7 @@
 """What the Write-it-yourself page shows about a failure, built without Streamlit.
 
 The breakdown tables are the topic pages' own (from ``metrics/``); the scenario that opens the
-case on its topic page goes through ``ui.scenario_link`` like every lesson link.
+case on its topic page goes through ``ui.input.scenario_link`` like every lesson link.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from kata.judge import Failure, close
 from kata.problems import LOG_LOSS_EPS, Problem
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
-from ui.scenario_link import from_document
+from ui.input.scenario_link import from_document
 
 HIGHLIGHT = "background-color: rgba(255, 75, 75, 0.25)"
 

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from content import numbers
 from content.i18n import _
-from ui.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
+from ui.figures.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
 
 MOVING = "#c62828"
 SPEEDS = {"slow": 1400, "normal": 800, "fast": 350}

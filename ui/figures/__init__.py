@@ -1,0 +1,1 @@
+"""Plotly figure builders: each returns a go.Figure built from values, never imports Streamlit."""
