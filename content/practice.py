@@ -26,6 +26,20 @@ def answer_rule() -> str:
         decimals=practice.MIN_DECIMALS, short=numbers.number(0.643, 3), long=numbers.number(0.6429, 4))
 
 
+def for_the_engine(typed: str) -> str:
+    """A typed answer in the engine's notation: the reader's decimal comma read as the point (Turkish
+    0,5 is 0.5, %64,29 is 64.29%); a comma that is no decimal mark in the reader's language (English
+    0,5) raises numbers.NumberError, so it is refused rather than read as 5."""
+    typed = typed.strip()
+    if typed.startswith("%"):
+        typed = typed[1:].strip() + "%"
+    body = typed.removesuffix("%").strip()
+    if "," not in body or "/" in body:
+        return typed
+    numbers.parse(body)
+    return typed.replace(",", ".")
+
+
 def answer_placeholder(k_question: bool) -> str:
     if k_question:
         return _("a whole number K")

@@ -58,19 +58,6 @@ def _answer_key(progress: dict) -> str:
     return f"_quiz_answer_{progress['round']}_{progress['index']}"
 
 
-def _for_the_engine(typed: str) -> str:
-    """The typed answer with the reader's decimal comma read as the point (Turkish 0,5 is 0.5); a comma
-    that is no decimal mark in the reader's language (English 0,5) raises numbers.NumberError."""
-    typed = typed.strip()
-    if typed.startswith("%"):  # the Turkish percent, %64,29, is the engine's 64.29%
-        typed = typed[1:].strip() + "%"
-    body = typed.removesuffix("%").strip()
-    if "," not in body or "/" in body:
-        return typed
-    numbers.parse(body)
-    return typed.replace(",", ".")
-
-
 def _check(question, progress: dict) -> None:
     typed = st.session_state.get(_answer_key(progress))
     typed = "" if typed is None else str(typed)
@@ -79,7 +66,7 @@ def _check(question, progress: dict) -> None:
         verdict = practice.check(question, typed)
     else:
         try:
-            verdict = practice.check(question, _for_the_engine(typed))
+            verdict = practice.check(question, quiz_words.for_the_engine(typed))
         except numbers.NumberError as refused:  # scored neither way: the reader writes it again
             verdict = practice.Verdict(False, numbers.parse_error_message(refused), unreadable=True)
     progress["verdict"] = verdict

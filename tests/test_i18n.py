@@ -261,3 +261,26 @@ def test_the_sidebar_picker_changes_the_language_and_the_next_run_keeps_it():
 def test_a_title_translated_before_page_runs_is_already_in_the_links_language():
     at = run_page("pages/9_Worked_examples.py", query_params={"lang": "tr"})
     assert "Worked examples" not in at.title[0].value
+
+
+def test_hide_the_answers_form_and_its_verdict_come_through_the_catalogs_and_read_a_turkish_comma():
+    def hidden_home(code):
+        at = run_page("app.py", lang=code)
+        at.toggle(key="_hide_answers_widget").set_value(True).run()
+        return at
+
+    def check(at, typed):
+        at.selectbox(key="_practice_home_metric").set_value("precision_at_k")
+        at.text_input(key="_practice_home_answer").input(typed)
+        at.button(key="_practice_home_check").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    at = hidden_home(i18n.PSEUDO)
+    assert not at.metric and pseudo.untranslated(at) == []
+    assert pseudo.untranslated(check(at, "0.3")) == []
+    turkish = check(hidden_home("tr"), "0,3")
+    assert turkish.success and "0,3000" in turkish.success[0].value.replace("\\", "") and turkish.metric
+    english = check(hidden_home("en"), "0,3")
+    assert english.error and "comma" in english.error[0].value and not english.metric
+    assert english.text_input(key="_practice_home_answer").value == "0,3"  # what they typed stays

@@ -9,6 +9,7 @@ fingerprint only.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 
@@ -16,6 +17,7 @@ import streamlit as st
 
 from content import metrics as metric_texts
 from content import numbers
+from content import practice as quiz_words
 from content.i18n import _
 
 from metrics import practice
@@ -104,9 +106,16 @@ def _check(group: str, values: dict, k: int | None) -> None:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         verdict = practice.Verdict(False, _("This metric is undefined here, so there is no number to type."))
     else:
-        verdict = practice.check_number(typed, value, _mistakes(key, value, k))
-    st.session_state["_practice_verdict"] = (group, _label(key, k), verdict.correct, verdict.message)
-    st.session_state["_revealed_for"] = _fingerprint()
+        try:
+            verdict = practice.check_number(quiz_words.for_the_engine(typed), value, _mistakes(key, value, k))
+            if verdict.code:  # said in the reader's language, their typed text quoted as typed
+                verdict = dataclasses.replace(verdict, message=quiz_words.verdict_message(verdict, typed))
+        except numbers.NumberError as refused:
+            verdict = practice.Verdict(False, numbers.parse_error_message(refused), unreadable=True)
+    st.session_state["_practice_verdict"] = (group, _label(key, k), verdict.correct, verdict.message,
+                                             verdict.unreadable)
+    if not verdict.unreadable:  # a typo (or a comma that is no decimal mark here) is no attempt: ask again
+        st.session_state["_revealed_for"] = _fingerprint()
 
 
 def gate(values: dict, group: str, k: int | None = None) -> bool:
@@ -114,16 +123,19 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
     if not hidden():
         shown = st.session_state.get("_practice_verdict")
         if shown and shown[0] == group and _settings().get("hide_answers"):
-            _group, label, correct, message = shown
+            _group, label, correct, message, _unreadable = shown
             (st.success if correct else st.error)(f"**{text.markdown(label)}:** {text.markdown(message)}",
                                                   icon="✅" if correct else "❌")
         return False
     with st.container(border=True):
+        shown = st.session_state.get("_practice_verdict")
+        if shown and shown[0] == group and shown[4]:  # a typo: said above the form, which stays as typed
+            st.error(f"**{text.markdown(shown[1])}:** {text.markdown(shown[3])}", icon="❌")
         run = st.session_state.get("_run_number")
         if st.session_state.get("_gate_explained_in") != run:  # the first form of a page says what to do
             st.session_state["_gate_explained_in"] = run
             st.markdown(_("🙈 **Answers hidden.** Work out one of these metrics yourself, type your value "
-                          "and press **Check** to see every number.") + " " + practice.ANSWER_RULE)  # the practice helper's sentence
+                          "and press **Check** to see every number.") + " " + quiz_words.answer_rule())
         else:
             st.markdown(_("🙈 **Answers hidden** here too: check one of these."))
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
