@@ -41,10 +41,10 @@ st.caption(words.chosen_denominator(case.ap_denominator, int(chosen["divide_by"]
 
 st.markdown(words.each_denominator(case.k))
 metric_cards(
-    {words.denominator_card(name, int(row["divide_by"])): row["ap"] for name, row in by_denominator.iterrows()},
+    {name: row["ap"] for name, row in by_denominator.iterrows()},
     group="ap_denominators", columns=3,
-    help_text={words.denominator_card(name, int(row["divide_by"])): _(DENOMINATOR_LABELS[name])
-               for name, row in by_denominator.iterrows()},
+    labels={name: words.denominator_card(name, int(row["divide_by"])) for name, row in by_denominator.iterrows()},
+    help_text={name: _(DENOMINATOR_LABELS[name]) for name in by_denominator.index},
 )
 show_table(
     by_denominator.reset_index().assign(

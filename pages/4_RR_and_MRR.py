@@ -29,11 +29,10 @@ rr = registry.BY_KEY["rr"].compute(case)
 rr_at_k = reciprocal_rank_at_k(case.recommended, case.ground_truth, case.k)
 positions = reciprocal_rank_table(case.recommended, case.ground_truth)
 
-rr_at_k_label = words.rr_at_k_card(case.k)
 with results:
     st.markdown(_(words.RESULT))
-    metric_cards({"rr": rr, rr_at_k_label: rr_at_k}, group="rr", columns=2,
-                 help_text={rr_at_k_label: _(words.RR_AT_K_HELP)})
+    metric_cards({"rr": rr, "rr_at_k": rr_at_k}, group="rr", columns=2,
+                 labels={"rr_at_k": words.rr_at_k_card(case.k)}, help_text={"rr_at_k": _(words.RR_AT_K_HELP)})
 
 st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(registry.BY_KEY["rr"].latex, formulas.reciprocal_rank_latex(rank, rr))

@@ -71,10 +71,9 @@ with results:
         {
             "ndcg_binary_at_k": BY_KEY["ndcg_binary_at_k"].compute(case),
             "ndcg_graded_at_k": graded,
-            words.other_gain_card(other_gain, case.k): ndcg.ndcg_at_k(
-                case.recommended, case.ground_truth, case.k, gain=other_gain),
+            "ndcg_other_gain": ndcg.ndcg_at_k(case.recommended, case.ground_truth, case.k, gain=other_gain),
         },
-        group="ndcg", k=case.k, columns=1,
+        group="ndcg", k=case.k, columns=1, labels={"ndcg_other_gain": words.other_gain_card(other_gain, case.k)},
         help_text={"ndcg_graded_at_k": words.graded_help(case.gain)},
     )
     st.caption(words.cards_caption(case.gain))
@@ -123,15 +122,15 @@ else:
                                                    window=charts.rank_window(case.k)), key="ndcg_dcg_chart")
 
 st.subheader(_(words.WHICH_IDEAL))
-from_list_label = words.ideal_from_list_card(case.k)
 from_list_help = {"linear": words.LIST_ONLY_HELP, "exponential": words.LIST_ONLY_HELP_EXPONENTIAL}[case.gain]
 metric_cards(
     {
-        words.ideal_from_truth_card(case.k): graded,
-        from_list_label: ndcg.ndcg_ideal_from_list(case.recommended, case.ground_truth, case.k, gain=case.gain),
+        "ideal_from_truth": graded,
+        "ideal_from_list": ndcg.ndcg_ideal_from_list(case.recommended, case.ground_truth, case.k, gain=case.gain),
     },
     group="ndcg_ideal", columns=2,
-    help_text={from_list_label: _(from_list_help)},
+    labels={"ideal_from_truth": words.ideal_from_truth_card(case.k), "ideal_from_list": words.ideal_from_list_card(case.k)},
+    help_text={"ideal_from_list": _(from_list_help)},
 )
 st.caption(_(words.WHICH_IDEAL_CAPTION))
 
@@ -150,27 +149,23 @@ else:
     orders = ndcg.tie_broken_orders(relevance, score)
     averaged = ndcg.ndcg_score(relevance, score, gain=case.gain)
     # scikit-learn's ndcg_score has linear gain only: a card named after it shows its number.
+    # Keyed by the English texts (the same in every language), shown translated.
     if case.gain == "linear":
-        library_cards = {_(words.TIES_AVERAGED_SKLEARN): averaged}
+        library_cards = {words.TIES_AVERAGED_SKLEARN: averaged}
     else:
-        library_cards = {_(words.TIES_AVERAGED_EXPONENTIAL): averaged,
-                         _(words.SKLEARN_LINEAR_ONLY): ndcg.ndcg_score(relevance, score, gain="linear")}
-    metric_cards(
-        {
-            **library_cards,
-            _(words.IN_FAVOUR): ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
-            _(words.AGAINST): ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
-            _(words.INPUT_ORDER): ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
-        },
-        group="ndcg_scores", columns=4,
-        help_text={
-            _(words.TIES_AVERAGED_EXPONENTIAL): _(words.TIES_AVERAGED_EXPONENTIAL_HELP),
-            _(words.SKLEARN_LINEAR_ONLY): _(words.SKLEARN_LINEAR_ONLY_HELP),
-            _(words.IN_FAVOUR): _(words.IN_FAVOUR_HELP),
-            _(words.AGAINST): _(words.AGAINST_HELP),
-            _(words.INPUT_ORDER): _(words.INPUT_ORDER_HELP),
-        },
-    )
+        library_cards = {words.TIES_AVERAGED_EXPONENTIAL: averaged,
+                         words.SKLEARN_LINEAR_ONLY: ndcg.ndcg_score(relevance, score, gain="linear")}
+    cards = {
+        **library_cards,
+        words.IN_FAVOUR: ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
+        words.AGAINST: ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
+        words.INPUT_ORDER: ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
+    }
+    helps = {words.TIES_AVERAGED_EXPONENTIAL: words.TIES_AVERAGED_EXPONENTIAL_HELP,
+             words.SKLEARN_LINEAR_ONLY: words.SKLEARN_LINEAR_ONLY_HELP, words.IN_FAVOUR: words.IN_FAVOUR_HELP,
+             words.AGAINST: words.AGAINST_HELP, words.INPUT_ORDER: words.INPUT_ORDER_HELP}
+    metric_cards(cards, group="ndcg_scores", columns=4, labels={key: _(key) for key in cards},
+                 help_text={key: _(helps[key]) for key in cards if key in helps})
     st.caption(words.positions_caption(n, case.gain))
     ties = ndcg.tie_groups_table(relevance, score, gain=case.gain, items=names)
     dcg = ndcg.tie_averaged_dcg(relevance, score, gain=case.gain)

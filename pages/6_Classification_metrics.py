@@ -83,9 +83,8 @@ lazy_true, lazy_pred = cls.constant_predictor_labels(IMPRESSIONS, share)
 # Own card labels, so they are not confused with the cards of your table above.
 lazy_values = evaluate(LabelCase(lazy_true, lazy_pred))
 lazy_labels = {key: words.always_zero(_(BY_KEY[key].label)) for key in lazy_values}  # the registry's words, common catalog
-metric_cards({lazy_labels[key]: value for key, value in lazy_values.items()},
-             group="classification_imbalance",
-             help_text={lazy_labels[key]: _(BY_KEY[key].meaning) for key in lazy_values})
+metric_cards(lazy_values, group="classification_imbalance", labels=lazy_labels,
+             help_text={key: _(BY_KEY[key].meaning) for key in lazy_values})
 st.caption(words.lazy_counts(cls.confusion_counts(lazy_true, lazy_pred)))
 st.plotly_chart(_imbalance_chart(float(share), i18n.current()), key="classification_imbalance_chart")
 st.markdown(_(words.ON_IMBALANCED_DATA))

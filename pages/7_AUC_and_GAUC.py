@@ -66,8 +66,9 @@ else:
         st.info(words.add_other_label(reason), icon="ℹ️")
     else:
         metric_cards(
-            {"auc": cls.roc_auc(labels, scores), _(words.STRICT_CARD): counts["auc_strict"]},
-            group="auc", columns=2, help_text={_(words.STRICT_CARD): _(words.STRICT_HELP)},
+            {"auc": cls.roc_auc(labels, scores), "auc_strict": counts["auc_strict"]},
+            group="auc", columns=2, labels={"auc_strict": _(words.STRICT_CARD)},
+            help_text={"auc_strict": _(words.STRICT_HELP)},
         )
         st.markdown(words.pairs(counts))
         st.markdown(_(words.TIES))
@@ -104,8 +105,8 @@ else:
     if math.isnan(results["impressions"][0]):
         st.info(_(words.GAUC_UNDEFINED), icon="ℹ️")
     else:
-        metric_cards({words.gauc_card(w): value for w, (value, _skipped) in results.items()},
-                     group="gauc", columns=3)
+        metric_cards({w: value for w, (value, _skipped) in results.items()}, group="gauc", columns=3,
+                     labels={w: words.gauc_card(w) for w in results})
     shown_auc = [None if math.isnan(v) else numbers.number(v, 4) for v in table["auc"]]  # the reader's notation
     show_table(table.assign(auc=shown_auc), column_config=gauc_columns(), column_order=list(gauc_columns()))
     weight = choice(st.radio, _(words.WEIGHT_RADIO), cls.GAUC_WEIGHTS, "auc_gauc_weight", horizontal=True,

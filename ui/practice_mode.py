@@ -99,7 +99,7 @@ def _mistakes(key: str, shown: float, k: int | None) -> dict[str, float]:
     return practice.mistakes(metric, case)
 
 
-def _check(group: str, values: dict, k: int | None) -> None:
+def _check(group: str, values: dict, k: int | None, labels: dict[str, str]) -> None:
     key = st.session_state[f"_practice_{group}_metric"]
     value = values[key]
     typed = st.session_state.get(f"_practice_{group}_answer", "")
@@ -112,13 +112,13 @@ def _check(group: str, values: dict, k: int | None) -> None:
                 verdict = dataclasses.replace(verdict, message=quiz_words.verdict_message(verdict, typed))
         except numbers.NumberError as refused:
             verdict = practice.Verdict(False, numbers.parse_error_message(refused), unreadable=True)
-    st.session_state["_practice_verdict"] = (group, _label(key, k), verdict.correct, verdict.message,
+    st.session_state["_practice_verdict"] = (group, labels.get(key) or _label(key, k), verdict.correct, verdict.message,
                                              verdict.unreadable)
     if not verdict.unreadable:  # a typo (or a comma that is no decimal mark here) is no attempt: ask again
         st.session_state["_revealed_for"] = _fingerprint()
 
 
-def gate(values: dict, group: str, k: int | None = None) -> bool:
+def gate(values: dict, group: str, k: int | None = None, labels: dict[str, str] | None = None) -> bool:
     """While hidden: the answer form instead of the cards (returns True). Else: the last verdict, if any."""
     if not hidden():
         shown = st.session_state.get("_practice_verdict")
@@ -143,10 +143,10 @@ def gate(values: dict, group: str, k: int | None = None) -> bool:
         with columns[0]:
             from ui.widgets import choice  # here: ui.widgets imports this module
 
-            choice(st.selectbox, _("Metric"), keys, f"_practice_{group}_metric", format_func=lambda key: _label(key, k))
+            choice(st.selectbox, _("Metric"), keys, f"_practice_{group}_metric", format_func=lambda key: (labels or {}).get(key) or _label(key, k))
         with columns[1]:
             st.text_input(_("Your value"), key=f"_practice_{group}_answer",
                           placeholder=_("e.g. {a}, {b} or 9/14").format(a=numbers.general(0.643), b=numbers.general(0.6429)))
         with columns[2]:
-            st.button(_("Check"), key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k))
+            st.button(_("Check"), key=f"_practice_{group}_check", on_click=_check, args=(group, dict(values), k, dict(labels or {})))
     return True

@@ -382,17 +382,19 @@ def _format(value: float) -> str:
 
 
 def metric_cards(values: dict[str, float], *, group: str, k: int | None = None, columns: int = 4,
-                 help_text: dict[str, str] | None = None) -> None:
+                 help_text: dict[str, str] | None = None, labels: dict[str, str] | None = None) -> None:
     """One card per metric (label from the registry), filled row by row in the order given,
     with the change since the last change of any of them.
 
-    ``values`` maps registry keys (or free labels) to numbers. The delta compares with the
+    ``values`` maps registry keys (or a page's own keys, with their shown text in ``labels``) to
+    numbers: keys never depend on the reader's language, so a change of language keeps each card's
+    delta and the practice form's choice. The delta compares with the
     values shown before the most recent change (an edit, K, an option), and each card's help
     says which value that was, so a what-if edit shows its effect and a step of K reads right.
     """
-    if practice_mode.gate(values, group, k):
+    labels = {key: (labels or {}).get(key) or _label(key, k) for key in values}
+    if practice_mode.gate(values, group, k, labels):
         return
-    labels = {key: _label(key, k) for key in values}
     snapshot_key, previous_key = f"_cards_{group}", f"_cards_{group}_previous"
     if st.session_state.get(snapshot_key, {}).get("values") != values:
         st.session_state[previous_key] = st.session_state.get(snapshot_key, {})
