@@ -40,9 +40,9 @@ def tabs(browser, sizes):
 
 def join(student: Page, link: str, nickname: str) -> None:
     student.goto(link)
-    expect(student.get_by_label("Class code")).to_have_value(re.compile(r"^[A-Z0-9]{6}$"))
+    expect(student.get_by_role("textbox", name="Class code")).to_have_value(re.compile(r"^[A-Z0-9]{6}$"))
     if nickname:
-        student.get_by_label("Nickname (leave empty to stay anonymous)").fill(nickname)
+        student.get_by_role("textbox", name="Nickname (leave empty to stay anonymous)").fill(nickname)
     student.get_by_role("button", name="Join").click()
     expect(student.get_by_text("you are", exact=False)).to_be_visible()
 
@@ -55,7 +55,8 @@ def test_a_teacher_and_three_students_through_a_predict_step(server, browser):
         expect(code).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
         expect(teacher.locator("img[src*='svg'], svg").first).to_be_visible()
         link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
-        assert link.endswith(f"?room={code.inner_text()}") and "teacher" not in link
+        # The join link carries the class and the teacher's language (a student may pick another), never the key.
+        assert link.endswith(f"?room={code.inner_text()}&lang=en") and "teacher" not in link
         screenshot(teacher, SCREENSHOTS, "live_teacher_start")
 
         join(ann, link, "Ann")
