@@ -111,17 +111,26 @@ def editor_of(page: Page, table: str) -> Locator:
     return page.locator(f"[class*='st-key-{table}_editor_']").get_by_test_id("stDataFrame")
 
 
+def _settle(page: Page) -> None:
+    """Wait out the rerun a click or a committed cell starts, as a person reads the grid before typing on.
+
+    On a busy machine that rerun can begin later than wait_until_idle's first 300 ms; keys typed before
+    its answer arrives go into a cell the answer then redraws (the new row's first keystroke was lost)."""
+    page.wait_for_timeout(900)
+    wait_until_idle(page)
+
+
 def type_into_new_row(page: Page, table: Locator, rows: int, keys: list[str]) -> None:
     """Click the empty "add" row under ``rows`` rows and type as a person does, e.g. ["999", "Tab", "2", "Enter"].
 
     Each step waits for the rerun it causes, so a rerun that takes the cursor away loses what follows.
     """
     table.locator(".dvn-scroller").click(position={"x": 60, "y": HEADER_HEIGHT + rows * ROW_HEIGHT + ROW_HEIGHT / 2})
-    wait_until_idle(page)
+    _settle(page)
     for key in keys:
         if key in ("Tab", "Enter"):
             page.keyboard.press(key)
-            wait_until_idle(page)
+            _settle(page)
         else:
             page.keyboard.type(key, delay=40)
 
