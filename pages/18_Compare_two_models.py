@@ -8,7 +8,7 @@ from content.i18n import _
 from content.pages import compare as words
 from content.your_data import error_message
 from metrics import batch, beyond_accuracy, readers, significance
-from metrics.synthetic_pair import synthetic_pair
+from metrics.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.markup import text
 from ui.widgets import MISSING, choice, formula, page, pitfalls, show_table
@@ -20,11 +20,12 @@ SAMPLE_SIZES = [50, 100, 200, 500, 1000, 2000, 5000, 20_000]
 
 
 # cache_resource: a hit hands back the same frames (never modified: sample() copies) instead of unpickling
-# 850,000 rows on every rerun.
-@st.cache_resource(max_entries=8, show_spinner=False)
-def population(true_delta: float, seed: int):
-    """The same for every visitor who picks these settings, so it is cached for everyone."""
-    return synthetic_pair(true_delta, users=20_000, seed=seed)
+# up to 850,000 rows on every rerun.
+@st.cache_resource(max_entries=16, show_spinner=False)
+def first_users(true_delta: float, seed: int, users: int):
+    """The experiment's users of the 20,000-user population: the same for every visitor who picks
+    these settings, so it is cached for everyone."""
+    return experiment(true_delta, users, seed=seed)
 
 
 MAX_ROWS = 2_000_000
@@ -46,7 +47,7 @@ def synthetic_comparison(true_delta: float, seed: int, users: int, k: int, test:
                          correction: str) -> dict:
     """A synthetic pair's comparison depends only on these settings: computed once for everyone, so
     looking closer at another metric or asking how many users are needed costs no new bootstrap."""
-    pair = population(true_delta, seed)
+    pair = first_users(true_delta, seed, users)
     return comparison(*pair.sample(users), k, test, confidence, correction, pair.categories)
 
 
@@ -70,7 +71,7 @@ if source.startswith("A synthetic"):
     seed = right.number_input(_(words.SEED), min_value=0, max_value=2**31 - 1, value=0, step=1,
                               key="compare_seed")
     with st.spinner(_(words.SIMULATING)):
-        pair = population(true_delta, int(seed))
+        pair = first_users(true_delta, int(seed), users)
     recs_a, recs_b, truth = pair.sample(users)
     categories = pair.categories
     st.caption(words.synthetic_caption(pair.true_delta, users))

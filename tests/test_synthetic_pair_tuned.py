@@ -39,3 +39,20 @@ def test_the_paired_t_test_and_the_power_do_not_load_scipy_stats():
             "b = a + np.sin(np.arange(50))[:, None] / 9; s.compare(a, b); s.users_needed(a, b, 'm', delta=0.01); "
             "print('scipy.stats' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("sample", [1, 999, 1000, 1500, 20_000])
+def test_an_experiment_is_the_first_users_of_the_whole_population(sample):
+    """The Compare page builds only the blocks an experiment's users fall in: the same users, the
+    same logs and the whole population's true difference as when all 20,000 are built."""
+    whole, part = sp.synthetic_pair(0.02), sp.experiment(0.02, sample)
+    for left, right in zip(whole.sample(sample), part.sample(sample), strict=True):
+        pd.testing.assert_frame_equal(left, right)
+    assert (part.true_delta, part.quality_b) == (whole.true_delta, whole.quality_b)
+    pd.testing.assert_series_equal(part.categories, whole.categories)
+
+
+def test_an_experiment_on_settings_not_in_the_table_is_bisected_on_its_population():
+    part, whole = sp.experiment(0.02, 100, users=400, seed=3), sp.synthetic_pair(0.02, users=400, seed=3)
+    assert part.true_delta == whole.true_delta
+    pd.testing.assert_frame_equal(part.recommendations_a, whole.sample(100)[0])

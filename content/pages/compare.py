@@ -12,7 +12,7 @@ INTRO = N_(
     "on the **same users**, and each user's difference B − A is what is tested: its mean, an interval for it, "
     "a p-value corrected for the number of metrics compared, and an effect size."
 )
-SIMULATING = N_("Simulating 20,000 users ...")
+SIMULATING = N_("Simulating the users of the experiment ...")
 COMPARING = N_("Comparing the two models ...")
 DATA = N_("Data")
 SOURCES = {"A synthetic pair with a known true difference": N_("A synthetic pair with a known true difference"),
