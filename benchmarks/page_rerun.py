@@ -6,10 +6,14 @@ link, then one scenario table is edited back and forth; the script prints the me
 fastest rerun per page, for each scenario size. AppTest runs the script in-process, so this is the server-side cost of a
 rerun (what the browser adds on top is rendering).
 
-Two first-visit columns: "cold" is a fresh Python process's first run of the page (the app's imports,
-every cache empty: a server just started, deep link first); "new session" is a second visitor's first
-run of the same page in that process (imports done and the shared caches filled, a fresh session state).
-``python benchmarks/page_rerun.py --cold`` prints only those two columns.
+Three first-visit columns: "cold" is a fresh Python process's first run of the page (the app's imports,
+every cache empty: ``streamlit run app.py`` just started, deep link first); "warm start" the same in
+a process started by ``python -m deploy.warm`` (imports and translations done before the server
+listens, every cache still empty: what ``deploy/serve.py`` runs); "new session" is a second
+visitor's first run of the same page in the cold process (imports done and the shared caches
+filled, a fresh session state). ``python benchmarks/page_rerun.py --cold`` prints only those three.
+AppTest runs in bare mode, where Streamlit's first element looks for a REPL (``inspect.stack``,
+~0.1-0.3 s in the cold column only): a served page's first run is that much faster.
 """
 
 from __future__ import annotations
@@ -102,10 +106,15 @@ def measure(topic: str, path: str, repeats: int = 15, scenario: dict | None = No
     return timings
 
 
-def first_runs(path: str) -> tuple[float, float]:
-    """Seconds of the first run of ``path`` in this process, then of a new session's first run."""
+def first_runs(path: str, warm: bool = False) -> tuple[float, float]:
+    """Seconds of the first run of ``path`` in this process, then of a new session's first run;
+    ``warm``: after what ``deploy.warm`` does before a server listens."""
     from streamlit.components.v2.component_manager import BidiComponentManager
 
+    if warm:
+        from deploy.warm import warm as warm_up
+
+        warm_up()
     components = BidiComponentManager()  # a server scans installed components once, at startup: not timed
     components.discover_and_register_components(start_file_watching=False)
     timings = []
@@ -120,25 +129,25 @@ def first_runs(path: str) -> tuple[float, float]:
     return timings[0], timings[1]
 
 
-def cold_start(path: str) -> tuple[float, float]:
-    """``first_runs`` in a fresh process, so nothing is imported or cached yet."""
-    output = subprocess.run([sys.executable, __file__, "--first-runs", path], capture_output=True, text=True,
-                            check=True, cwd=ROOT).stdout.split()
+def cold_start(path: str, warm: bool = False) -> tuple[float, float]:
+    """``first_runs`` in a fresh process, so nothing is cached yet (nor imported, unless ``warm``)."""
+    output = subprocess.run([sys.executable, __file__, "--first-runs", path, *(["--warm"] if warm else [])],
+                            capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
     return float(output[-2]), float(output[-1])
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--first-runs"]:
-        print(*first_runs(sys.argv[2]))
+        print(*first_runs(sys.argv[2], warm="--warm" in sys.argv))
         return
     cold_only = sys.argv[1:2] == ["--cold"]
     long = None if cold_only else long_scenario()
-    header = f"{'page':<16}{'cold ms':>9}{'new session ms':>16}"
+    header = f"{'page':<16}{'cold ms':>9}{'warm start ms':>15}{'new session ms':>16}"
     print(header + ("" if cold_only else
                     f"{'10 items: median ms':>21}{'fastest':>9}{'200 items: median ms':>22}{'fastest':>9}"))
     for topic, path, *_ in NAVIGATION:
-        cold, new_session = cold_start(path)
-        line = f"{topic:<16}{cold * 1000:>9.0f}{new_session * 1000:>16.0f}"
+        (cold, new_session), (warm_start, _) = cold_start(path), cold_start(path, warm=True)
+        line = f"{topic:<16}{cold * 1000:>9.0f}{warm_start * 1000:>15.0f}{new_session * 1000:>16.0f}"
         if not cold_only:
             short_timings, long_timings = measure(topic, path), measure(topic, path, scenario=long)
             line += (f"{statistics.median(short_timings) * 1000:>21.0f}{min(short_timings) * 1000:>9.0f}"

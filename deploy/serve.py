@@ -4,7 +4,8 @@
     python deploy/serve.py start --apps 2 --port 8080    # background; pids in deploy/run/
     python deploy/serve.py stop                          # stops what `start` started
 
-Each app is ``streamlit run app.py`` on its own loopback port. nginx (Debian's ``nginx-light``)
+Each app is ``streamlit run app.py`` on its own loopback port, started by ``deploy/warm.py`` so that
+the first visitor after a start waits for no import. nginx (Debian's ``nginx-light``)
 listens on ``--port``, keeps each browser on one app by a cookie (a whole classroom behind one
 NAT shares one IP address, so hashing the source address would put them all on one process),
 passes the WebSocket through, and serves Streamlit's static files itself from a copy gzipped
@@ -56,7 +57,7 @@ def _wait_http(url: str, process: subprocess.Popen, log: Path, timeout: float) -
 
 
 class AppProcess:
-    """``streamlit run app.py`` on a loopback port; ``ready_seconds`` is its cold start."""
+    """``streamlit run app.py`` (by ``deploy.warm``) on a loopback port; ``ready_seconds`` is its cold start."""
 
     def __init__(self, port: int | None = None, name: str = "app", log_dir: Path = RUN, extra: tuple[str, ...] = ()):
         self.port = port or free_port()
@@ -77,7 +78,7 @@ class AppProcess:
         started = time.perf_counter()
         with self.log_path.open("w") as log:
             self.process = subprocess.Popen(  # noqa: S603
-                [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+                [sys.executable, "-m", "deploy.warm", "--server.port", str(self.port),
                  "--server.address", "127.0.0.1", "--server.headless", "true",
                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *self.extra],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,

@@ -31,15 +31,13 @@ def first_users(true_delta: float, seed: int, users: int):
 MAX_ROWS = 2_000_000
 
 
-def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str, categories=None) -> dict:
-    """Everything the page shows about two logs: both per-user tables, the test table and the
-    beyond-accuracy table (with intra-list diversity when item categories are known). Raises
+def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str) -> dict:
+    """What the page shows first about two logs: both per-user tables and the test table. Raises
     ValueError for logs that cannot be compared."""
     per_user_a, per_user_b = batch.evaluate(recs_a, truth, k), batch.evaluate(recs_b, truth, k)
     return {"a": per_user_a, "b": per_user_b,
             "table": significance.compare(per_user_a, per_user_b, test=test, confidence=confidence,
-                                          correction=correction),
-            "beyond": beyond_accuracy.side_by_side(recs_a, recs_b, truth, k, categories=categories)}
+                                          correction=correction)}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -47,8 +45,15 @@ def synthetic_comparison(true_delta: float, seed: int, users: int, k: int, test:
                          correction: str) -> dict:
     """A synthetic pair's comparison depends only on these settings: computed once for everyone, so
     looking closer at another metric or asking how many users are needed costs no new bootstrap."""
+    return comparison(*first_users(true_delta, seed, users).sample(users), k, test, confidence, correction)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def synthetic_beyond(true_delta: float, seed: int, users: int, k: int):
+    """The beyond-accuracy table of a synthetic pair, at the page's foot: computed after the tests
+    are on screen, and once for everyone."""
     pair = first_users(true_delta, seed, users)
-    return comparison(*pair.sample(users), k, test, confidence, correction, pair.categories)
+    return beyond_accuracy.side_by_side(*pair.sample(users), k, categories=pair.categories)
 
 
 def signed(value, digits: int = 4) -> str:
@@ -119,7 +124,7 @@ try:
     with st.spinner(_(words.COMPARING)):
         result = (synthetic_comparison(true_delta, int(seed), users, k, test, confidence, correction)
                   if source.startswith("A synthetic") else
-                  comparison(recs_a, recs_b, truth, k, test, confidence, correction, categories))
+                  comparison(recs_a, recs_b, truth, k, test, confidence, correction))
 except ValueError as error:
     st.error(words.cannot_compare(text.markdown(error_message(error))))
     st.stop()
@@ -187,7 +192,13 @@ st.subheader(_(words.BEYOND))
 diversity = (words.DIVERSITY_SYNTHETIC if source.startswith("A synthetic") else
              words.DIVERSITY if categories is not None else words.NO_DIVERSITY)
 st.caption(words.beyond_caption(_(words.POPULARITY_NOTE), _(diversity)))
-show_table(result["beyond"].style
+try:
+    beyond = (synthetic_beyond(true_delta, int(seed), users, k) if source.startswith("A synthetic") else
+              beyond_accuracy.side_by_side(recs_a, recs_b, truth, k, categories=categories))
+except ValueError as error:
+    st.error(words.cannot_compare(text.markdown(error_message(error))))
+    st.stop()
+show_table(beyond.style
            .format(lambda v: numbers.number(v, 4, sign=True), subset=["B - A"], na_rep=MISSING)
            .format(four, subset=["A", "B"], na_rep=MISSING), hide_index=False, column_config={"B - A": "B − A"})
 

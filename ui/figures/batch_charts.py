@@ -13,7 +13,7 @@ from content import numbers
 from content.i18n import _
 from content.pages import your_data as words
 from ui.controllers.your_data import column_label
-from ui.figures.charts import MARKER, PALETTE, _layout
+from ui.figures.charts import PALETTE, _layout, guide
 
 BINS = 20
 
@@ -32,8 +32,9 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
                                    marker_color=PALETTE[index % len(PALETTE)], name=column_label(column),
                                    hovertemplate="%{x}: %{y} " + _(words.USERS_AXIS) + "<extra></extra>"),
                       row=row, col=col)
-        fig.add_vline(x=float(per_user[column].mean()), line_dash="dash", line_color=MARKER, row=row, col=col)
-        fig.update_xaxes(range=[0, 1.0001], row=row, col=col)
+        axes = "" if index == 0 else str(index + 1)
+        guide(fig, x=float(per_user[column].mean()), axes=axes)
+        fig.layout[f"xaxis{axes}"].range = [0, 1.0001]
     fig.update_yaxes(title_text=_(words.USERS_AXIS), col=1)
     fig.update_layout(showlegend=False, bargap=0.05, separators=numbers.plotly_separators())
     return _layout(fig, _(words.HISTOGRAMS_TITLE) if title is None else title, height=260 * rows + 80)
@@ -46,7 +47,7 @@ def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
         fig.add_trace(go.Scatter(x=rows["k"], y=rows["mean"], mode="lines+markers", name=metric,
                                  line={"color": PALETTE[index % len(PALETTE)]}))
     for k in chosen_ks:
-        fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=words.k_marker(k))
+        guide(fig, x=k, dash="dot", color="grey", text=words.k_marker(k))
     fig.update_xaxes(tickvals=sorted(curves["k"].unique()))
     fig.update_yaxes(range=[-0.02, 1.05])
     fig.update_layout(separators=numbers.plotly_separators())

@@ -10,7 +10,7 @@ from content import metrics as metric_texts
 from content import compare as words
 from content import numbers
 from content.i18n import _
-from ui.figures.charts import PALETTE, _layout
+from ui.figures.charts import PALETTE, _layout, guide
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
 
@@ -47,7 +47,7 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
         hovertext=[words.forest_hover(m, d, lo, hi, p)
                    for m, d, lo, hi, p in zip(metrics, rows["delta"], rows["ci_low"], rows["ci_high"], rows["p_adjusted"], strict=True)],
         hoverinfo="text", showlegend=False))
-    fig.add_vline(x=0, line_dash="dash", line_color=UNCLEAR)
+    guide(fig, x=0, color=UNCLEAR)
     fig.update_layout(height=max(260, 60 + 42 * len(metrics)), separators=numbers.plotly_separators())
     return _layout(fig, _(words.FOREST_TITLE), _(words.FOREST_AXIS), "")
 
@@ -55,8 +55,8 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
 def difference_histogram(differences: pd.Series, metric: str) -> go.Figure:
     """The per-user differences of one metric; most are often exactly 0 (same list quality)."""
     fig = go.Figure(go.Histogram(x=differences, nbinsx=41, marker_color=PALETTE[0]))
-    fig.add_vline(x=float(differences.mean()), line_color=PALETTE[4],
-                  annotation_text=words.mean_marker(differences.mean()), annotation_position="top")
+    guide(fig, x=float(differences.mean()), color=PALETTE[4], dash=None, text=words.mean_marker(differences.mean()),
+          position="top")
     fig.update_layout(separators=numbers.plotly_separators())
     return _layout(fig, words.histogram_title(metric), words.histogram_axis(metric), _(words.USERS_AXIS))
 

@@ -13,7 +13,7 @@ from content import numbers
 from content.i18n import N_, _
 from ui.markup.text import plotly as plotly_text
 from ui.figures.charts import ALERT as ACCENT
-from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout
+from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout, guide
 
 
 def rank_arrows(changes: pd.DataFrame) -> go.Figure:
@@ -83,7 +83,7 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
                             for s in steps]}],
     )
     if k is not None:
-        fig.add_vline(x=k + 0.5, line_dash="dot", line_color=MARKER, annotation_text=f"K = {k}")
+        guide(fig, x=k + 0.5, dash="dot", text=f"K = {k}")
     fig.update_yaxes(range=[-0.03, 1.08])
     fig.update_xaxes(dtick=1 if len(steps) <= 30 else None)
     fig.update_layout(separators=numbers.plotly_separators())

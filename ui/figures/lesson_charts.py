@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from content import numbers
 from content.i18n import _
-from ui.figures.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout
+from ui.figures.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout, guide
 
 MOVING = "#c62828"
 SPEEDS = {"slow": 1400, "normal": 800, "fast": 350}
@@ -204,7 +204,7 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     fig.add_trace(go.Bar(x=names, y=list(y_score), marker_color=label_colours(y_true), name=_("score"),
                          marker_line={"color": [MOVING if s >= threshold else "rgba(0,0,0,0)" for s in y_score],
                                       "width": 3}), row=1, col=1)
-    fig.add_hline(y=threshold, line_dash="dash", line_color=MOVING, row=1, col=1)
+    guide(fig, y=threshold, color=MOVING)
     z = [[counts["TP"], counts["FN"]], [counts["FP"], counts["TN"]]]
     text = [[f"TP = {counts['TP']}", f"FN = {counts['FN']}"], [f"FP = {counts['FP']}", f"TN = {counts['TN']}"]]
     fig.add_trace(go.Heatmap(z=z, x=[_("predicted 1"), _("predicted 0")], y=[_("actual 1"), _("actual 0")], text=text,

@@ -8,7 +8,7 @@ from content import numbers as notation
 from content.i18n import _
 from content.pages import live as words
 from ui.markup import text
-from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout
+from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout, guide
 
 
 def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -> go.Figure:
@@ -32,11 +32,9 @@ def answers_histogram(numbers: list[tuple[float, int]], true_value: float, mine:
     values = [value for value, n in numbers for _ in range(n)]
     fig = go.Figure(go.Histogram(x=values, xbins={"size": 0.05}, marker={"color": NEUTRAL},
                                  hovertemplate=_(words.HOVER) + "<extra></extra>"))
-    fig.add_vline(x=true_value, line={"color": HIT, "width": 3}, annotation_text=words.true_value(true_value),
-                  annotation_font_size=14)
+    guide(fig, x=true_value, color=HIT, width=3, dash=None, text=words.true_value(true_value), font_size=14)
     if mine is not None:
-        fig.add_vline(x=mine, line={"color": MARKER, "width": 2, "dash": "dot"}, annotation_text=_(words.YOU),
-                      annotation_position="bottom right", annotation_font_size=14)
+        guide(fig, x=mine, dash="dot", text=_(words.YOU), position="bottom right", font_size=14)
     fig = _layout(fig, _(words.HISTOGRAM_TITLE), _(words.ANSWER_AXIS), _(words.STUDENTS_AXIS), height=340)
     fig.update_layout(separators=notation.plotly_separators())
     return fig

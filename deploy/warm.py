@@ -1,0 +1,53 @@
+"""``python -m deploy.warm [streamlit run options]``: ``streamlit run app.py`` in a process that has
+already imported what the pages need and compiled the translations, so the first visitor after a
+start waits for no import.
+
+A page's first run in a fresh process spends about a second importing (pandas, scipy.special for
+the t distribution, pandas' Styler and jinja2, plotly, Streamlit's emoji table, the app's own
+modules) before it computes anything; a session that comes later finds them imported. Doing that
+before the server listens moves the second out of the first visitor's wait (``benchmarks/
+page_rerun.py --cold`` measures both). ``deploy/serve.py`` starts its apps this way; plain
+``streamlit run app.py`` still works, and only its first visitor waits longer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("content", "metrics", "ui", "classroom", "kata")
+SKIPPED = {"metrics.spark", "metrics.__main__", "kata.harness"}  # pyspark on demand; the sandbox's own script
+LIBRARIES = ("pandas", "pandas.io.formats.style", "scipy.special", "plotly.graph_objects", "plotly.subplots",
+             "pyarrow.csv", "pyarrow.parquet", "streamlit.emojis", "streamlit.material_icon_names")
+
+
+def warm() -> list[str]:
+    """Import the libraries and every module of the app's packages; compile every language's
+    catalog. Returns the modules imported."""
+    sys.path.insert(0, str(ROOT)) if str(ROOT) not in sys.path else None
+    names = list(LIBRARIES)
+    for package in PACKAGES:
+        module = importlib.import_module(package)
+        names += [info.name for info in pkgutil.walk_packages(module.__path__, f"{package}.")
+                  if info.name not in SKIPPED]
+    for name in names:
+        importlib.import_module(name)
+    from content import i18n
+
+    for code in i18n.languages():
+        i18n.translation(code)
+    return names
+
+
+def main(argv: list[str]) -> None:
+    warm()
+    from streamlit.web import cli
+
+    cli.main(["run", str(ROOT / "app.py"), *argv], prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
