@@ -415,11 +415,7 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, *, ties
     truth = _check_frame(ground_truth, "ground_truth", ("user", "item"))
     primary = _position(recs)
     if primary is None:
-        found = ", ".join(repr(str(c)) for c in recs.columns)
-        raise DataError(
-            "no_rank_or_score", f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = "
-            f"better); found columns: {found}", found=[str(c) for c in recs.columns],
-        )
+        raise _no_rank_or_score(recs)
     if "relevance" in truth.columns:
         grade = np.maximum(_numeric(truth, "ground_truth", "relevance"), 0.0)  # negative: judged non-relevant
     else:
@@ -455,6 +451,31 @@ def rank_rows(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, *, ties
     if order is None:
         return RankedRows(rec_user, rec_grade, truth_user, grade, users, None)
     return RankedRows(rec_user[order], rec_grade[order], truth_user, grade, users, order)
+
+
+def check_table(frame: pd.DataFrame, name: str, *, gain: str = "linear", k_max: int = 1) -> None:
+    """What :func:`evaluate` refuses in one table alone, with its messages: a missing column, an
+    empty id, a rank, score or relevance that is not a finite number, grades too large for
+    ``gain``. (What needs both tables, ids of two kinds, and a pair given twice are left to
+    :func:`evaluate`.) The Spark engine runs it on the first rows of each file, whose lines the
+    readers know.
+    """
+    if name == "recommendations":
+        recs = _check_frame(frame, name, ("user", "item"))
+        if _position(recs) is None:
+            raise _no_rank_or_score(recs)
+    else:
+        truth = _check_frame(frame, name, ("user", "item"))
+        if "relevance" in truth.columns:
+            check_gains(truth, np.maximum(_numeric(truth, name, "relevance"), 0.0), gain, k_max)
+
+
+def _no_rank_or_score(recs: pd.DataFrame) -> DataError:
+    found = ", ".join(repr(str(c)) for c in recs.columns)
+    return DataError(
+        "no_rank_or_score", f"recommendations needs a 'rank' column (1 = best) or a 'score' column (higher = "
+        f"better); found columns: {found}", found=[str(c) for c in recs.columns],
+    )
 
 
 def _check_kinds_meet(recs: pd.DataFrame, truth: pd.DataFrame, rec_item: np.ndarray, truth_item: np.ndarray) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -351,11 +352,10 @@ def run_evaluate_on_spark(args, out) -> None:
     try:
         from metrics import spark
 
-        session = spark.session(args.master)
+        session, spark_log = _quiet_session(spark, args.master)
     except Exception as error:  # ImportError, or pyspark failing to start its Java gateway
         raise InputError(f"the Spark engine cannot start: {error}", 5) from None
-    session.sparkContext.setLogLevel("ERROR")
-    tables = {}
+    tables, first_rows = {}, {}
     for kind, name, override in (("recommendations", args.recommendations, args.recommendations_format),
                                  ("ground_truth", args.ground_truth, args.ground_truth_format)):
         path = Path(name)
@@ -368,10 +368,15 @@ def run_evaluate_on_spark(args, out) -> None:
             except ValueError as error:
                 raise InputError(f"{path}: {error}", 4) from None
         try:
+            first_rows[kind] = spark.validate_head(str(path), kind, fmt)
             tables[kind] = spark.read_table(session, str(path), kind, fmt)
         except ValueError as error:
             raise InputError(f"{path}: {error}", 4) from None
     try:
+        # The first rows' values, checked as in memory: a bad value there is named by its file line.
+        for kind, rows in first_rows.items():
+            if rows is not None:
+                batch.check_table(rows, kind, gain=args.gain, k_max=max(args.k or [10]))
         per_user = spark.evaluate(tables["recommendations"], tables["ground_truth"], args.k or [10],
                                   metrics=args.metrics, gain=args.gain, denominator=args.denominator, ties=args.ties)
         if args.per_user:
@@ -380,9 +385,7 @@ def run_evaluate_on_spark(args, out) -> None:
     except ValueError as error:
         raise InputError(f"{args.recommendations} with {args.ground_truth}: {error}", 4) from None
     except Exception as error:  # a failed Spark job carries the batch engine's message
-        message = str(error)
-        reason = next((line.split("ValueError:", 1)[1].strip() for line in message.splitlines() if "ValueError:" in line),
-                      None)
+        reason = _spark_reason(str(error))
         if reason is None:  # a Java-side failure: its first line, e.g. a malformed CSV record, not the stack trace
             lines = [line.strip() for line in message.splitlines() if line.strip() and not line.strip().startswith("at ")]
             malformed = next((line for line in lines if "Malformed" in line or "malformed" in line), None)
@@ -390,8 +393,52 @@ def run_evaluate_on_spark(args, out) -> None:
             if malformed:
                 reason += ("; a row has more or fewer fields than the header names (the pandas engine, or --stream, "
                            "names its line)")
+            elif spark_log:
+                reason += f" (Spark's own log: {spark_log})"
         raise InputError(f"{args.recommendations} with {args.ground_truth}: {reason}", 4) from None
     _print_summary(summary, args.output_format, out)
+
+
+def _quiet_session(spark, master: str):
+    """A Spark session whose JVM (and the Python workers it starts) write their banners, warnings
+    and Java stack traces to a log file instead of the terminal, so a refused row reads as one
+    line, as with the pandas engine. Returns the session and the log's path (None when a session
+    was already running in this process)."""
+    import os
+    import tempfile
+    import warnings
+
+    from pyspark.sql import SparkSession
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    if SparkSession.getActiveSession() is not None:
+        return spark.session(master), None
+    log = tempfile.NamedTemporaryFile(prefix="receval-spark-", suffix=".log", delete=False)  # noqa: SIM115
+    saved = os.dup(2)
+    sys.stderr.flush()
+    os.dup2(log.fileno(), 2)  # the JVM inherits fd 2 when it starts
+    try:
+        session = spark.session(master)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        log.close()
+    session.sparkContext.setLogLevel("ERROR")
+    return session, log.name
+
+
+# A Python worker's exception line ("metrics.errors.DataError: ...") or a raise_error's message.
+_WORKER_ERROR = re.compile(r"^(?:[\w.]+\.)?(?:ValueError|DataError|InputError|DuplicatePairsError): (.*)$")
+_RAISED = re.compile(r"\[USER_RAISED_EXCEPTION\] (.*?)(?: SQLSTATE: \w+)?$")
+
+
+def _spark_reason(message: str) -> str | None:
+    """The batch engine's message inside a failed Spark job's text, or None."""
+    for line in message.splitlines():
+        found = _WORKER_ERROR.match(line.strip()) or _RAISED.search(line.strip())
+        if found:
+            return found.group(1).strip()
+    return None
 
 
 def run_compare(args, out) -> None:

@@ -54,7 +54,7 @@ def session(master: str = "local[*]", app_name: str = "receval", *, driver_memor
 
 
 def _head(path: str) -> bytes:
-    """The file's first bytes as the Python readers see them (gzip decompressed), cut at a line end."""
+    """The file's first bytes as the Python readers see them (gzip decompressed)."""
     import gzip
 
     with open(path, "rb") as handle:
@@ -65,10 +65,20 @@ def _head(path: str) -> bytes:
     return head
 
 
-def validate_head(path: str, kind: str, fmt: str) -> None:
+def _utf8_head(path: str) -> tuple[bytes, bool]:
+    """The first bytes as UTF-8 (a UTF-16 file's decoded), and whether the file goes on after them."""
+    head = _head(path)
+    truncated = len(head) == readers.SNIFF_BYTES
+    if head.startswith(readers.UTF16_BOMS):
+        head = head[:len(head) - len(head) % 2].decode("utf-16", errors="replace").encode("utf-8")
+    return head, truncated
+
+
+def validate_head(path: str, kind: str, fmt: str) -> pd.DataFrame | None:
     """Read the first 64 KiB with :mod:`metrics.readers`, so the header, the delimiter, the id rules
     and the first rows are refused with the in-memory messages (file lines included) before Spark
-    runs a job. Parquet files are checked from their schema."""
+    runs a job; returns those rows, labelled by file line (None for Parquet, checked from its
+    schema). :func:`metrics.batch.check_table` checks their values the same way."""
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
@@ -77,22 +87,22 @@ def validate_head(path: str, kind: str, fmt: str) -> None:
         if problem:
             raise ValueError(problem)
         readers._check_columns(pd.DataFrame(columns=schema.names), kind)
-        return
-    head = _head(path)
-    readers.check_head(head)
-    if head.startswith(readers.UTF16_BOMS):
-        raise ValueError("the Spark engine reads UTF-8 text: save the file as UTF-8 (the pandas engine reads UTF-16)")
-    cut = head.rfind(b"\n") + 1 if len(head) == readers.SNIFF_BYTES else len(head)
-    readers.read_table(head[:cut] or head, kind, fmt)
+        return None
+    readers.check_head(_head(path))
+    head, truncated = _utf8_head(path)
+    cut = head.rfind(b"\n") + 1 if truncated else len(head)
+    return readers.read_table(head[:cut] or head, kind, fmt)
 
 
 def read_table(spark, path: str, kind: str, fmt: str):
     """A recommendations or ground-truth file as a Spark DataFrame with the batch engine's columns.
 
     As in :mod:`metrics.readers`: ids from text files stay text, Parquet ids keep their type (so
-    integer item ids tie in numeric order, as in memory), numbers are read as doubles, ``NA`` or
-    ``null`` in an id column is an id, a ``.gz`` file is read, '#' comment lines before a CSV
-    header or in a TREC file are skipped. The first 64 KiB are validated by the Python readers
+    integer item ids tie in numeric order, as in memory), integer ranks are read exactly and other
+    numbers as doubles (a value that is not a finite number fails the job with the batch engine's
+    words), ``NA`` or ``null`` in an id column is an id, a ``.gz`` file and UTF-16 with a BOM are
+    read, a trailing delimiter is an empty last field, '#' comment lines before a CSV header or in
+    a TREC file are skipped. The first 64 KiB are validated by the Python readers
     (:func:`validate_head`); a malformed row further on fails the job (FAILFAST) with its text.
     ``fmt`` is ``"csv"``, ``"parquet"`` or ``"trec"`` (a run for recommendations, qrels for
     ground truth).
@@ -100,21 +110,27 @@ def read_table(spark, path: str, kind: str, fmt: str):
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    validate_head(path, kind, fmt)
+    first_rows = validate_head(path, kind, fmt)
     if fmt == "parquet":
         frame = spark.read.parquet(path)
         frame = frame.toDF(*[c.strip() for c in frame.columns])
         numbers = [c for c in ("rank", "score", "relevance") if c in frame.columns]
-        return frame.select("user", "item", *[F.col(c).cast("double") for c in numbers])
+        return frame.select("user", "item", *[
+            F.col(c).cast("long" if c == "rank" and isinstance(frame.schema[c].dataType, T.IntegralType) else "double")
+            for c in numbers])
     if fmt == "csv":
-        head = _head(path).decode("utf-8", errors="replace").lstrip("\ufeff")
+        head = _utf8_head(path)[0].decode("utf-8", errors="replace").lstrip("\ufeff")
         lines = head.splitlines()
         skipped = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), 0)
         header = lines[skipped]
         delimiter = max(readers.DELIMITERS, key=header.count)
-        names = readers._header_names(header, delimiter)
-        schema = T.StructType([T.StructField(n or f"column {i + 1}", T.StringType()) for i, n in enumerate(names)])
-        frame = (spark.read.option("header", True).option("sep", delimiter).option("mode", "FAILFAST")
+        names = [n or f"column {i + 1}" for i, n in enumerate(readers._header_names(header, delimiter))]
+        if "trailing delimiter" in first_rows.columns:
+            names.append("trailing delimiter")  # "u1,7,1," under "user,item,rank", as the readers read it
+        schema = T.StructType([T.StructField(n, T.StringType()) for n in names])
+        # A UTF-16 file is read whole by one task (Spark decodes it only in multiLine mode).
+        utf16 = {"encoding": "UTF-16", "multiLine": True} if _head(path).startswith(readers.UTF16_BOMS) else {}
+        frame = (spark.read.options(**utf16).option("header", True).option("sep", delimiter).option("mode", "FAILFAST")
                  .option("comment", "#").option("nullValue", None).option("emptyValue", "")
                  .option("ignoreLeadingWhiteSpace", True).option("ignoreTrailingWhiteSpace", True)
                  .schema(schema).csv(path))
@@ -128,8 +144,21 @@ def read_table(spark, path: str, kind: str, fmt: str):
     else:
         raise ValueError(f"format must be one of {', '.join(readers.FORMATS)}, got {fmt!r}")
     numbers = [c for c in ("rank", "score", "relevance") if c in frame.columns]
-    return frame.select(F.col("user").cast("string"), F.col("item").cast("string"),
-                        *[F.col(c).cast("double") for c in numbers])
+    return frame.select(F.col("user").cast("string"), F.col("item").cast("string"), *[
+        _number(F.col(c), c, kind, integral=pd.api.types.is_integer_dtype(first_rows[c].dtype)) for c in numbers])
+
+
+def _number(text, name: str, kind: str, *, integral: bool):
+    """A text column as numbers, as the readers and the batch engine read it: integers exactly when
+    the first rows are integers (ranks above 2^53 keep their order), anything else as a double, and
+    a value that is not a finite number fails the job with the batch engine's words."""
+    from pyspark.sql import functions as F
+
+    value = text.try_cast("long" if integral else "double")
+    bad = value.isNull() if integral else value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
+    message = F.concat(F.lit(f"{kind} column '{name}' must hold finite numbers; a row holds '"),
+                       F.coalesce(text, F.lit("")), F.lit("'"))
+    return F.when(bad, F.raise_error(message)).otherwise(value).alias(name)
 
 
 def same_kind(recommendations, ground_truth):
@@ -206,10 +235,12 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     _check_columns(ground_truth, "ground_truth", ("user", "item"))
     recommendations, ground_truth = same_kind(recommendations, ground_truth)
     order = _order_column(recommendations.columns)
+    # Integer ranks stay integers (exact above 2^53, as in memory); scores and other ranks are doubles.
+    order_type = "long" if isinstance(recommendations.schema[order].dataType, T.IntegralType) else "double"
     relevance = F.col("relevance").cast("double") if "relevance" in ground_truth.columns else F.lit(1.0)
-    recs = recommendations.select("user", "item", F.col(order).cast("double").alias(order),
+    recs = recommendations.select("user", "item", F.col(order).cast(order_type).alias(order),
                                   F.lit(None).cast("double").alias("relevance"), F.lit(0).alias(_KIND))
-    truth = ground_truth.select("user", "item", F.lit(None).cast("double").alias(order),
+    truth = ground_truth.select("user", "item", F.lit(None).cast(order_type).alias(order),
                                 relevance.alias("relevance"), F.lit(1).alias(_KIND))
     both = recs.unionByName(truth)
     both = both.repartition(partitions, "user") if partitions else both.repartition("user")
@@ -218,20 +249,41 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     columns += ["reciprocal_rank"] if "reciprocal_rank" in chosen else []
     schema = T.StructType([both.schema["user"]] + [T.StructField(c, T.DoubleType()) for c in columns])
 
+    user_type = both.schema["user"].dataType
+
     def score_partition(chunks):
-        frames = list(chunks)
-        if not frames:
+        # Arrow batches, split by kind before pandas sees them: a long column holding the truth rows'
+        # nulls would become float64 in one pandas frame, and ranks above 2^53 would tie.
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        chunks = list(chunks)
+        if not chunks:
             return
-        rows = pd.concat(frames, ignore_index=True)
-        judged = rows[rows[_KIND] == 1]
+        rows = pa.Table.from_batches(chunks)
+        kinds = rows.column(_KIND)
+        judged = rows.filter(pc.equal(kinds, 1)).select(["user", "item", "relevance"]).to_pandas()
         if judged.empty:
             return
-        recommended = rows.loc[rows[_KIND] == 0, ["user", "item", order]]
-        per_user = batch.evaluate(recommended, judged[["user", "item", "relevance"]], ks, metrics=chosen,
-                                  gain=gain, denominator=denominator, ties=ties)
-        yield per_user.reset_index()[["user", *columns]]
+        recommended = rows.filter(pc.equal(kinds, 0)).select(["user", "item", order]).to_pandas()
+        for frame in (recommended, judged):  # what a message's row numbers count: not file lines
+            frame.index.name = "Spark partition row"
+        per_user = batch.evaluate(recommended, judged, ks, metrics=chosen, gain=gain, denominator=denominator,
+                                  ties=ties).reset_index()
+        arrays = [pa.array(per_user["user"], type=_arrow_type(user_type))]
+        arrays += [pa.array(per_user[c].to_numpy(dtype=float), type=pa.float64()) for c in columns]
+        yield pa.RecordBatch.from_arrays(arrays, names=["user", *columns])
 
-    return both.mapInPandas(score_partition, schema)
+    return both.mapInArrow(score_partition, schema)
+
+
+def _arrow_type(spark_type):
+    """The Arrow type Spark expects back for an id column of ``spark_type``."""
+    import pyarrow as pa
+    from pyspark.sql import types as T
+
+    return {T.StringType: pa.string(), T.LongType: pa.int64(), T.IntegerType: pa.int32(),
+            T.DoubleType: pa.float64()}.get(type(spark_type), pa.string())
 
 
 def summarize(per_user, recommendations=None, ground_truth=None) -> batch.Summary:

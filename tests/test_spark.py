@@ -192,3 +192,50 @@ def test_spark_reads_and_refuses_files_as_the_readers_do(spark, tmp_path):
         code, _, err = _cli(*argv, *spark_args)
         assert code == 4 and message in err and "Traceback" not in err and "\tat " not in err, err
         assert err.splitlines()[0] == _cli(*argv)[2].splitlines()[0]
+
+
+def test_every_awkward_file_gives_the_in_memory_means_or_message(spark, tmp_path):
+    """Every reader test of tests/test_awkward_files.py through --engine spark: the same means, or
+    the same first line of the refusal (file and line included), exit code included."""
+    import json
+
+    from tests import test_awkward_files as awkward
+
+    cases = [(case, name, recs, "truth.csv", awkward.TRUTH_CSV) for case, name, recs in awkward.READ_RIGHT]
+    cases += [(case, name, recs, "truth.csv", truth) for case, name, recs, truth, _ in awkward.REFUSED]
+    cases += [("qrels named .tsv", "recs.csv", awkward.RECS_CSV, "qrels.tsv", "u1\t0\t7\t1\nu1\t0\t8\t2\nu2\t0\t9\t1\n"),
+              ("NA, null, None, nan ids", "recs.csv", "user,item,rank\nNA,null,1\nNA,None,2\nnan,NaN,1\n",
+               "truth.csv", "user,item\nNA,None\nnan,NaN\n"),
+              ("text in a rank", "recs.csv", "user,item,rank\nu1,7,x\n", "truth.csv", awkward.TRUTH_CSV),
+              ("ranks above 2^53", "recs.csv", f"user,item,rank\nu1,8,{2**60 + 1}\nu1,7,{2**60}\n",
+               "truth.csv", awkward.TRUTH_CSV)]
+    for number, (case, recs_name, recs, truth_name, truth) in enumerate(cases):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        for name, content in ((recs_name, recs), (truth_name, truth)):
+            (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+        argv = ["evaluate", "--recommendations", str(folder / recs_name), "--ground-truth", str(folder / truth_name),
+                "-k", "2", "--format", "json", *(("--gain", "exponential") if "exponential" in case else ())]
+        in_memory, on_spark = _cli(*argv), _cli(*argv, "--engine", "spark", "--master", "local[2]")
+        assert on_spark[0] == in_memory[0], (case, on_spark[2], in_memory[2])
+        if in_memory[0] == 0:
+            assert json.loads(on_spark[1])["means"] == pytest.approx(json.loads(in_memory[1])["means"], abs=1e-12), case
+        else:
+            assert on_spark[2].splitlines()[0] == in_memory[2].splitlines()[0], case
+
+
+def test_a_bad_row_past_the_first_rows_is_one_line_without_java(tmp_path):
+    """A fresh command line on Spark: the JVM's banners and stack traces go to a log file, and a
+    value the first 64 KiB do not show is refused in the batch engine's words, in one line."""
+    import subprocess
+    import sys
+
+    rows = "".join(f"u{i // 10},{i},{i % 10 + 1}\n" for i in range(8000))
+    (tmp_path / "recs.csv").write_text("user,item,rank\n" + rows + "u9999,1,x\n")
+    (tmp_path / "truth.csv").write_text("user,item\nu1,15\n")
+    result = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--recommendations", str(tmp_path / "recs.csv"),
+                             "--ground-truth", str(tmp_path / "truth.csv"), "--engine", "spark", "--master", "local[1]"],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 4
+    assert result.stderr.splitlines() == [f"error: {tmp_path / 'recs.csv'} with {tmp_path / 'truth.csv'}: recommendations "
+                                          "column 'rank' must hold finite numbers; a row holds 'x'"], result.stderr
