@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from tests.conftest import chart_specs, run_page
@@ -95,3 +97,17 @@ def test_the_live_class_reveal_charts_read_on_light_and_dark_backgrounds():
                 assert contrast(colour, background) >= 3, (where, colour, theme)
             checked += 1
     assert checked >= 4
+
+
+def test_a_metric_of_1_for_every_user_shows_its_whole_bar_inside_the_axis():
+    """HR@10 = 1 for every user: the last bin holds them (closed at 1.0) and sits inside the axis,
+    where a histogram binned by plotly put them in a bin starting at 1.0, outside the range."""
+    from ui.figures import batch_charts
+
+    per_user = pd.DataFrame({"hit_rate@10": [1.0] * 7 + [0.0] * 3, "ndcg@10": np.linspace(0, 1, 10)})
+    fig = batch_charts.histograms(per_user, ["hit_rate@10", "ndcg@10"])
+    hits, ndcg = fig.data
+    assert list(hits.y) == [3] + [0] * 18 + [7] and sum(ndcg.y) == 10
+    right_edge = hits.x[-1] + hits.width / 2
+    assert right_edge <= fig.layout.xaxis.range[1] == 1
+    assert [shape.x0 for shape in fig.layout.shapes] == [0.7, pytest.approx(0.5)]  # the means, one line per panel
