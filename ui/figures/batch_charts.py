@@ -43,7 +43,9 @@ def histograms(per_user: pd.DataFrame, columns: list[str], *, per_row: int = 3,
         fig.layout[f"xaxis{axes}"].range = [0, 1]
     fig.update_yaxes(title_text=_(words.USERS_AXIS), col=1)
     fig.update_layout(showlegend=False, bargap=0.05, separators=numbers.plotly_separators())
-    return _layout(fig, _(words.HISTOGRAMS_TITLE) if title is None else title, height=260 * rows + 80)
+    fig = _layout(fig, _(words.HISTOGRAMS_TITLE) if title is None else title, height=260 * rows + 120)
+    fig.layout.margin.t += 40  # the first row's two-line panel titles sit above its plots, under the title
+    return fig
 
 
 def metric_vs_k(curves: pd.DataFrame, chosen_ks: list[int]) -> go.Figure:
