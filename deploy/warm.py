@@ -39,7 +39,31 @@ def warm() -> list[str]:
 
     for code in i18n.languages():
         i18n.translation(code)
+    _draw_one_of_each_chart()
     return names
+
+
+def _draw_one_of_each_chart() -> None:
+    """plotly imports a trace's or a layout property's classes when a figure first uses them: one
+    figure with every trace type the app draws, finished as every chart is, loads them all."""
+    import plotly.graph_objects as go
+    import plotly.io
+    from plotly.subplots import make_subplots
+
+    from ui.figures.charts import _layout, guide
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("a", "b"))
+    colour = {"color": "#3b82f6"}
+    for trace in (go.Bar(x=[1], y=[1], marker=colour, error_x={"array": [0.1]}),
+                  go.Scatter(x=[1], y=[1], line=colour, marker=colour, error_x={"array": [0.1]}),
+                  go.Histogram(x=[1], marker=colour), go.Heatmap(z=[[1]], colorbar={"title": {"text": "c"}}),
+                  go.Waterfall(x=["a"], y=[1])):
+        fig.add_trace(trace, row=1, col=1)
+    fig.frames = [go.Frame(data=[go.Bar(x=[1], y=[2])], name="1", layout={"title": {"text": "t"}})]
+    fig.update_layout(sliders=[{"steps": [{"label": "1", "method": "animate", "args": [["1"]]}]}],
+                      updatemenus=[{"type": "buttons", "buttons": [{"label": "Play", "method": "animate", "args": [None]}]}])
+    guide(guide(fig, x=1, text="x"), y=1, text="y")
+    plotly.io.to_json(_layout(fig, "warm", "x", "y", legend_on_top=True), validate=False)  # as st.plotly_chart
 
 
 def main(argv: list[str]) -> None:

@@ -1,0 +1,46 @@
+"""deploy/warm.py: a server started by it has imported, before its first visitor, everything a
+page's first run imports, so no first answer waits for an import (benchmarks/page_rerun.py --cold
+measures the time; this pins the mechanism)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A page's first run, after warm(): which modules of the app and of the heavy libraries it still imports.
+PROBE = """
+import json, logging, sys
+logging.getLogger("streamlit").setLevel(logging.ERROR)
+from deploy.warm import warm
+warm()
+from streamlit.testing.v1 import AppTest
+before = set(sys.modules)
+at = AppTest.from_file("app.py", default_timeout=120)
+at.switch_page(sys.argv[1])
+at.run()
+assert not at.exception, [e.value for e in at.exception]
+watched = ("content", "metrics", "ui", "classroom", "kata", "pandas", "scipy", "plotly", "pyarrow", "jinja2")
+print(json.dumps(sorted(m for m in set(sys.modules) - before if m.split(".")[0] in watched)))
+"""
+
+
+@pytest.mark.parametrize("page", ["pages/18_Compare_two_models.py", "pages/17_Your_data.py", "pages/10_Lessons.py"])
+def test_a_page_run_after_the_warm_start_imports_nothing_new(page):
+    result = subprocess.run([sys.executable, "-c", PROBE, page], capture_output=True, text=True, cwd=ROOT,
+                            timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
+def test_the_warm_start_compiles_every_language():
+    code = ("from deploy.warm import warm; from content import i18n; warm(); "
+            "print(i18n.translation.cache_info().currsize == len(i18n.languages()))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                            check=True)
+    assert result.stdout.strip().splitlines()[-1] == "True"
