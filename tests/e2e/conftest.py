@@ -103,17 +103,6 @@ def dark_server() -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture
-def fresh_server() -> Iterator[Server]:
-    """A server of its own, started for one test, so the page the test opens is its first page."""
-    running = Server("fresh")
-    try:
-        running.wait_healthy()
-        yield running
-    finally:
-        running.stop()
-
-
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:

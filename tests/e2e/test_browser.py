@@ -6,14 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import (
     add_row, card, edit_cell, editor, open_page, screenshot, set_slider, upload_files, wait_until_idle,
 )
-from ui.navigation import PAGES as NAVIGATION
 
 TITLES = {
     "home": "RecEval Lab: the playground", "rating": "Rating errors", "topn": "Precision, Recall, HR and F1 @K",
@@ -44,21 +42,6 @@ def url_path(page_path: str) -> str:
 
 def no_exception_box(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
-
-
-@pytest.mark.parametrize(("topic", "path"), [(t, p) for t, p, *_ in NAVIGATION], ids=[t for t, *_ in NAVIGATION])
-def test_every_page_opens_by_its_own_url_on_a_fresh_server(fresh_server, page, topic, path):
-    open_page(page, fresh_server.url + url_path(path))
-    expect(page.locator("h1").first).to_contain_text(TITLES[topic])
-    if topic in FIRST_BUTTON:
-        expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
-    elif topic == "which_metric":
-        expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
-    else:
-        expect(page.locator(".katex").first).to_be_visible()
-        expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
-    no_exception_box(page)
-    screenshot(page, SCREENSHOTS, f"{NAVIGATION.index(next(n for n in NAVIGATION if n[0] == topic)):02d}_{topic}")
 
 
 def test_home_ndcg_card_follows_grade_and_rank_edits(server, page):

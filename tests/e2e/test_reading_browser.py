@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import card, editor, open_page, screenshot, wait_until_idle
-from tests.e2e.test_browser import no_exception_box, url_path
+from tests.e2e.test_browser import FIRST_BUTTON, TITLES, no_exception_box, url_path
 from ui.figures import charts
 from ui.navigation import PAGES as NAVIGATION
 from ui.navigation import TOPIC_PAGES
@@ -87,11 +87,25 @@ CHART_TEXT = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(p
 
 @pytest.mark.parametrize("viewport", [PROJECTOR, PHONE], ids=["1280px", "390px"])
 def test_no_formula_or_chart_title_is_cut_and_chart_text_is_large(server, page, viewport):
+    """Every page opened by its own address (each the first page of its visit: a new session),
+    drawn without an exception; then what it draws must read. (As the first page of a fresh server
+    process: tests/test_cold_pages.py.)"""
     page.set_viewport_size(viewport)
     problems = []
-    for topic, path, *_ in NAVIGATION:
+    for number, (topic, path, *_) in enumerate(NAVIGATION):
         open_page(page, server.url + url_path(path))
         _wait_for_formulas_and_charts(page)
+        expect(page.locator("h1").first).to_contain_text(TITLES[topic])
+        if topic in FIRST_BUTTON:
+            expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
+        elif topic == "which_metric":
+            expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
+        else:
+            expect(page.locator(".katex").first).to_be_visible()
+            expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
+        no_exception_box(page)
+        if viewport is PROJECTOR:
+            screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}")
         # On a phone the Plotly toolbar (shown on hover) is the one that could cover a title.
         for plot in page.locator(".js-plotly-plot").all() if viewport is PHONE else [None]:
             if plot is not None:
