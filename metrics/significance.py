@@ -343,6 +343,20 @@ def users_needed(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str
     return high
 
 
+def winners(table: pd.DataFrame, *, alpha: float = 0.05) -> pd.Series:
+    """Per metric of :func:`compare`'s table: "B better" or "A better" where the adjusted p-value is
+    below ``alpha`` (by the sign of the mean difference), else "no clear difference".
+
+    >>> winners(pd.DataFrame({"p_adjusted": [0.01, 0.01, 0.2], "delta": [0.1, -0.1, 0.3]}, index=["p", "r", "n"])).tolist()
+    ['B better', 'A better', 'no clear difference']
+    """
+    clear = table["p_adjusted"].to_numpy() < alpha
+    delta = table["delta"].to_numpy()
+    return pd.Series(np.where(clear & (delta > 0), "B better", np.where(clear & (delta < 0), "A better",
+                                                                        "no clear difference")),
+                     index=table.index, name="verdict")
+
+
 def verdict(metric: str, row: pd.Series, *, alpha: float = 0.05, confidence: float = 0.95) -> str:
     """One sentence on a row of :func:`compare`, written from its numbers.
 

@@ -149,9 +149,7 @@ formula(
 st.markdown(f"**{words_of.verdict(focus, row, confidence=confidence)}**")
 
 shown = table.copy()
-shown.insert(0, "verdict", [words_of.verdict_word(
-    "B better" if p < 0.05 and d > 0 else "A better" if p < 0.05 and d < 0 else "no clear difference")
-    for p, d in zip(table["p_adjusted"], table["delta"], strict=True)])
+shown.insert(0, "verdict", significance.winners(table).map(words_of.verdict_word))
 
 
 def four(v) -> str:

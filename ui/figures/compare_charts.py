@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -10,6 +9,7 @@ from content import metrics as metric_texts
 from content import compare as words
 from content import numbers
 from content.i18n import _
+from metrics import significance
 from ui.figures.charts import PALETTE, _layout, guide
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
@@ -38,8 +38,8 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
     is below ``alpha``, grey where the difference is not clear."""
     metrics = list(table.index)[::-1]
     rows = table.loc[metrics]
-    clear = rows["p_adjusted"] < alpha
-    colors = np.where(clear & (rows["delta"] > 0), BETTER, np.where(clear & (rows["delta"] < 0), WORSE, UNCLEAR))
+    colors = significance.winners(rows, alpha=alpha).map(
+        {"B better": BETTER, "A better": WORSE, "no clear difference": UNCLEAR}).to_numpy()
     fig = go.Figure(go.Scatter(
         x=rows["delta"], y=metrics, mode="markers", marker={"size": 12, "color": colors},
         error_x={"type": "data", "symmetric": False, "array": rows["ci_high"] - rows["delta"],
