@@ -43,7 +43,8 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
     fig = go.Figure(go.Scatter(
         x=rows["delta"], y=metrics, mode="markers", marker={"size": 12, "color": colors},
         error_x={"type": "data", "symmetric": False, "array": rows["ci_high"] - rows["delta"],
-                 "arrayminus": rows["delta"] - rows["ci_low"], "thickness": 2, "width": 6},
+                 "arrayminus": rows["delta"] - rows["ci_low"], "thickness": 2, "width": 6,
+                 "color": UNCLEAR},
         hovertext=[words.forest_hover(m, d, lo, hi, p)
                    for m, d, lo, hi, p in zip(metrics, rows["delta"], rows["ci_low"], rows["ci_high"], rows["p_adjusted"], strict=True)],
         hoverinfo="text", showlegend=False))
