@@ -14,3 +14,14 @@ class DataError(ValueError):
     def __init__(self, code: str, message: str, **fields):
         super().__init__(message)
         self.code, self.fields = code, fields
+
+    def __reduce__(self):
+        # A worker process's error reaches the parent whole (Exception pickles only its args).
+        return _restore, (type(self), self.args, self.__dict__)
+
+
+def _restore(cls, args, state):
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
