@@ -73,3 +73,23 @@ def test_a_file_too_large_for_memory_is_refused_before_reading(log, monkeypatch)
     code, _, err = run("evaluate", "--recommendations", str(log / "recs.parquet"), "--ground-truth", str(log / "truth.csv"))
     assert code == 6
     assert "--stream" in err and "--engine spark" in err and "recs.parquet" in err
+
+
+def test_an_error_in_a_worker_process_reaches_the_command_line_whole(tmp_path):
+    rows = [f"u{u},i{i},{i}" for u in range(40) for i in range(1, 4)]
+    rows[100] = "u33,i1,1"  # data row 101 repeats row 100, in a partition a worker evaluates
+    (tmp_path / "recs.csv").write_text("user,item,rank\n" + "\n".join(rows) + "\n")
+    (tmp_path / "truth.csv").write_text("user,item\n" + "\n".join(f"u{u},i1" for u in range(40)) + "\n")
+    code, _, err = run("evaluate", "--recommendations", str(tmp_path / "recs.csv"), "--ground-truth",
+                       str(tmp_path / "truth.csv"), "--stream", "--partition-rows", "10", "--quiet")
+    assert code == 4 and "Traceback" not in err
+    assert "duplicate (user, item) pairs" in err and "'u33'" in err and "rows 100 and 101" in err, err
+
+
+def test_a_data_error_survives_the_trip_between_processes():
+    import pickle
+
+    error = batch.DuplicatePairsError("recommendations has duplicate pairs", "recommendations", user="'u'")
+    back = pickle.loads(pickle.dumps(error))
+    assert (type(back), str(back), back.code, back.fields, back.table) == (
+        batch.DuplicatePairsError, str(error), "duplicate_pairs", error.fields, "recommendations")
