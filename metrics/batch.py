@@ -40,7 +40,10 @@ results, counts summed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+
+import os
 
 import numpy as np
 import pandas as pd
@@ -70,6 +73,10 @@ TIES = ("item", "trec_eval", "input")
 """How equal ranks or scores within a user are ordered: by item id ascending (the default), as
 trec_eval does (by document id descending, compared as text, byte by byte like C's strcmp), or
 in the order the rows come in the table."""
+
+PARALLEL_FROM_ROWS = 2_000_000
+"""Logs of at least this many recommendation rows are evaluated in two threads, half of the
+users each, when the machine has two cores (numpy releases the GIL: about 1.5 times faster)."""
 
 EXACT_INTEGERS = 2**53
 """Integers above this are not all exact as float64: larger integer ranks are ordered as integers."""
@@ -710,6 +717,48 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     chosen = check_metrics(metrics)
     check_choice(gain, "gain", GAINS)
     check_choice(denominator, "denominator", AP_DENOMINATORS)
+    check_choice(ties, "ties", TIES)
+    settings = {"metrics": chosen, "gain": gain, "denominator": denominator, "ties": ties}
+    if len(recommendations) >= PARALLEL_FROM_ROWS and (os.cpu_count() or 1) > 1:
+        halves = _halves_by_user(recommendations, ground_truth)
+        if halves is not None:
+            try:
+                with ThreadPoolExecutor(2) as pool:
+                    parts = list(pool.map(lambda half: _evaluate(*half, ks, **settings), halves))
+                return combine(parts)
+            except Exception:  # noqa: BLE001 - the whole log gives the exact message (a half sees only its rows)
+                pass
+    return _evaluate(recommendations, ground_truth, ks, **settings)
+
+
+def _halves_by_user(recommendations: pd.DataFrame, ground_truth: pd.DataFrame):
+    """Two (recommendations, ground truth) pairs holding disjoint users, split near the middle
+    row of a log whose users do not cross it (a log written user by user); None otherwise.
+    Users are matched as :func:`rank_rows` matches them (7.0 in one table is "7" in the other);
+    ground-truth users without recommendations go with the second half."""
+    try:
+        rec_user, truth_user, users = _shared_codes(recommendations["user"], ground_truth["user"])
+    except (KeyError, ValueError, TypeError):
+        return None  # the whole log gives the message
+    # A missing id (code -1) would join the last user: the halves then refuse it and the whole
+    # log gives the message.
+    middle = len(rec_user) // 2
+    change = np.flatnonzero(rec_user[middle:] != rec_user[middle - 1])
+    if not change.size:
+        return None
+    cut = middle + int(change[0])
+    first = np.zeros(len(users), dtype=bool)
+    first[rec_user[:cut]] = True
+    if first[rec_user[cut:]].any():
+        return None
+    in_first = first[truth_user]
+    return ((recommendations.iloc[:cut], ground_truth[in_first]),
+            (recommendations.iloc[cut:], ground_truth[~in_first]))
+
+
+def _evaluate(recommendations, ground_truth, ks: list[int], *, metrics: list[str], gain: str, denominator: str,
+              ties: str) -> pd.DataFrame:
+    chosen = metrics
     rows = rank_rows(recommendations, ground_truth, ties=ties)
     if "ndcg" in chosen:
         check_gains(ground_truth, rows.truth_grade, gain, ks[-1])

@@ -254,23 +254,12 @@ def _leading_comments(data: bytes) -> int:
 def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str) -> pd.Index:
     """The line of the file where each CSV row starts (line 1 = the file's first line).
 
-    ``first`` is the line of the first data row. When no line is blank and no field is quoted
-    (so none holds a newline) that is ``first, first + 1, ...``; otherwise the lines are counted.
+    ``first`` is the line of the first data row. The parser keeps blank lines as rows (dropped
+    later), so when no field is quoted (none holds a newline) that is ``first, first + 1, ...``,
+    known without reading the file again; otherwise the lines are counted.
     """
-    lines_in_file = data.count(b"\n") + (not data.endswith(b"\n"))
-    if lines_in_file == first - 1 + n_rows:  # one line per row: no blank line, no newline in a field
-        return pd.RangeIndex(first, first + n_rows, name="line")
     if b'"' not in data:
-        body = np.frombuffer(data, dtype=np.uint8)
-        newline = np.flatnonzero(body == 10)
-        starts = np.r_[0, newline + 1]
-        ends = np.r_[newline, body.size]
-        length = ends - starts
-        cr_only = (length == 1) & (body[np.minimum(starts, body.size - 1)] == 13)
-        if not np.any(((length == 0) | cr_only)[first - 1:-1]):
-            return pd.RangeIndex(first, first + n_rows, name="line")
-        lines = np.flatnonzero(~((length == 0) | cr_only)) + 1
-        return pd.Index(lines[lines >= first][:n_rows], name="line")
+        return pd.RangeIndex(first, first + n_rows, name="line")
     reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
     lines, previous = [], 0
     for row in reader:
@@ -331,7 +320,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
             pa.py_buffer(data),
             read_options=pacsv.ReadOptions(skip_rows=skipped + 1, column_names=names, block_size=1 << 24),
             parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=b'"' in data,
-                                              invalid_row_handler=invalid),
+                                              ignore_empty_lines=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
     except pa.ArrowInvalid as error:
@@ -388,12 +377,18 @@ def _trim_ids(table):
 
 
 def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
-    """Without rows whose every field is empty (",,," lines)."""
+    """Without rows whose every field is empty (blank lines and ",,," lines)."""
     ids = [c for c in frame.columns if c in TEXT_COLUMNS]
     if ids and not (frame[ids[0]] == "").any():
         return frame
-    empty = frame.isna().all(axis=1) if not ids else (frame[ids] == "").all(axis=1) & frame.drop(columns=ids).isna().all(axis=1)
-    return frame[~empty.to_numpy()] if empty.any() else frame
+    empty = np.ones(len(frame), dtype=bool)
+    for name in frame.columns:
+        column = frame[name]
+        blank = column.isna()
+        if not pd.api.types.is_numeric_dtype(column.dtype):
+            blank |= column.astype(str) == ""
+        empty &= blank.to_numpy()
+    return frame[~empty] if empty.any() else frame
 
 
 def _arrow_type_problem(schema, columns) -> str:
