@@ -66,9 +66,10 @@ def test_a_teacher_and_three_students_through_a_predict_step(server, browser):
             expect(student.get_by_text("The list and its top-K window")).to_be_visible(timeout=FOLLOW)
         expect(teacher.get_by_text("<b>Bob</b> **x**", exact=False)).to_have_count(0)  # the roster is folded away
 
-        for _ in range(2):  # to step 3, "Predict Recall@10"
+        steps = teacher.get_by_role("combobox", name="Go to step")
+        for step in (2, 3):  # to step 3, "Predict Recall@10"; a click made while the last one reruns can be lost
             teacher.get_by_role("button", name="Next ▶").click()
-            teacher.wait_for_timeout(500)
+            expect(steps).to_have_value(re.compile(rf"^{step}\. "), timeout=FOLLOW)
         expect(teacher.get_by_text(RECALL_QUESTION)).to_be_visible()
         for student in (ann, bob, phone):  # no reload: the screens follow the teacher
             expect(student.get_by_text(RECALL_QUESTION)).to_be_visible(timeout=FOLLOW)
