@@ -39,11 +39,10 @@ results, counts summed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-
-import os
 
 import numpy as np
 import pandas as pd
@@ -718,7 +717,7 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     check_choice(gain, "gain", GAINS)
     check_choice(denominator, "denominator", AP_DENOMINATORS)
     check_choice(ties, "ties", TIES)
-    settings = {"metrics": chosen, "gain": gain, "denominator": denominator, "ties": ties}
+    settings = {"chosen": chosen, "gain": gain, "denominator": denominator, "ties": ties}
     if len(recommendations) >= PARALLEL_FROM_ROWS and (os.cpu_count() or 1) > 1:
         halves = _halves_by_user(recommendations, ground_truth)
         if halves is not None:
@@ -740,8 +739,8 @@ def _halves_by_user(recommendations: pd.DataFrame, ground_truth: pd.DataFrame):
         rec_user, truth_user, users = _shared_codes(recommendations["user"], ground_truth["user"])
     except (KeyError, ValueError, TypeError):
         return None  # the whole log gives the message
-    # A missing id (code -1) would join the last user: the halves then refuse it and the whole
-    # log gives the message.
+    # A missing id gets some user's code here; the half holding it refuses it, and the whole log
+    # gives the message.
     middle = len(rec_user) // 2
     change = np.flatnonzero(rec_user[middle:] != rec_user[middle - 1])
     if not change.size:
@@ -756,9 +755,8 @@ def _halves_by_user(recommendations: pd.DataFrame, ground_truth: pd.DataFrame):
             (recommendations.iloc[cut:], ground_truth[~in_first]))
 
 
-def _evaluate(recommendations, ground_truth, ks: list[int], *, metrics: list[str], gain: str, denominator: str,
+def _evaluate(recommendations, ground_truth, ks: list[int], *, chosen: list[str], gain: str, denominator: str,
               ties: str) -> pd.DataFrame:
-    chosen = metrics
     rows = rank_rows(recommendations, ground_truth, ties=ties)
     if "ndcg" in chosen:
         check_gains(ground_truth, rows.truth_grade, gain, ks[-1])
