@@ -14,8 +14,11 @@ from kata import attempts
 from tests import pseudo
 from tests.conftest import ROOT, chart_specs, plotly_array, run_page, texts
 from tests.kata_samples import WRONG
+from content.lessons import LESSONS
 from ui.controllers import live_class
 from ui.navigation import TOPIC_PAGES
+
+FIRST_LESSON_BOX = f"live_lesson_choice_{LESSONS[0].key}"  # the lesson box, keyed by what it shows
 
 LIVE = "pages/19_Live_class.py"
 
@@ -125,7 +128,7 @@ def test_the_teacher_and_the_student_of_a_running_class_see_only_translated_text
 def test_the_playground_question_and_its_reveal_are_translated():
     teacher, code = a_class(i18n.PSEUDO)
     student = joined(code, "", lang=i18n.PSEUDO)  # an anonymous name, drawn in the student's language
-    teacher.selectbox(key="live_lesson_choice").set_value(live_class.PLAYGROUND_CHOICE)
+    teacher.selectbox(key=FIRST_LESSON_BOX).set_value(live_class.PLAYGROUND_CHOICE)
     ran(teacher)
     ran(student)
     box = next(t for t in student.text_input if t.key and t.key.startswith("live_answer_playground"))
@@ -158,7 +161,7 @@ def test_a_student_joining_by_a_chinese_link_reads_chinese_while_the_teacher_rea
 def test_a_number_typed_with_a_comma_in_turkish_is_read_as_a_number():
     teacher, code = a_class("tr")
     student = joined(code, "Ayşe", {"lang": "tr"})
-    teacher.selectbox(key="live_lesson_choice").set_value(live_class.PLAYGROUND_CHOICE)
+    teacher.selectbox(key=FIRST_LESSON_BOX).set_value(live_class.PLAYGROUND_CHOICE)
     ran(teacher)
     ran(student)
     box = next(t for t in student.text_input if t.key and t.key.startswith("live_answer_playground"))

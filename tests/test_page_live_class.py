@@ -7,9 +7,12 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT, texts
 from classroom.steps import live_step
+from content.lessons import LESSONS
 from ui.controllers import live_class
 
 PAGE = "pages/19_Live_class.py"
+
+FIRST_LESSON_BOX = f"live_lesson_choice_{LESSONS[0].key}"  # the lesson box, keyed by what it shows
 
 
 @pytest.fixture(autouse=True)
@@ -204,7 +207,7 @@ def test_hiding_a_nickname_and_ending_the_class():
 def test_the_playground_scenario_with_a_typed_number():
     at, code, _ = teacher()
     ann, bob = student(code, "Ann"), student(code, "Bob")
-    at.selectbox(key="live_lesson_choice").set_value(live_class.PLAYGROUND_CHOICE)
+    at.selectbox(key=FIRST_LESSON_BOX).set_value(live_class.PLAYGROUND_CHOICE)
     ran(at)
     now = live_class.store().current(code)
     step = live_step(now["lesson"], 0)
@@ -223,3 +226,31 @@ def test_the_playground_scenario_with_a_typed_number():
     ran(bob)
     assert "Not quite." in texts(bob)
 
+
+
+def test_a_step_box_the_browser_had_not_yet_redrawn_does_not_move_the_class_back():
+    """On a busy server a rerun (the poll's, a second click) can leave the browser before the last run's
+    answer arrived, carrying the step box's old value: that is not the teacher choosing the old step."""
+    at, code, _ = teacher()
+    at.button(key="live_next").click()
+    ran(at)  # step 2
+    before_next = at._tree.get_widget_states()  # what the browser holds while "Next" is still on its way
+    at.button(key="live_next").click()
+    ran(at)  # step 3
+    at._run(widget_state=before_next)
+    assert not at.exception, [e.value for e in at.exception]
+    assert live_class.store().current(code)["step"] == 2
+    assert "What is Recall@10?" in texts(at)
+
+
+def test_the_step_box_and_the_lesson_box_still_move_the_class_and_an_old_lesson_box_does_not_undo_it():
+    at, code, _ = teacher()
+    at.selectbox(key=f"live_step_choice_{LESSONS[0].key}_0").set_value(4)
+    ran(at)
+    assert live_class.store().current(code)["step"] == 3
+    before = at._tree.get_widget_states()
+    at.selectbox(key=FIRST_LESSON_BOX).set_value(LESSONS[1].key)
+    ran(at)
+    assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)
+    at._run(widget_state=before)
+    assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)

@@ -439,10 +439,13 @@ def _teacher_link(teacher: dict, code: str, key: str) -> None:
 def step_controls(code: str, key: str, now: dict) -> None:
     choices = [lesson.key for lesson in LESSONS] + [PLAYGROUND_CHOICE]
     current = now["lesson"] if now["lesson"] in BY_KEY else PLAYGROUND_CHOICE
-    st.session_state["live_lesson_choice"] = current
+    # A rerun can leave the browser before the last run's answer reached it, carrying a box's old value.
+    # Each box is keyed by what it shows and its callback ignores the value it was drawn with, so an old
+    # box (Streamlit keeps its callback) never reads as the teacher choosing the step it showed.
+    lesson_box = f"live_lesson_choice_{current}"
     row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
-    row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, key="live_lesson_choice", on_change=_choose_lesson,
-                     args=(code, key),
+    row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
+                     on_change=_choose_lesson, args=(code, key, lesson_box, current),
                      format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
                                           else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
     if current == PLAYGROUND_CHOICE:
@@ -453,9 +456,9 @@ def step_controls(code: str, key: str, now: dict) -> None:
                              args=(code, key))
         return
     count = step_count(now["lesson"])
-    st.session_state["live_step_choice"] = now["step"] + 1
-    row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), key="live_step_choice", on_change=_go_to,
-                     args=(code, key, now["lesson"]),
+    step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
+    row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), index=now["step"], key=step_box,
+                     on_change=_go_to, args=(code, key, now["lesson"], step_box, now["step"]),
                      format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))[:48]
                                           for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
@@ -475,12 +478,16 @@ def _set(code: str, key: str, lesson: str, index: int) -> None:
         store().set_step(code, key, lesson, index, step.question_id, step.right_answer)
 
 
-def _go_to(code: str, key: str, lesson: str) -> None:
-    _set(code, key, lesson, int(st.session_state["live_step_choice"]) - 1)
+def _go_to(code: str, key: str, lesson: str, step_box: str, shown: int) -> None:
+    index = int(st.session_state[step_box]) - 1
+    if index != shown:
+        _set(code, key, lesson, index)
 
 
-def _choose_lesson(code: str, key: str) -> None:
-    choice = st.session_state["live_lesson_choice"]
+def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
+    choice = st.session_state[lesson_box]
+    if choice == shown:
+        return
     if choice == PLAYGROUND_CHOICE:
         _push_playground(code, key)
     else:
