@@ -126,6 +126,9 @@ def type_into_new_row(page: Page, table: Locator, rows: int, keys: list[str]) ->
     Each step waits for the rerun it causes, so a rerun that takes the cursor away loses what follows.
     """
     table.locator(".dvn-scroller").click(position={"x": 60, "y": HEADER_HEIGHT + rows * ROW_HEIGHT + ROW_HEIGHT / 2})
+    # The new row's first cell is selected only once the rerun the new row starts has answered; a person
+    # types when they see it highlighted (a key pressed before that is lost: "dave" became "ave").
+    expect(table.locator(f'#glide-cell-1-{rows}[aria-selected="true"]')).to_have_count(1, timeout=30_000)
     _settle(page)
     for key in keys:
         if key in ("Tab", "Enter"):
