@@ -98,8 +98,13 @@ def test_the_scenario_file_downloads_what_is_on_screen_after_k_moves(server, pag
     assert media == [], "a download button's file was fetched before anyone clicked it"
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Lesson link and file").click()
-    with page.expect_download() as download:
-        sidebar.get_by_role("button", name="Download the scenario (JSON)").click()
+    button = sidebar.get_by_role("button", name="Download the scenario (JSON)")
+    expect(button).to_be_visible()
+    wait_until_idle(page)  # a person clicks the button they see, on a page that is not rerunning
+    # The file is made on the server when clicked (a deferred download): under CI's load that round trip took
+    # longer than Playwright's 20 s once.
+    with page.expect_download(timeout=45_000) as download:
+        button.click()
     saved = tmp_path / "scenario.json"
     download.value.save_as(saved)
     assert download.value.suggested_filename == "receval-scenario.json"
