@@ -11,6 +11,7 @@ import argparse
 import json
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -181,6 +182,28 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
         raise InputError(f"{path}: {error}", 4) from None
 
 
+def read_inputs(args) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The recommendations and the ground truth, the second read in a thread of its own meanwhile:
+    pyarrow parses without the GIL, and the Python steps of reading a large file leave a core idle.
+    A refusal of the recommendations comes first, as when read one after the other. One after the
+    other when the ground truth would draw a progress bar (two bars at once garble each other)."""
+    def truth() -> pd.DataFrame:
+        return read_input(args.ground_truth, "ground_truth", args.ground_truth_format, args.quiet)
+
+    def recommendations() -> pd.DataFrame:
+        return read_input(args.recommendations, "recommendations", args.recommendations_format, args.quiet)
+
+    try:
+        bar = not args.quiet and Path(args.ground_truth).stat().st_size >= PROGRESS_FROM_BYTES
+    except OSError:
+        bar = False  # read_input says what is wrong with the path
+    if bar:
+        return recommendations(), truth()
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(truth)
+        return recommendations(), pending.result()
+
+
 def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.DataFrame:
     if args.keep_best_duplicates:
         kept = batch.keep_best_duplicates(recs)
@@ -337,10 +360,8 @@ def run_evaluate(args, out) -> None:
         run_evaluate_streamed(args, out)
         return
     check_fits(args.recommendations, args.recommendations_format)
-    quiet = args.quiet
-    recs = read_input(args.recommendations, "recommendations", args.recommendations_format, quiet)
-    truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, quiet)
-    if not quiet and len(recs) >= 1_000_000:
+    recs, truth = read_inputs(args)
+    if not args.quiet and len(recs) >= 1_000_000:
         print(f"evaluating {len(recs):,} recommendations of {recs['user'].nunique():,} users ...", file=sys.stderr)
     per_user = _evaluate(recs, truth, args, f"{args.recommendations} with {args.ground_truth}")
     _write_result(per_user, args, out)

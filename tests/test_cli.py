@@ -120,6 +120,25 @@ def test_bad_input_exits_with_its_code_and_names_the_file(files, capsys, make, c
     assert re.search(message, capsys.readouterr().err)
 
 
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_the_ground_truth_read_meanwhile_keeps_what_each_refusal_says(files, capsys, quiet):
+    """The ground truth is read in a second thread while the recommendations are: with both files bad the
+    recommendations' refusal still comes first, and a bad ground truth alone is named as before."""
+    folder, _, _ = files
+    (folder / "bad_recs.csv").write_text("user,product,rank\nu1,i1,1\n")
+    (folder / "bad_truth.csv").write_text("user,item,relevance\nu1,i1,1\nu1,i1,2\n")
+    assert run(["evaluate", "--recommendations", str(folder / "bad_recs.csv"), "--ground-truth",
+                str(folder / "bad_truth.csv"), *quiet])[0] == 4
+    error = capsys.readouterr().err
+    assert "bad_recs.csv:" in error and "bad_truth.csv:" not in error
+    assert run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth",
+                str(folder / "nope.csv"), *quiet])[0] == 3
+    assert "nope.csv: cannot be opened" in capsys.readouterr().err
+    assert run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth",
+                str(folder / "bad_truth.csv"), *quiet])[0] == 4
+    assert re.search("bad_truth.csv: .*duplicate", capsys.readouterr().err)
+
+
 def test_compare_prints_the_significance_table(files):
     folder, recs, truth = files
     other, _ = synthetic(1)
