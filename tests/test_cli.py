@@ -126,7 +126,7 @@ def test_the_ground_truth_read_meanwhile_keeps_what_each_refusal_says(files, cap
     recommendations' refusal still comes first, and a bad ground truth alone is named as before."""
     folder, _, _ = files
     (folder / "bad_recs.csv").write_text("user,product,rank\nu1,i1,1\n")
-    (folder / "bad_truth.csv").write_text("user,item,relevance\nu1,i1,1\nu1,i1,2\n")
+    (folder / "bad_truth.csv").write_text("user,thing,relevance\nu1,i1,1\n")  # refused while read
     assert run(["evaluate", "--recommendations", str(folder / "bad_recs.csv"), "--ground-truth",
                 str(folder / "bad_truth.csv"), *quiet])[0] == 4
     error = capsys.readouterr().err
@@ -136,7 +136,7 @@ def test_the_ground_truth_read_meanwhile_keeps_what_each_refusal_says(files, cap
     assert "nope.csv: cannot be opened" in capsys.readouterr().err
     assert run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth",
                 str(folder / "bad_truth.csv"), *quiet])[0] == 4
-    assert re.search("bad_truth.csv: .*duplicate", capsys.readouterr().err)
+    assert re.search("bad_truth.csv: .*item", capsys.readouterr().err)
 
 
 def test_compare_prints_the_significance_table(files):
