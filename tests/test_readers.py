@@ -116,3 +116,14 @@ def test_parquet_row_limit_and_missing_column(tmp_path):
 def test_qrels_reader_alone():
     assert read_trec_qrels(b"q 0 d 3\n")["relevance"].tolist() == [3]
     assert read_trec_run(b"q Q0 d 1 -2.5e3 t\n")["score"].tolist() == [-2500.0]
+
+
+@pytest.mark.parametrize("categorical_ids", [False, True])
+def test_spaces_around_an_id_in_a_later_block_of_a_large_file_are_trimmed(categorical_ids):
+    """pyarrow parses 16 MiB blocks, each with a dictionary of its own: every block is checked, not the first."""
+    rows = "".join(f"u{n // 100},{n % 100},{n % 100 + 1}\n" for n in range(1_500_000))  # about 18 MiB
+    data = ("user,item,rank\n" + rows + " u_last , 7 ,1\n").encode()
+    assert len(data) > 1 << 24
+    frame = read_csv(data, categorical_ids=categorical_ids)
+    assert frame["user"].iloc[-1] == "u_last" and frame["item"].iloc[-1] == "7"
+    assert frame.loc[2 + 1_500_000, "item"] == "7"  # the file's last line keeps its line number
