@@ -308,12 +308,11 @@ def _runs_of_users(rec_user: np.ndarray, truth_user: np.ndarray, n_users: int) -
 
     A user without recommendations gets a number past every run: its truth pairs match no row.
     """
-    if rec_user.size < 2:
+    same_user = rec_user[1:] == rec_user[:-1]
+    if rec_user.size < 2 or not _grouped(rec_user, same_user):
         return rec_user, truth_user
-    new_run = np.r_[True, rec_user[1:] != rec_user[:-1]]
+    new_run = np.r_[True, ~same_user]
     run_users = rec_user[new_run]
-    if np.bincount(run_users, minlength=n_users).max(initial=0) > 1:
-        return rec_user, truth_user
     run_of_user = np.arange(run_users.size, run_users.size + n_users, dtype=np.int64)
     run_of_user[run_users] = np.arange(run_users.size)
     return np.cumsum(new_run) - 1, run_of_user[truth_user]

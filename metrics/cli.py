@@ -145,6 +145,10 @@ def _format_of(path: Path, override: str) -> str:
     return override if override != "auto" else EXTENSIONS.get(suffixes[-1] if suffixes else "", "auto")
 
 
+def _draws_progress_bar(size: int, quiet: bool) -> bool:
+    return not quiet and size >= PROGRESS_FROM_BYTES
+
+
 def _read_bytes(path: Path, quiet: bool) -> bytes:
     try:
         size = path.stat().st_size
@@ -156,7 +160,7 @@ def _read_bytes(path: Path, quiet: bool) -> bytes:
                 readers.check_head(head)  # a binary file is refused before it is read whole
             except ValueError as error:
                 raise InputError(f"{path}: {error}", 4) from None
-            if quiet or size < PROGRESS_FROM_BYTES:
+            if not _draws_progress_bar(size, quiet):
                 handle.seek(0)
                 return handle.read()  # one read, no copy of the head joined to the rest (300 MB: 0.1 s)
             from tqdm import tqdm
@@ -194,7 +198,7 @@ def read_inputs(args) -> tuple[pd.DataFrame, pd.DataFrame]:
         return read_input(args.recommendations, "recommendations", args.recommendations_format, args.quiet)
 
     try:
-        bar = not args.quiet and Path(args.ground_truth).stat().st_size >= PROGRESS_FROM_BYTES
+        bar = _draws_progress_bar(Path(args.ground_truth).stat().st_size, args.quiet)
     except OSError:
         bar = False  # read_input says what is wrong with the path
     if bar:

@@ -111,10 +111,9 @@ example = EXAMPLES["rating_models"]
 with st.container(border=True):
     st.markdown(_(words.NOT_FROM_CODE))
     show_table(
-        [{"value": words.model_metric(*v.label.rsplit(" ", 1)), "document prints": words.printed(v.printed),
-          "its code gives": numbers.number(v.exact, 4)} for v in example.values],
-        column_config={"value": _(words.VALUE), "document prints": _(words.DOCUMENT_PRINTS),
-                       "its code gives": _(words.CODE_GIVES)},
+        [{words.VALUE: words.model_metric(*v.label.rsplit(" ", 1)), words.DOCUMENT_PRINTS: words.printed(v.printed),
+          words.CODE_GIVES: numbers.number(v.exact, 4)} for v in example.values],
+        column_config={column: _(column) for column in (words.VALUE, words.DOCUMENT_PRINTS, words.CODE_GIVES)},
     )
 
 pitfalls(*(_(line) for line in words.PITFALLS))
