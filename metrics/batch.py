@@ -149,11 +149,14 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
     series = frame[column]
     if series.dtype == bool:
         series = series.astype(float)
-    if pd.api.types.is_numeric_dtype(series.dtype):
+    if series.dtype == np.float64:
+        values = series.to_numpy()  # no copy: the check below finds NaN too
+    elif pd.api.types.is_numeric_dtype(series.dtype):
         values = series.to_numpy(dtype=float, na_value=np.nan)
     else:
         values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    bad = np.flatnonzero(~np.isfinite(values))
+    finite = np.isfinite(values)
+    bad = np.flatnonzero(~finite) if not finite.all() else np.zeros(0, dtype=np.int64)
     if bad.size:
         raise DataError(
             "not_numbers", f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
@@ -255,37 +258,44 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
             if lo >= 0 and hi < max(2 * (va.size + vb.size), 1 << 20):
                 lo = 0  # non-negative ids are their own codes: no copy of the columns
             return (va - lo if lo else va), (vb - lo if lo else vb), pd.RangeIndex(lo, hi + 1)
-    codes_a, uniques_a = _factorize(a)
-    codes_b, uniques_b = _factorize(b)
+    (raw_a, remap_a, uniques_a), (raw_b, remap_b, uniques_b) = _factorize(a), _factorize(b)
     try:
         labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=True)
     except TypeError:  # ids of mixed types: any one consistent order
         labels = pd.Index(uniques_a).union(pd.Index(uniques_b), sort=False)
-    map_a = labels.get_indexer(pd.Index(uniques_a))
-    map_b = labels.get_indexer(pd.Index(uniques_b))
-    return map_a[codes_a].astype(np.int64), map_b[codes_b].astype(np.int64), labels
+    # Each table's codes in one gather from its small map of distinct values: a column of 10M ids
+    # is copied once, not once per step.
+    map_a = labels.get_indexer(pd.Index(uniques_a)).astype(np.int64)
+    map_b = labels.get_indexer(pd.Index(uniques_b)).astype(np.int64)
+    map_a = map_a if remap_a is None else map_a[remap_a]
+    map_b = map_b if remap_b is None else map_b[remap_b]
+    return map_a[raw_a], map_b[raw_b], labels
 
 
-def _factorize(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """Codes numbering the values in sorted order, and the sorted values; a Categorical (ids
-    dictionary-encoded while reading) only sorts its categories."""
+def _factorize(values: pd.Series) -> tuple[np.ndarray, np.ndarray | None, pd.Index]:
+    """Raw codes, the map from raw code to the rank of its value in sorted order (None: the raw
+    codes are those ranks), and the sorted values. A Categorical (ids dictionary-encoded while
+    reading) only sorts its categories, and its codes are used as they are."""
     if isinstance(values.dtype, pd.CategoricalDtype):
         categories = values.cat.categories
         by_value = categories.argsort()
         rank = np.empty(len(categories), dtype=np.int64)
         rank[by_value] = np.arange(len(categories))
-        return rank[values.cat.codes.to_numpy()], categories[by_value]
-    return pd.factorize(values, sort=True)
+        return values.cat.codes.to_numpy(), rank, categories[by_value]
+    codes, uniques = pd.factorize(values, sort=True)
+    return codes, None, uniques
 
 
 def _pair_keys(users: np.ndarray, items: np.ndarray, n_items: int) -> np.ndarray:
     if (int(users.max(initial=0)) + 1) * max(n_items, 1) >= 2**62:
         raise ValueError("too many distinct users x items to encode (more than 2**62 pairs)")
-    return users * n_items + items
+    keys = users * n_items
+    keys += items
+    return keys
 
 
 def _sort_keys(keys: np.ndarray, major: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The keys sorted and the row each came from.
+    """The keys sorted and the row each came from. ``keys`` is sorted in place (its buffer is reused).
 
     When key and row number fit in 63 bits together they are packed into one int64 and sorted
     by value, about twice as fast as an argsort followed by a gather. When the rows already come
@@ -296,8 +306,12 @@ def _sort_keys(keys: np.ndarray, major: np.ndarray) -> tuple[np.ndarray, np.ndar
     kind = "stable" if n and np.all(major[1:] >= major[:-1]) else None
     row_bits = max(1, (n - 1).bit_length())
     if n and int(keys.max()) < 1 << (62 - row_bits):
-        packed = np.sort((keys << row_bits) | np.arange(n, dtype=np.int64), kind=kind)
-        return packed >> row_bits, packed & ((1 << row_bits) - 1)
+        keys <<= row_bits
+        keys |= np.arange(n, dtype=np.int64)
+        keys.sort(kind=kind)
+        rows = keys & ((1 << row_bits) - 1)
+        keys >>= row_bits
+        return keys, rows
     order = np.argsort(keys, kind="stable")
     return keys[order], order
 
@@ -315,7 +329,9 @@ def _runs_of_users(rec_user: np.ndarray, truth_user: np.ndarray, n_users: int) -
     run_users = rec_user[new_run]
     run_of_user = np.arange(run_users.size, run_users.size + n_users, dtype=np.int64)
     run_of_user[run_users] = np.arange(run_users.size)
-    return np.cumsum(new_run) - 1, run_of_user[truth_user]
+    run = np.cumsum(new_run)
+    run -= 1
+    return run, run_of_user[truth_user]
 
 
 @dataclass(frozen=True)
@@ -649,7 +665,7 @@ def _positions(starts: np.ndarray, n: int) -> np.ndarray:
     """The 1-based rank of each row within its group, given where the groups start."""
     lengths = np.diff(np.r_[starts, n])
     if lengths.size and lengths.min() == lengths.max():  # every list equally long: common, cheap
-        return np.tile(np.arange(1, lengths[0] + 1), lengths.size)
+        return np.tile(np.arange(1, lengths[0] + 1, dtype=np.int32 if n < 2**31 else np.int64), lengths.size)
     return np.arange(1, n + 1) - np.repeat(starts, lengths)
 
 

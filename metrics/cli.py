@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -31,8 +32,8 @@ EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet",
 TREC_NAMES = {"precision": "P", "recall": "recall", "average_precision": "map_cut", "ndcg": "ndcg_cut",
               "hit_rate": "success", "reciprocal_rank": "recip_rank"}
 """trec_eval's names of the metrics, for --format trec (F1 has none: it is left out there)."""
-PROGRESS_FROM_BYTES = 16 * 1024 * 1024  # files at least this large get a progress bar on stderr
-CHUNK = 4 * 1024 * 1024
+PROGRESS_FROM_BYTES = 16 * 1024 * 1024  # files at least this large are announced on stderr
+MAP_FROM_BYTES = 64 * 1024  # files at least this large are memory-mapped rather than read
 
 
 class InputError(Exception):
@@ -145,13 +146,11 @@ def _format_of(path: Path, override: str) -> str:
     return override if override != "auto" else EXTENSIONS.get(suffixes[-1] if suffixes else "", "auto")
 
 
-def _draws_progress_bar(size: int, quiet: bool) -> bool:
-    return not quiet and size >= PROGRESS_FROM_BYTES
-
-
-def _read_bytes(path: Path, quiet: bool) -> bytes:
+def _read_bytes(path: Path, quiet: bool):
+    """The file's content, refused from its first bytes if no reader can read it. A large file is
+    memory-mapped, not copied: the parser reads the page cache directly (a 300 MB CSV: 0.65 s to
+    parse from the map, 1.3-2.0 s to copy it into memory and parse the copy, on this 2-core machine)."""
     try:
-        size = path.stat().st_size
         if path.is_dir():
             raise InputError(f"{path}: is a folder, not a file", 3)
         with path.open("rb") as handle:
@@ -160,18 +159,15 @@ def _read_bytes(path: Path, quiet: bool) -> bytes:
                 readers.check_head(head)  # a binary file is refused before it is read whole
             except ValueError as error:
                 raise InputError(f"{path}: {error}", 4) from None
-            if not _draws_progress_bar(size, quiet):
-                handle.seek(0)
-                return handle.read()  # one read, no copy of the head joined to the rest (300 MB: 0.1 s)
-            from tqdm import tqdm
-
-            parts = [head]
-            with tqdm(total=size, unit="B", unit_scale=True, desc=f"reading {path.name}", file=sys.stderr) as bar:
-                bar.update(len(head))
-                while chunk := handle.read(CHUNK):
-                    parts.append(chunk)
-                    bar.update(len(chunk))
-            return b"".join(parts)
+            size = path.stat().st_size
+            if not quiet and size >= PROGRESS_FROM_BYTES:
+                sys.stderr.write(f"reading {path.name} ({size / 2**20:,.0f} MiB) ...\n")  # one write: two threads read
+            if len(head) < min(readers.SNIFF_BYTES, MAP_FROM_BYTES):
+                return head  # the whole file
+            try:
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # a pipe or a special file: read it
+                return head + handle.read()
     except OSError as error:
         raise InputError(f"{path}: cannot be opened: {error.strerror or error}", 3) from None
 
@@ -189,23 +185,11 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
 def read_inputs(args) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The recommendations and the ground truth, the second read in a thread of its own meanwhile:
     pyarrow parses without the GIL, and the Python steps of reading a large file leave a core idle.
-    A refusal of the recommendations comes first, as when read one after the other. One after the
-    other when the ground truth would draw a progress bar (two bars at once garble each other)."""
-    def truth() -> pd.DataFrame:
-        return read_input(args.ground_truth, "ground_truth", args.ground_truth_format, args.quiet)
-
-    def recommendations() -> pd.DataFrame:
-        return read_input(args.recommendations, "recommendations", args.recommendations_format, args.quiet)
-
-    try:
-        bar = _draws_progress_bar(Path(args.ground_truth).stat().st_size, args.quiet)
-    except OSError:
-        bar = False  # read_input says what is wrong with the path
-    if bar:
-        return recommendations(), truth()
+    A refusal of the recommendations comes first, as when read one after the other."""
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(truth)
-        return recommendations(), pending.result()
+        pending = pool.submit(read_input, args.ground_truth, "ground_truth", args.ground_truth_format, args.quiet)
+        recommendations = read_input(args.recommendations, "recommendations", args.recommendations_format, args.quiet)
+        return recommendations, pending.result()
 
 
 def _evaluate(recs: pd.DataFrame, truth: pd.DataFrame, args, source: str) -> pd.DataFrame:

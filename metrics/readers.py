@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import mmap
 import re
 import zlib
 from os import PathLike
@@ -53,6 +54,10 @@ SHOWN = 5  # offending lines listed in a message
 
 
 def _bytes(source) -> bytes:
+    """The file's content: bytes, or a read-only memory map of the file as it is (the command line
+    maps large files instead of copying them: the readers use only what both offer)."""
+    if isinstance(source, mmap.mmap):
+        return source
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, PathLike)):
@@ -87,19 +92,19 @@ def check_head(head: bytes) -> None:
 
 def unwrap(data: bytes) -> bytes:
     """The file's content as Parquet or UTF-8 bytes: gzip is decompressed, UTF-16 with a BOM re-encoded."""
-    if data.startswith(GZIP_MAGIC):
+    if data[:2] == GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise DataError("gzip", f"this gzip file cannot be decompressed ({error}); is it complete?",
                             detail=str(error)) from None
-    if data.startswith(UTF16_BOMS):
+    if data[:2] in UTF16_BOMS:
         try:
-            data = data.decode("utf-16").encode("utf-8")
+            data = bytes(data).decode("utf-16").encode("utf-8")
         except UnicodeDecodeError as error:
             raise DataError("utf16", f"this UTF-16 file has an undecodable character at byte {error.start}; "
                             "save it as UTF-8 CSV", position=error.start) from None
-    if data.startswith(UTF8_BOM):
+    if data[:3] == UTF8_BOM:
         data = data[len(UTF8_BOM):]
     check_head(data[:SNIFF_BYTES])
     return data
@@ -185,7 +190,7 @@ def sniff_format(data: bytes, filename: str = "") -> str:
     """
     if data[:4] == PARQUET_MAGIC or filename.lower().endswith((".parquet", ".pq")):
         return "parquet"
-    if data.startswith((GZIP_MAGIC, *UTF16_BOMS)):
+    if data[:2] in (GZIP_MAGIC, *UTF16_BOMS):
         return sniff_format(unwrap(data), filename.removesuffix(".gz"))
     head = _text_head(data).lstrip("\ufeff")
     if looks_csv(head):
@@ -258,9 +263,9 @@ def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str) -> pd.Index
     later), so when no field is quoted (none holds a newline) that is ``first, first + 1, ...``,
     known without reading the file again; otherwise the lines are counted.
     """
-    if b'"' not in data:
+    if data.find(b'"') < 0:
         return pd.RangeIndex(first, first + n_rows, name="line")
-    reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
+    reader = csv.reader(io.StringIO(bytes(data).decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
     lines, previous = [], 0
     for row in reader:
         if previous + 1 >= first and row and any(field.strip() for field in row):
@@ -271,7 +276,7 @@ def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str) -> pd.Index
 
 def _line_of(data: bytes, text: str, start: int) -> int:
     at = data.find(text.encode("utf-8"), start)
-    return data.count(b"\n", 0, at) + 1 if at >= 0 else 0
+    return data[:at].count(b"\n") + 1 if at >= 0 else 0
 
 
 def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = None,
@@ -319,7 +324,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         table = pacsv.read_csv(
             pa.py_buffer(data),
             read_options=pacsv.ReadOptions(skip_rows=skipped + 1, column_names=names, block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=b'"' in data,
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=data.find(b'"') >= 0,
                                               ignore_empty_lines=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
@@ -441,7 +446,7 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
 
 def _comment_lines(data: bytes) -> np.ndarray:
     """The 0-based numbers of the lines that start with '#' (comments, which trec_eval skips)."""
-    if not (data.startswith(b"#") or b"\n#" in data):
+    if not (data[:1] == b"#" or data.find(b"\n#") >= 0):
         return np.zeros(0, dtype=np.int64)
     starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
     return np.array([i for i, at in enumerate(starts) if data[at:at + 1] == b"#"], dtype=np.int64)

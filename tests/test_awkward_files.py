@@ -20,6 +20,14 @@ TRUTH_CSV = "user,item,relevance\nu1,7,1\nu1,8,2\nu2,9,1\n"
 RECS_CSV = "user,item,rank\nu1,7,1\nu1,5,2\nu2,9,1\nu2,8,2\n"
 
 
+@pytest.fixture(autouse=True, params=["read", "memory-mapped"])
+def file_access(request, monkeypatch):
+    """Every case twice: small files are read into memory, large ones mapped (the readers see both)."""
+    if request.param == "memory-mapped":
+        monkeypatch.setattr(cli, "MAP_FROM_BYTES", 1)
+    return request.param
+
+
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stderr(err):

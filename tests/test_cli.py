@@ -153,7 +153,7 @@ def test_compare_prints_the_significance_table(files):
     pd.testing.assert_frame_equal(printed, expected, check_exact=False, rtol=1e-9, check_dtype=False)
 
 
-def test_progress_bar_on_stderr_for_large_files(files, capsys, monkeypatch):
+def test_large_files_are_announced_on_stderr(files, capsys, monkeypatch):
     folder, _, _ = files
     monkeypatch.setattr(cli, "PROGRESS_FROM_BYTES", 0)
     code, _ = run(["evaluate", "--recommendations", str(folder / "recs.csv"), "--ground-truth", str(folder / "truth.csv")])
