@@ -30,12 +30,15 @@ def by_user(recs: pd.DataFrame) -> pd.DataFrame:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans())
-def test_halves_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth):
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.booleans())
+def test_halves_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth, categorical):
     recs, truth = log
     recs = by_user(recs) if grouped else recs
     if text_truth:  # numbers on one side, text on the other: matched as text by both paths
         truth = truth.assign(user=truth["user"].astype(str), item=truth["item"].astype(str))
+    if categorical:  # text ids dictionary-encoded, as the command line reads a CSV file
+        recs = recs.assign(user=recs["user"].astype(str).astype("category"), item=recs["item"].astype(str).astype("category"))
+        truth = truth.assign(user=truth["user"].astype(str).astype("category"))
     ks, gain, denominator = grid
     with pytest.MonkeyPatch.context() as patch:
         split = batch._halves_by_user(recs, truth) if len(recs) > 1 else None
@@ -76,3 +79,24 @@ def test_a_count_of_repeated_rows_covers_both_halves(monkeypatch):
     truth = pd.DataFrame({"user": ["a", "b"], "item": ["x", "z"]})
     with pytest.raises(ValueError, match=r"user 'a', item 'x' at rows 0 and 1; 2 row\(s\) in all repeat"):
         in_halves(monkeypatch, recs, truth, 2)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.integers(1, 5))
+def test_rows_packed_into_the_keys_block_by_block_give_the_same_numbers(log, grid, ties, block):
+    recs, truth = log
+    ks, gain, denominator = grid
+
+    def run(pack_block: int):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(batch, "PACK_BLOCK", pack_block)
+            try:
+                return batch.evaluate(recs, truth, ks, gain=gain, denominator=denominator, ties=ties)
+            except ValueError as error:
+                return str(error)
+
+    whole, blocks = run(1 << 20), run(block)
+    if isinstance(whole, str):
+        assert blocks == whole
+    else:
+        pd.testing.assert_frame_equal(blocks, whole, check_exact=True)
