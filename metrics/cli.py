@@ -395,17 +395,7 @@ def run_evaluate_on_spark(args, out) -> None:
     except ValueError as error:
         raise InputError(f"{args.recommendations} with {args.ground_truth}: {error}", 4) from None
     except Exception as error:  # a failed Spark job carries the batch engine's message
-        reason = _spark_reason(str(error))
-        if reason is None:  # a Java-side failure: its first line, e.g. a malformed CSV record, not the stack trace
-            lines = [line.strip() for line in message.splitlines() if line.strip() and not line.strip().startswith("at ")]
-            malformed = next((line for line in lines if "Malformed" in line or "malformed" in line), None)
-            reason = malformed or (lines[0] if lines else repr(error))
-            if malformed:
-                reason += ("; a row has more or fewer fields than the header names (the pandas engine, or --stream, "
-                           "names its line)")
-            elif spark_log:
-                reason += f" (Spark's own log: {spark_log})"
-        raise InputError(f"{args.recommendations} with {args.ground_truth}: {reason}", 4) from None
+        raise InputError(f"{args.recommendations} with {args.ground_truth}: {spark_failure(str(error), spark_log)}", 4) from None
     _print_summary(summary, args.output_format, out)
 
 
@@ -440,6 +430,21 @@ def _quiet_session(spark, master: str):
 # A Python worker's exception line ("metrics.errors.DataError: ...") or a raise_error's message.
 _WORKER_ERROR = re.compile(r"^(?:[\w.]+\.)?(?:ValueError|DataError|InputError|DuplicatePairsError): (.*)$")
 _RAISED = re.compile(r"\[USER_RAISED_EXCEPTION\] (.*?)(?: SQLSTATE: \w+)?$")
+
+
+def spark_failure(text: str, spark_log: str | None) -> str:
+    """One line saying why a Spark job failed: the batch engine's message if a worker raised it,
+    else the Java side's first line (a malformed CSV record, with what to do), never its stack trace."""
+    reason = _spark_reason(text)
+    if reason is not None:
+        return reason
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("at ")]
+    malformed = next((line for line in lines if "Malformed" in line or "malformed" in line), None)
+    if malformed:
+        return (malformed + "; a row has more or fewer fields than the header names (the pandas engine, or --stream, "
+                "names its line)")
+    reason = lines[0] if lines else "the Spark job failed"
+    return reason + (f" (Spark's own log: {spark_log})" if spark_log else "")
 
 
 def _spark_reason(message: str) -> str | None:

@@ -196,3 +196,17 @@ def test_keep_best_duplicates_keeps_the_best_placed_row_by_rank_or_by_score():
     assert batch.keep_best_duplicates(by_score).index.tolist() == [1, 2]
     unique = by_score.drop_duplicates(["user", "item"])
     assert batch.keep_best_duplicates(unique).equals(unique)
+
+
+def test_a_failed_spark_job_reads_as_one_line_whatever_failed():
+    worker = "Traceback (most recent call last):\n  File x\nmetrics.errors.DataError: ground_truth column 'relevance' must hold finite numbers; line 3 holds 'x'\n"
+    assert cli.spark_failure(worker, None) == "ground_truth column 'relevance' must hold finite numbers; line 3 holds 'x'"
+    java = ("org.apache.spark.SparkException: Job aborted due to stage failure: Malformed records are detected in record parsing.\n"
+            "\tat org.apache.spark.sql.catalyst.util.FailureSafeParser.parse(FailureSafeParser.scala:83)\n")
+    malformed = cli.spark_failure(java, "/tmp/spark.log")
+    assert malformed.startswith("org.apache.spark.SparkException: Job aborted due to stage failure: Malformed records")
+    assert "more or fewer fields than the header" in malformed and "\n" not in malformed and "at org" not in malformed
+    other = cli.spark_failure("java.lang.OutOfMemoryError: Java heap space\n\tat java.util.Arrays.copyOf(Arrays.java:3537)\n",
+                              "/tmp/spark.log")
+    assert other == "java.lang.OutOfMemoryError: Java heap space (Spark's own log: /tmp/spark.log)"
+    assert cli.spark_failure("", None) == "the Spark job failed"
