@@ -323,7 +323,8 @@ def _sort_keys(keys: np.ndarray, major: np.ndarray) -> tuple[np.ndarray, np.ndar
             block |= np.arange(start, start + block.size, dtype=np.int64)
         keys.sort(kind=kind)
         rows = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-        np.bitwise_and(keys, (1 << row_bits) - 1, out=rows, casting="unsafe")
+        for start in range(0, n, PACK_BLOCK):  # a cast into `out` would run in numpy's small buffers
+            rows[start:start + PACK_BLOCK] = keys[start:start + PACK_BLOCK] & ((1 << row_bits) - 1)
         keys >>= row_bits
         return keys, rows
     order = np.argsort(keys, kind="stable")
@@ -343,9 +344,16 @@ def _runs_of_users(rec_user: np.ndarray, truth_user: np.ndarray, n_users: int) -
     run_users = rec_user[new_run]
     run_of_user = np.arange(run_users.size, run_users.size + n_users, dtype=np.int64)
     run_of_user[run_users] = np.arange(run_users.size)
-    run = np.cumsum(new_run)
+    run = _running_count(new_run)
     run -= 1
     return run, run_of_user[truth_user]
+
+
+def _running_count(flags: np.ndarray) -> np.ndarray:
+    """``np.cumsum`` of a boolean array as int64, cast first: numpy's cumsum casts a boolean
+    array in small buffers, 3 to 5 times slower on 10M rows."""
+    count = flags.astype(np.int64)
+    return np.cumsum(count, out=count)
 
 
 @dataclass(frozen=True)
@@ -415,7 +423,7 @@ def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
     stable sorts or ``np.lexsort``.
     """
     by_primary = np.argsort(primary)
-    steps = np.r_[0, np.cumsum(primary[by_primary][1:] != primary[by_primary][:-1])]
+    steps = np.r_[0, _running_count(primary[by_primary][1:] != primary[by_primary][:-1])]
     dense = np.empty_like(steps)
     dense[by_primary] = steps
     n_ranks = int(steps[-1]) + 1
@@ -638,7 +646,7 @@ def score_ranked_rows(
 
     top = position <= ks[-1]  # only the first max(K) rows of each user matter from here on
     user, position, grade, hit = rec_user[top], position[top], rec_grade[top], hit[top]
-    hits_so_far = np.cumsum(hit)
+    hits_so_far = _running_count(hit)
     group_start = np.r_[True, user[1:] != user[:-1]] if user.size else np.zeros(0, bool)
     before_group = np.repeat((hits_so_far - hit)[group_start], np.diff(np.r_[np.flatnonzero(group_start), user.size]))
     hits_so_far = hits_so_far - before_group  # hits at ranks 1..i of the same user
@@ -690,9 +698,22 @@ def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, ga
     keep = truth_grade > 0
     grade_code, grades = pd.factorize(truth_grade[keep], sort=True)
     n_grades = max(grades.size, 1)
-    # One sort of user * n_grades + (best grade first) orders each user's grades, best first.
-    key = np.sort(truth_user[keep] * n_grades + (n_grades - 1 - grade_code))
-    user, grade = key // n_grades, grades[n_grades - 1 - key % n_grades] if grades.size else key * 0.0
+    # One sort of user * n_grades + (best grade first) orders each user's grades, best first. A
+    # ground truth written user by user is sorted by its run of rows instead: the runs come in
+    # order, so a stable sort only orders each user's few grades (2M rows: 30 ms, not 120 ms).
+    user = truth_user[keep]
+    same_user = user[1:] == user[:-1]
+    if user.size > 1 and _grouped(user, same_user):
+        new_run = np.r_[True, ~same_user]
+        run_user = user[new_run]
+        run = _running_count(new_run)
+        run -= 1
+        key = np.sort(run * n_grades + (n_grades - 1 - grade_code), kind="stable")
+        user = run_user[key // n_grades]
+    else:
+        key = np.sort(user * n_grades + (n_grades - 1 - grade_code))
+        user = key // n_grades
+    grade = grades[n_grades - 1 - key % n_grades] if grades.size else key * 0.0
     starts = np.flatnonzero(np.r_[True, user[1:] != user[:-1]]) if user.size else np.zeros(0, int)
     position = _positions(starts, user.size)
     top = position <= k_max
