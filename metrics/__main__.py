@@ -12,6 +12,7 @@ import sys
 # - pyarrow's default allocator (mimalloc) spent 1-2 s of system time on the CSV parse; jemalloc
 #   reuses its pages (CSV 4.0 -> 2.9 s, Parquet 2.4 -> 1.95 s; the system allocator: 3.2 and 2.1 s).
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no linear algebra here: its idle threads only spin
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
 
 from metrics.cli import main  # noqa: E402

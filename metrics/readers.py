@@ -366,12 +366,10 @@ def _trim_ids(table):
             continue
         kind = table.schema.field(column).type
         values = table.column(column)
-        if pa.types.is_dictionary(kind):  # trim the dictionary only; re-encode if that merges two ids
-            chunks = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-            words = chunks.dictionary
-            trimmed = pc.utf8_trim_whitespace(words)
-            if trimmed.equals(words):
+        if pa.types.is_dictionary(kind):  # each block's dictionary is checked; re-encode if one has spaces
+            if all(pc.utf8_trim_whitespace(chunk.dictionary).equals(chunk.dictionary) for chunk in values.chunks):
                 continue
+            chunks = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
             values = pc.dictionary_encode(pc.utf8_trim_whitespace(chunks.cast(pa.string())))
         elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
             values = pc.utf8_trim_whitespace(values)
