@@ -100,3 +100,20 @@ def test_rows_packed_into_the_keys_block_by_block_give_the_same_numbers(log, gri
         assert blocks == whole
     else:
         pd.testing.assert_frame_equal(blocks, whole, check_exact=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=30), st.booleans(), st.integers(0, 2**31))
+def test_keys_sorted_run_by_run_equal_one_sort(lengths, equal, seed):
+    """Runs of equal leading part, in order: each is sorted alone (as rows of a 2-D view when all are
+    equally long), which must equal one sort of all the keys."""
+    rng = np.random.default_rng(seed)
+    lengths = [lengths[0]] * len(lengths) if equal else lengths
+    major = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    keys = major * 1000 + rng.integers(0, 1000, size=major.size)
+    expected = np.sort(keys)
+    batch._sort_in_place(keys, major)
+    np.testing.assert_array_equal(keys, expected)
+    shuffled = rng.permutation(expected)  # leading part out of order: one sort
+    batch._sort_in_place(shuffled, shuffled // 1000)
+    np.testing.assert_array_equal(shuffled, expected)
