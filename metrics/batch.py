@@ -706,12 +706,20 @@ def _positions(starts: np.ndarray, n: int) -> np.ndarray:
     return np.arange(1, n + 1) - np.repeat(starts, lengths)
 
 
+def _grade_codes(grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes numbering positive grades in ascending order, and the grade of each code. Whole grades
+    up to 1024 (the usual 1, 2, 3) are their own codes (grade - 1), without hashing every row."""
+    if grades.size and grades.max() <= 1024 and np.array_equal(grades, np.floor(grades)):
+        return grades.astype(np.int64) - 1, np.arange(1.0, grades.max() + 1)
+    return pd.factorize(grades, sort=True)
+
+
 def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, gain: str):
     """A function K -> IDCG@K per user: every graded item of the user's truth, best first."""
     truth_user = np.asarray(truth_user, dtype=np.int64)
     truth_grade = np.asarray(truth_grade, dtype=float)
     keep = truth_grade > 0
-    grade_code, grades = pd.factorize(truth_grade[keep], sort=True)
+    grade_code, grades = _grade_codes(truth_grade[keep])
     n_grades = max(grades.size, 1)
     # One sort of user * n_grades + (best grade first) orders each user's grades, best first. A
     # ground truth written user by user is sorted by its run of rows instead: the runs come in
@@ -855,7 +863,8 @@ def _evaluate(recommendations, ground_truth, ks: list[int], *, chosen: list[str]
     scores = score_ranked_rows(rows.rec_user, rows.rec_grade, rows.truth_user, rows.truth_grade,
                                n_users, ks, metrics=chosen, gain=gain, denominator=denominator)
     has_truth = np.bincount(rows.truth_user, minlength=n_users) > 0
-    has_recs = np.bincount(rows.rec_user, minlength=n_users) > 0
+    has_recs = np.zeros(n_users, dtype=bool)
+    has_recs[rows.rec_user] = True
     has_relevant = np.bincount(rows.truth_user, weights=rows.truth_grade > 0, minlength=n_users) > 0
     columns = [column_name(m, k_) for m in chosen if m != "reciprocal_rank" for k_ in ks]
     columns += ["reciprocal_rank"] if "reciprocal_rank" in chosen else []
