@@ -17,12 +17,15 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
 
 from metrics.cli import main  # noqa: E402
 
-code = main()
-for stream in (sys.stdout, sys.stderr):
-    try:
-        stream.flush()
-    except OSError:  # a reader that went away (| head): nothing more to say to it
-        pass
+try:
+    code = main()
+    sys.stdout.flush()
+except BrokenPipeError:  # the reader went away (| head -1): no traceback, exit 1 as the Python docs advise
+    code = 1
+try:
+    sys.stderr.flush()
+except OSError:
+    pass
 # Every file is written and closed by now; tearing down the interpreter would only free the
 # tables one by one (0.16 s after a 10M-row log). A Spark JVM exits when its pipe to us closes.
 os._exit(code)

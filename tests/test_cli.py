@@ -210,3 +210,19 @@ def test_a_failed_spark_job_reads_as_one_line_whatever_failed():
                               "/tmp/spark.log")
     assert other == "java.lang.OutOfMemoryError: Java heap space (Spark's own log: /tmp/spark.log)"
     assert cli.spark_failure("", None) == "the Spark job failed"
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(files):
+    """``python -m metrics ... | head -1``: the pipe closes before the summary is written."""
+    import os
+
+    folder, _, _ = files
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--recommendations", str(folder / "recs.csv"),
+                                 "--ground-truth", str(folder / "truth.csv")], cwd=ROOT, stdout=write_end,
+                                stderr=subprocess.PIPE, text=True, check=False)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 1 and result.stderr == ""
