@@ -159,8 +159,8 @@ def _numeric(frame: pd.DataFrame, name: str, column: str) -> np.ndarray:
     else:
         values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     finite = np.isfinite(values)
-    bad = np.flatnonzero(~finite) if not finite.all() else np.zeros(0, dtype=np.int64)
-    if bad.size:
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
         raise DataError(
             "not_numbers", f"{name} column '{column}' must hold finite numbers; {_rows(frame, bad)} "
             f"{_hold(bad)} {_values(series.to_numpy(dtype=object), bad)}", table=name, column=column,
@@ -253,7 +253,12 @@ def _shared_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, p
     skips hashing; codes that no row uses are harmless (their users have no rows).
     """
     (raw_a, map_a), (raw_b, map_b), labels = _code_maps(a, b)
-    return (raw_a if map_a is None else map_a[raw_a]), (raw_b if map_b is None else map_b[raw_b]), labels
+    return _gathered(raw_a, map_a), _gathered(raw_b, map_b), labels
+
+
+def _gathered(raw: np.ndarray, code_map: np.ndarray | None) -> np.ndarray:
+    """The codes :func:`_code_maps` describes: ``code_map[raw]``, or ``raw`` itself without a map."""
+    return raw if code_map is None else code_map[raw]
 
 
 def _code_maps(a: pd.Series, b: pd.Series):
@@ -352,16 +357,25 @@ def _runs_of_users(rec_user: np.ndarray, truth_user: np.ndarray, n_users: int) -
 
     A user without recommendations gets a number past every run: its truth pairs match no row.
     """
-    same_user = rec_user[1:] == rec_user[:-1]
-    if rec_user.size < 2 or not _grouped(rec_user, same_user):
+    runs = _runs(rec_user)
+    if runs is None:
         return rec_user, truth_user
-    new_run = np.r_[True, ~same_user]
-    run_users = rec_user[new_run]
+    run, run_users = runs
     run_of_user = np.arange(run_users.size, run_users.size + n_users, dtype=np.int64)
     run_of_user[run_users] = np.arange(run_users.size)
+    return run, run_of_user[truth_user]
+
+
+def _runs(user: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """In an array written user by user (each user's rows together, users in any order), the run
+    of each row (0, 1, ... in order) and the user of each run; None when a user's rows are apart."""
+    same_user = user[1:] == user[:-1]
+    if user.size < 2 or not _grouped(user, same_user):
+        return None
+    new_run = np.r_[True, ~same_user]
     run = _running_count(new_run)
     run -= 1
-    return run, run_of_user[truth_user]
+    return run, user[new_run]
 
 
 def _running_count(flags: np.ndarray) -> np.ndarray:
@@ -725,12 +739,9 @@ def _ideal_gains(truth_user: np.ndarray, truth_grade: np.ndarray, k_max: int, ga
     # ground truth written user by user is sorted by its run of rows instead: the runs come in
     # order, so a stable sort only orders each user's few grades (2M rows: 30 ms, not 120 ms).
     user = truth_user[keep]
-    same_user = user[1:] == user[:-1]
-    if user.size > 1 and _grouped(user, same_user):
-        new_run = np.r_[True, ~same_user]
-        run_user = user[new_run]
-        run = _running_count(new_run)
-        run -= 1
+    runs = _runs(user)
+    if runs is not None:
+        run, run_user = runs
         key = run * n_grades + (n_grades - 1 - grade_code)
         _sort_in_place(key, run)
         user = run_user[key // n_grades]
@@ -846,10 +857,12 @@ def _halves_by_user(recommendations: pd.DataFrame, ground_truth: pd.DataFrame):
     seen[rec_raw[:cut]] = True
     if seen[rec_raw[cut:]].any():
         return None
-    first = seen if rec_map is None else np.zeros(len(users), dtype=bool)
-    if rec_map is not None:
+    if rec_map is None:
+        first = seen
+    else:
+        first = np.zeros(len(users), dtype=bool)
         first[rec_map[seen]] = True
-    in_first = first[truth_raw if truth_map is None else truth_map[truth_raw]]
+    in_first = first[_gathered(truth_raw, truth_map)]
     return ((recommendations.iloc[:cut], ground_truth[in_first]),
             (recommendations.iloc[cut:], ground_truth[~in_first]))
 

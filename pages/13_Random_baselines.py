@@ -67,8 +67,7 @@ if n:
 else:
     st.info(_(words.EMPTY))
 shown = table.assign(metric=[labels[key] for key in table["metric"]])
-headers = {"value": "your list", "expected": "E[random] (exact)", "perfect": "perfect order", "beats": "beats (share)",
-           "chance_corrected": "chance-corrected"}
+headers = {name: words.COLUMNS[name] for name in ("value", "expected", "perfect", "beats", "chance_corrected")}
 shown = shown.rename(columns=headers)
 show_table(shown.style.format(lambda v: numbers.number(v, 4), subset=list(headers.values()), na_rep="—"),
            column_config={shown_name: st.column_config.Column(label=_(words.COLUMNS[name]))
