@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,8 +73,8 @@ trec_eval does (by document id descending, compared as text, byte by byte like C
 in the order the rows come in the table."""
 
 PARALLEL_FROM_ROWS = 2_000_000
-"""Logs of at least this many recommendation rows are evaluated in two threads, half of the
-users each, when the machine has two cores (numpy releases the GIL: about 1.5 times faster)."""
+"""Logs of at least this many recommendation rows, written user by user, are evaluated in blocks of
+whole users on two threads when the machine has two cores (:mod:`metrics.blocks`)."""
 
 PACK_BLOCK = 1 << 20
 """Rows packed into sort keys this many at a time (an arange of the block, not of the table)."""
@@ -826,45 +825,15 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     check_choice(ties, "ties", TIES)
     settings = {"chosen": chosen, "gain": gain, "denominator": denominator, "ties": ties}
     if len(recommendations) >= PARALLEL_FROM_ROWS and (os.cpu_count() or 1) > 1:
-        halves = _halves_by_user(recommendations, ground_truth)
-        if halves is not None:
-            try:
-                with ThreadPoolExecutor(2) as pool:
-                    parts = list(pool.map(lambda half: _evaluate(*half, ks, **settings), halves))
-                return combine(parts)
-            except Exception:  # noqa: BLE001 - the whole log gives the exact message (a half sees only its rows)
-                pass
+        from metrics.blocks import evaluate_in_blocks
+
+        try:
+            whole = evaluate_in_blocks(recommendations, ground_truth, ks, settings)
+            if whole is not None:
+                return whole
+        except Exception:  # noqa: BLE001 - the whole log gives the exact message (a block sees only its rows)
+            pass
     return _evaluate(recommendations, ground_truth, ks, **settings)
-
-
-def _halves_by_user(recommendations: pd.DataFrame, ground_truth: pd.DataFrame):
-    """Two (recommendations, ground truth) pairs holding disjoint users, split near the middle
-    row of a log whose users do not cross it (a log written user by user); None otherwise.
-    Users are matched as :func:`rank_rows` matches them (7.0 in one table is "7" in the other);
-    ground-truth users without recommendations go with the second half."""
-    try:
-        (rec_raw, rec_map), (truth_raw, truth_map), users = _code_maps(recommendations["user"], ground_truth["user"])
-    except (KeyError, ValueError, TypeError):
-        return None  # the whole log gives the message
-    # The recommendations are compared by their raw codes (equal codes, equal ids). A missing id
-    # gets some user's code here; the half holding it refuses it, and the whole log gives the message.
-    middle = len(rec_raw) // 2
-    change = np.flatnonzero(rec_raw[middle:] != rec_raw[middle - 1])
-    if not change.size:
-        return None
-    cut = middle + int(change[0])
-    seen = np.zeros(len(users) if rec_map is None else len(rec_map), dtype=bool)
-    seen[rec_raw[:cut]] = True
-    if seen[rec_raw[cut:]].any():
-        return None
-    if rec_map is None:
-        first = seen
-    else:
-        first = np.zeros(len(users), dtype=bool)
-        first[rec_map[seen]] = True
-    in_first = first[_gathered(truth_raw, truth_map)]
-    return ((recommendations.iloc[:cut], ground_truth[in_first]),
-            (recommendations.iloc[cut:], ground_truth[~in_first]))
 
 
 def _evaluate(recommendations, ground_truth, ks: list[int], *, chosen: list[str], gain: str, denominator: str,

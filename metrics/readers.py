@@ -256,14 +256,14 @@ def _leading_comments(data: bytes) -> int:
     return count
 
 
-def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str) -> pd.Index:
+def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str, quoted: bool) -> pd.Index:
     """The line of the file where each CSV row starts (line 1 = the file's first line).
 
     ``first`` is the line of the first data row. The parser keeps blank lines as rows (dropped
-    later), so when no field is quoted (none holds a newline) that is ``first, first + 1, ...``,
+    later), so when no field is ``quoted`` (none holds a newline) that is ``first, first + 1, ...``,
     known without reading the file again; otherwise the lines are counted.
     """
-    if data.find(b'"') < 0:
+    if not quoted:
         return pd.RangeIndex(first, first + n_rows, name="line")
     reader = csv.reader(io.StringIO(bytes(data).decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
     lines, previous = [], 0
@@ -318,13 +318,14 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         bad_rows.append(row)
         return "skip"
 
+    quoted = data.find(b'"') >= 0  # a scan of the whole file: once
     text = pa.dictionary(pa.int32(), pa.string()) if categorical_ids else pa.string()
     types = {name: text for name in names if name in TEXT_COLUMNS}
     try:
         table = pacsv.read_csv(
             pa.py_buffer(data),
             read_options=pacsv.ReadOptions(skip_rows=skipped + 1, column_names=names, block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=data.find(b'"') >= 0,
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=quoted,
                                               ignore_empty_lines=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
@@ -352,7 +353,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         hint = ("; the header has no , ; tab or | between names: is this a TREC file "
                 "(choose TREC) or separated by spaces?")
     _check_columns(frame, kind, hint)
-    frame.index = _row_lines(data, skipped + 2, len(frame), delimiter)
+    frame.index = _row_lines(data, skipped + 2, len(frame), delimiter, quoted)
     return _drop_blank(frame)
 
 

@@ -1,7 +1,10 @@
-"""Large logs are evaluated in two threads, half of the users each: the same per-user numbers,
-counts and messages as one pass over the whole log, whatever the ids, ties and side cases."""
+"""Large logs written user by user are evaluated in blocks of whole users on two threads: the same
+per-user numbers, counts and messages as one pass over the whole log, whatever the ids, ties, row
+orders and side cases."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -9,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import batch
+from metrics import batch, blocks
 from tests.test_batch import ERRORS, logs, settings_grid
 
 
@@ -18,9 +21,10 @@ def one_pass(monkeypatch, *args, **kwargs):
     return batch.evaluate(*args, **kwargs)
 
 
-def in_halves(monkeypatch, *args, **kwargs):
+def in_blocks(monkeypatch, *args, block_rows: int = 2, **kwargs):
     monkeypatch.setattr(batch, "PARALLEL_FROM_ROWS", 1)
     monkeypatch.setattr(batch.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(blocks, "BLOCK_ROWS", block_rows)
     return batch.evaluate(*args, **kwargs)
 
 
@@ -29,56 +33,84 @@ def by_user(recs: pd.DataFrame) -> pd.DataFrame:
     return recs.iloc[np.argsort(recs["user"].astype(str).to_numpy(), kind="stable")].reset_index(drop=True)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.booleans())
-def test_halves_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth, categorical):
+def dressed(log, grouped: bool, text_truth: bool, categorical: bool):
     recs, truth = log
     recs = by_user(recs) if grouped else recs
-    if text_truth:  # numbers on one side, text on the other: matched as text by both paths
+    if text_truth:  # numbers on one side, text on the other: matched as text
         truth = truth.assign(user=truth["user"].astype(str), item=truth["item"].astype(str))
     if categorical:  # text ids dictionary-encoded, as the command line reads a CSV file
         recs = recs.assign(user=recs["user"].astype(str).astype("category"), item=recs["item"].astype(str).astype("category"))
         truth = truth.assign(user=truth["user"].astype(str).astype("category"))
+    return recs, truth
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.booleans(), st.integers(1, 9))
+def test_blocks_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth, categorical, block_rows):
+    recs, truth = dressed(log, grouped, text_truth, categorical)
     ks, gain, denominator = grid
     with pytest.MonkeyPatch.context() as patch:
-        split = batch._halves_by_user(recs, truth) if len(recs) > 1 else None
         try:
             whole = one_pass(patch, recs, truth, ks, gain=gain, denominator=denominator, ties=ties)
         except ValueError as error:
-            with pytest.raises(type(error), match=f"^{__import__('re').escape(str(error))}$"):
-                in_halves(patch, recs, truth, ks, gain=gain, denominator=denominator, ties=ties)
+            with pytest.raises(type(error), match=f"^{re.escape(str(error))}$"):
+                in_blocks(patch, recs, truth, ks, gain=gain, denominator=denominator, ties=ties, block_rows=block_rows)
             return
-        halves = in_halves(patch, recs, truth, ks, gain=gain, denominator=denominator, ties=ties)
-    pd.testing.assert_frame_equal(halves, whole, check_exact=True)
-    assert halves.attrs == whole.attrs
-    if split is not None:  # the split is real: disjoint users, every row on one side
-        (recs_a, truth_a), (recs_b, truth_b) = split
-        assert len(recs_a) + len(recs_b) == len(recs) and len(truth_a) + len(truth_b) == len(truth)
-        assert not set(recs_a["user"].astype(str)) & set(recs_b["user"].astype(str))
+        got = in_blocks(patch, recs, truth, ks, gain=gain, denominator=denominator, ties=ties, block_rows=block_rows)
+    pd.testing.assert_frame_equal(got, whole, check_exact=True)
+    assert got.attrs == whole.attrs
 
 
-def test_a_log_grouped_by_user_is_split_and_one_that_is_not_stays_whole():
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.integers(1, 9))
+def test_a_log_written_user_by_user_is_really_split(log, grid, ties, categorical, block_rows):
+    """No fallback hides a wrong block: the block path alone, where the log splits, equals the whole log."""
+    recs, truth = dressed(log, True, False, False)
+    if categorical:  # both tables' ids dictionary-encoded, as the command line reads two CSV files
+        recs, truth = (t.assign(user=t["user"].astype(str).astype("category"), item=t["item"].astype(str).astype("category"))
+                       for t in (recs, truth))
+    ks, gain, denominator = grid
+    settings_ = {"chosen": list(batch.METRICS), "gain": gain, "denominator": denominator, "ties": ties}
+    try:
+        whole = batch._evaluate(recs, truth, batch.check_ks(ks), **settings_)
+    except ValueError:
+        return
+    split = blocks.split(recs, truth, ties, block_rows)
+    if len(recs) < 2:
+        assert split is None
+        return
+    assert split is not None and split.row_cuts[0] == 0 and split.row_cuts[-1] == len(recs)
+    users = [set(recs["user"].iloc[a:b].astype(str)) for a, b in zip(split.row_cuts, split.row_cuts[1:])]
+    assert all(not (x & y) for i, x in enumerate(users) for y in users[i + 1:])  # whole users per block
+    got = blocks.evaluate_in_blocks(recs, truth, batch.check_ks(ks), settings_, block_rows)
+    pd.testing.assert_frame_equal(got, whole, check_exact=True)
+    assert got.attrs == whole.attrs
+
+
+def test_blocks_hold_whole_users_and_truth_users_without_a_list_go_last():
     recs = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": [5, 6, 5, 6, 5, 6], "rank": [1, 2] * 3})
-    truth = pd.DataFrame({"user": [1, 3, 4], "item": [5, 6, 5]})
-    (recs_a, truth_a), (recs_b, truth_b) = batch._halves_by_user(recs, truth)
-    assert recs_a["user"].tolist() == [1, 1, 2, 2] and recs_b["user"].tolist() == [3, 3]
-    assert truth_a["user"].tolist() == [1] and truth_b["user"].tolist() == [3, 4]  # user 4: no list, second half
-    crossing = recs.iloc[[0, 2, 3, 4, 1, 5]]  # user 1 on both sides of the middle
-    assert batch._halves_by_user(crossing, truth) is None
+    truth = pd.DataFrame({"user": [4, 3, 1], "item": [5, 6, 5]})
+    split = blocks.split(recs, truth, "item", 2)
+    assert split.row_cuts.tolist() == [0, 2, 4, 6]
+    assert [split.users_of(b).tolist() for b in range(3)] == [[1], [2], [3, 4]]  # whole ids are their own codes
+    truths = [split.frames(b)[1] for b in range(3)]
+    assert [t["user"].tolist() for t in truths] == [[0], [], [1, 0]]  # user 4 (no list) after the last block's runs
+    crossing = recs.iloc[[0, 2, 3, 4, 1, 5]]  # user 1's rows apart
+    assert blocks.split(crossing, truth, "item", 2) is None
 
 
 @pytest.mark.parametrize(("case", "recs", "truth", "message"), ERRORS, ids=[e[0] for e in ERRORS])
 def test_every_refusal_reads_as_for_the_whole_log(monkeypatch, case, recs, truth, message):
     with pytest.raises(ValueError, match=message):
-        in_halves(monkeypatch, recs, truth, 2)
+        in_blocks(monkeypatch, recs, truth, 2)
 
 
-def test_a_count_of_repeated_rows_covers_both_halves(monkeypatch):
+def test_a_count_of_repeated_rows_covers_every_block(monkeypatch):
     recs = pd.DataFrame({"user": ["a", "a", "a", "b", "b", "b"], "item": ["x", "x", "y", "z", "z", "w"],
                          "rank": [1, 2, 3, 1, 2, 3]})
     truth = pd.DataFrame({"user": ["a", "b"], "item": ["x", "z"]})
     with pytest.raises(ValueError, match=r"user 'a', item 'x' at rows 0 and 1; 2 row\(s\) in all repeat"):
-        in_halves(monkeypatch, recs, truth, 2)
+        in_blocks(monkeypatch, recs, truth, 2)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
