@@ -6,10 +6,11 @@ dictionary-encoded ids only sort their distinct values); each block is then the 
 :func:`metrics.batch._evaluate` on integer codes, and the blocks' rows are put back under their ids.
 
 Why blocks and not halves: on the machine this was measured on (2 cores), fresh pages from the
-kernel cost a third of the time of a 10M-row log, and every array of more than 32 MiB is mapped
-fresh and unmapped again by the C allocator. A block's arrays (1M rows, 8 MiB each) stay below
-that, so the allocator reuses them block after block. Measured on 10M rows: system time 0.45 ->
-0.1 s, and the ids are no longer re-encoded per part.
+kernel cost a third of the time of a 10M-row log, and the C allocator maps every array of more than
+32 MiB fresh and unmaps it again. A block's arrays (1M rows, 8 MiB each) stay below that, so the
+allocator reuses them block after block. Measured on 10M CSV rows, the engine alone: page faults
+254k -> 75-115k, system time 0.7 -> 0.25 s, wall 0.9 -> 0.65 s; the halves also re-encoded the ids
+each time.
 
 Nothing here refuses anything: when a block fails or the log does not split (a user's rows apart,
 ids of two kinds, a missing id), :func:`evaluate_in_blocks` says so by returning None or raising,
