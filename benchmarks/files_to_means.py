@@ -16,7 +16,8 @@ resident memory come from the operating system (``os.wait4``). One warm-up run o
 out (file cache, numba's compile cache), then ``--repeats`` rounds run every contender once each,
 and the median of each is printed with its ratio to the command line's median, the median of its
 round-by-round ratios to the command line ("paired"), and every run's wall time. The floor is what
-any tool must do: read the file with pyarrow and sort 10M integer keys once. All means must agree to 1e-9, else the script exits with 1.
+any tool must do: read the file with pyarrow and sort 10M integer keys once. All means must agree
+to 1e-9, else the script exits with 1.
 """
 
 from __future__ import annotations
