@@ -15,7 +15,8 @@ start and imports included, as a shell would see it), CPU time (user + system, b
 resident memory come from the operating system (``os.wait4``). One warm-up run of each is left
 out (file cache, numba's compile cache), then ``--repeats`` rounds run every contender once each,
 and the median of each is printed with its ratio to the command line's median, the median of its
-round-by-round ratios to the command line ("paired"), and every run's wall time. The floor is what
+round-by-round ratios to the command line ("paired"), the rounds in which the command line was
+faster ("CLI ahead"), and every run's wall time. The floor is what
 any tool must do: read the file with pyarrow and sort 10M integer keys once. All means must agree
 to 1e-9, else the script exits with 1.
 """
@@ -243,7 +244,7 @@ def main() -> int:
         subprocess.run([sys.executable, __file__, "--users", str(args.users), "--write-to", str(folder)], check=True)
         print(f"{args.users:,} users x 100 = {args.users * 100:,} rows; CSV {(folder / 'recs.csv').stat().st_size / 2**20:.0f} MiB, "
               f"Parquet {(folder / 'recs.parquet').stat().st_size / 2**20:.0f} MiB; load average {os.getloadavg()[0]:.1f}")
-        print(f"{'from files to means':<16} {'fmt':<8} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6} {'paired':>7}")
+        print(f"{'from files to means':<16} {'fmt':<8} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6} {'paired':>7} {'CLI ahead':>9}")
         for fmt in args.formats:
             recs, truth = folder / f"recs.{fmt}", folder / f"truth.{fmt}"
             argvs = {name: command(name, recs, truth) for name in names}
@@ -270,8 +271,9 @@ def main() -> int:
                 # Each round's ratio to the command line's run of the same round: a load that drifts
                 # between rounds weighs on both sides of the ratio alike.
                 paired = statistics.median(r[0] / c[0] for r, c in zip(runs[name], runs[names[0]], strict=True))
-                print(f"{name:<16} {fmt:<8} {wall:>7.2f} {cpu:>7.2f} {peak:>9.2f} {wall / ours:>6.2f} {paired:>7.2f}   "
-                      f"({walls})", flush=True)
+                ahead = sum(c[0] < r[0] for r, c in zip(runs[name], runs[names[0]], strict=True))
+                print(f"{name:<16} {fmt:<8} {wall:>7.2f} {cpu:>7.2f} {peak:>9.2f} {wall / ours:>6.2f} {paired:>7.2f} "
+                      f"{f'{ahead}/{len(runs[name])}':>9}   ({walls})", flush=True)
             print("  means:", {m: round(v, 6) for m, v in reference.items()})
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     return 1 if failed else 0
