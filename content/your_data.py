@@ -273,6 +273,11 @@ def error_message(error: Exception) -> str:
                                                                                        values=f["values"])
         return _("the ground truth's relevance is too large for a DCG in float64: grades must be smaller; {where}: "
                  "{values}").format(where=_where(f), values=f["values"])
+    if code == "two_categories":
+        return _("item {item} has two categories, {first} ({where}) and {second} ({other}): give each item one "
+                 "category").format(item=f["item"], first=f["first"], second=f["second"],
+                                    where=_where({"unit": f["unit"], "labels": [f["where"]]}),
+                                    other=_where({"unit": f["unit"], "labels": [f["other"]]}))
     if code == "user_twice":
         return _("one model's table lists user {user} more than once").format(user=f["user"])
     if code == "different_users":

@@ -15,6 +15,7 @@ import pandas as pd
 
 from metrics._validation import check_k
 from metrics.batch import same_kind
+from metrics.errors import DataError
 
 
 def top_k_rows(recommendations: pd.DataFrame, k: int) -> pd.DataFrame:
@@ -236,8 +237,10 @@ def item_categories(table: pd.DataFrame) -> pd.Series:
         item = kinds.index[kinds > 1][0]
         clash = rows[rows["item"] == item].drop_duplicates("category").head(2)
         (first, second), (where, other) = clash["category"].tolist(), clash.index.tolist()
-        raise ValueError(f"item {item!r} has two categories, {first!r} ({rows.index.name or 'row'} {where}) and "
-                         f"{second!r} ({rows.index.name or 'row'} {other}): give each item one category")
+        unit = rows.index.name or "row"
+        raise DataError("two_categories", f"item {item!r} has two categories, {first!r} ({unit} {where}) and "
+                        f"{second!r} ({unit} {other}): give each item one category", item=repr(item),
+                        first=repr(first), second=repr(second), unit=unit, where=str(where), other=str(other))
     return rows.drop_duplicates("item").set_index("item")["category"]
 
 

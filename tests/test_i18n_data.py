@@ -92,3 +92,18 @@ def test_a_data_error_keeps_its_english_text_and_carries_its_facts():
     assert refused.value.fields["missing"] == [["rank", "score"]] and refused.value.fields["found"] == ["user", "item"]
     i18n.use_resolver(lambda: "zh")
     assert words.error_message(refused.value).startswith("推荐文件缺少列 'rank' 或 'score'")
+
+
+def test_an_item_with_two_categories_is_named_in_each_language_with_its_lines():
+    from metrics import beyond_accuracy
+
+    table = readers.read_table(b"item,category\n1,news\n2,film\n1,sport\n", "item_categories", "csv")
+    with pytest.raises(DataError) as refused:
+        beyond_accuracy.item_categories(table)
+    assert str(refused.value) == ("item '1' has two categories, 'news' (line 2) and 'sport' (line 4): give each item "
+                                  "one category")
+    i18n.use_resolver(lambda: "tr")
+    assert words.error_message(refused.value) == ("'1' öğesinin iki kategorisi var: 'news' (2 numaralı satır) ve "
+                                                  "'sport' (4 numaralı satır); her öğeye tek bir kategori verin")
+    i18n.use_resolver(lambda: "zh")
+    assert words.error_message(refused.value).startswith("物品 '1' 有两个类别：'news'（第 2 行）")
