@@ -126,7 +126,8 @@ def test_an_uploaded_categories_file_adds_intra_list_diversity_and_a_clash_is_na
     at.file_uploader(key="compare_upload_categories").upload(
         "genres.csv", b"item,category\n1,news\n2,film\n1,sport\n", "text/csv").run()
     assert not at.exception
-    assert text.markdown("item '1' has two categories, 'news' (line 2) and 'sport' (line 4)") in at.error[0].value
+    assert (text.markdown("item '1' has two categories, 'news' (line 2) and 'sport' (line 4): give each item one "
+                          "category") + ". The results below are from the last files") in at.error[0].value  # two sentences
     assert beyond_table(at).loc["intra-list diversity@10", "B"] == pytest.approx(expected)
 
 

@@ -67,6 +67,9 @@ def files_caption(max_rows: int) -> str:
 
 
 def file_error(problem: str, has_last: bool) -> str:
+    """Why a file cannot be used, as a sentence: an engine's message has no full stop of its own."""
+    if not problem.rstrip().endswith((".", "?", "!", "。", "？", "！")):
+        problem = problem.rstrip() + _(".")
     if has_last:
         return _("This file cannot be used: {problem} The results below are from the last files that could be "
                  "read.").format(problem=problem)
