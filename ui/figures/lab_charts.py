@@ -93,9 +93,10 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
 def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
     """Each metric's histogram over random orderings, with the list's score (red) and E[random] (dashed)."""
     keys = table["metric"].tolist()
-    rows = int(np.ceil(len(keys) / 3))
-    fig = make_subplots(rows=rows, cols=3, subplot_titles=[labels[key] for key in keys],
-                        vertical_spacing=0.16, horizontal_spacing=0.06)
+    # Two panels a row: three left a phone's panels 110 px wide, their tick labels and notes overlapping.
+    rows = int(np.ceil(len(keys) / 2))
+    fig = make_subplots(rows=rows, cols=2, subplot_titles=[labels[key] for key in keys],
+                        vertical_spacing=0.3 / rows, horizontal_spacing=0.14)
     traces, shapes, notes = [], [], []
     for index, row in enumerate(table.itertuples()):
         axis = "" if index == 0 else str(index + 1)
@@ -117,13 +118,15 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                            "y0": 0, "y1": 1, "line": style, "layer": "below"})
         if distinct.size == 1:
             notes.append({"x": distinct[0], "y": 0.5, "xref": f"x{axis}", "yref": f"y{axis}", "showarrow": False,
-                          "text": _("every ordering: {value}").format(value=numbers.number(distinct[0], 4)),
+                          # On two lines: one line ran over the neighbouring panels on a phone.
+                          "text": _("every ordering:<br>{value}").format(value=numbers.number(distinct[0], 4)),
                           "bgcolor": "rgba(255,255,255,0.8)", "font": {"color": "black"}})
     fig.add_traces(traces)
     fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
     fig.update_layout(separators=numbers.plotly_separators())
+    fig.update_xaxes(nticks=5)  # a few labels a panel: on a phone they neither collide nor tilt
     return _layout(fig, _("Random orderings of your items: red = your list, dashed = E[random]"), "", "",
-                   height=300 * rows + 80)
+                   height=210 * rows + 100)
 
 
 def sampled_bars(table: pd.DataFrame, k: int) -> go.Figure:
