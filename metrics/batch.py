@@ -73,7 +73,7 @@ trec_eval does (by document id descending, compared as text, byte by byte like C
 in the order the rows come in the table."""
 
 PARALLEL_FROM_ROWS = 2_000_000
-"""Logs of at least this many recommendation rows, written user by user, are evaluated in blocks of
+"""Logs of at least this many recommendation rows are evaluated in blocks of
 whole users on two threads when the machine has two cores (:mod:`metrics.blocks`)."""
 
 PACK_BLOCK = 1 << 20

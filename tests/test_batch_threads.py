@@ -1,6 +1,6 @@
-"""Large logs written user by user are evaluated in blocks of whole users on two threads: the same
-per-user numbers, counts and messages as one pass over the whole log, whatever the ids, ties, row
-orders and side cases."""
+"""Large logs are evaluated in blocks of whole users on two threads (put in order of users first where
+a user's rows are apart): the same per-user numbers, counts and messages as one pass over the whole
+log, whatever the ids, ties, row orders and side cases."""
 
 from __future__ import annotations
 
@@ -61,11 +61,12 @@ def test_blocks_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth,
     assert got.attrs == whole.attrs
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.integers(1, 9))
-def test_a_log_written_user_by_user_is_really_split(log, grid, ties, categorical, block_rows):
-    """No fallback hides a wrong block: the block path alone, where the log splits, equals the whole log."""
-    recs, truth = dressed(log, True, False, False)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.integers(1, 9))
+def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_rows):
+    """No fallback hides a wrong block: the block path alone equals the whole log, for a log written
+    user by user and for one whose users' rows are apart (put in order of users first)."""
+    recs, truth = dressed(log, grouped, False, False)
     if categorical:  # both tables' ids dictionary-encoded, as the command line reads two CSV files
         recs, truth = (t.assign(user=t["user"].astype(str).astype("category"), item=t["item"].astype(str).astype("category"))
                        for t in (recs, truth))
@@ -80,7 +81,9 @@ def test_a_log_written_user_by_user_is_really_split(log, grid, ties, categorical
         assert split is None
         return
     assert split is not None and split.row_cuts[0] == 0 and split.row_cuts[-1] == len(recs)
-    users = [set(recs["user"].iloc[a:b].astype(str)) for a, b in zip(split.row_cuts, split.row_cuts[1:])]
+    order = np.arange(len(recs)) if split.order is None else split.order
+    assert sorted(order.tolist()) == list(range(len(recs)))  # every row once
+    users = [set(recs["user"].iloc[order[a:b]].astype(str)) for a, b in zip(split.row_cuts, split.row_cuts[1:])]
     assert all(not (x & y) for i, x in enumerate(users) for y in users[i + 1:])  # whole users per block
     got = blocks.evaluate_in_blocks(recs, truth, batch.check_ks(ks), settings_, block_rows)
     pd.testing.assert_frame_equal(got, whole, check_exact=True)
@@ -95,8 +98,10 @@ def test_blocks_hold_whole_users_and_truth_users_without_a_list_go_last():
     assert [split.users_of(b).tolist() for b in range(3)] == [[1], [2], [3, 4]]  # whole ids are their own codes
     truths = [split.frames(b)[1] for b in range(3)]
     assert [t["user"].tolist() for t in truths] == [[0], [], [1, 0]]  # user 4 (no list) after the last block's runs
-    crossing = recs.iloc[[0, 2, 3, 4, 1, 5]]  # user 1's rows apart
-    assert blocks.split(crossing, truth, "item", 2) is None
+    apart = recs.iloc[[0, 2, 3, 4, 1, 5]].reset_index(drop=True)  # user 1's rows apart: 0 and 4
+    split = blocks.split(apart, truth, "item", 2)
+    assert split.order.tolist() == [0, 4, 1, 2, 3, 5]  # each user's rows together, in their own order
+    assert [split.frames(b)[0]["item"].tolist() for b in range(3)] == [[5, 6], [5, 6], [5, 6]]
 
 
 @pytest.mark.parametrize(("case", "recs", "truth", "message"), ERRORS, ids=[e[0] for e in ERRORS])
