@@ -368,13 +368,23 @@ def _runs_of_users(rec_user: np.ndarray, truth_user: np.ndarray, n_users: int) -
 def _runs(user: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """In an array written user by user (each user's rows together, users in any order), the run
     of each row (0, 1, ... in order) and the user of each run; None when a user's rows are apart."""
-    same_user = user[1:] == user[:-1]
-    if user.size < 2 or not _grouped(user, same_user):
+    if user.size < 2:
         return None
-    new_run = np.r_[True, ~same_user]
+    new_run, starts = run_starts(user)
+    run_users = user[starts]
+    if np.bincount(run_users).max() > 1:
+        return None
     run = _running_count(new_run)
     run -= 1
-    return run, user[new_run]
+    return run, run_users
+
+
+def run_starts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, whether a run of equal (non-empty) ``codes`` starts there, and where the runs start."""
+    new_run = np.empty(codes.size, dtype=bool)
+    new_run[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=new_run[1:])
+    return new_run, np.flatnonzero(new_run)
 
 
 def _running_count(flags: np.ndarray) -> np.ndarray:
