@@ -58,7 +58,7 @@ st.subheader(_(words.THE_LOG))
 source = choice(st.radio, _(words.WHERE_FROM), list(words.SOURCES), "yd_source", horizontal=True,
                 format_func=lambda key: _(words.SOURCES[key]))
 progress = st.empty()
-if source == "Synthetic log":
+if source == words.SYNTHETIC:
     with st.form("yd_synthetic", border=True):
         cells = st.columns(5)
         settings = {

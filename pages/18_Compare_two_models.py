@@ -67,7 +67,8 @@ def read_upload(upload, kind: str):
 
 source = choice(st.radio, _(words.DATA), list(words.SOURCES), "compare_source", horizontal=True,
                 format_func=lambda key: _(words.SOURCES[key]))
-if source.startswith("A synthetic"):
+synthetic = source == words.SYNTHETIC
+if synthetic:
     left, middle, right = st.columns(3)
     true_delta = left.select_slider(_(words.TRUE_DIFFERENCE), TRUE_DELTAS, value=0.01, key="compare_true_delta",
                                     format_func=lambda v: numbers.general(v))
@@ -123,7 +124,7 @@ confidence = settings[3].select_slider(_(words.INTERVAL), [0.8, 0.9, 0.95, 0.99]
 try:
     with st.spinner(_(words.COMPARING)):
         result = (synthetic_comparison(true_delta, int(seed), users, k, test, confidence, correction)
-                  if source.startswith("A synthetic") else
+                  if synthetic else
                   comparison(recs_a, recs_b, truth, k, test, confidence, correction))
 except ValueError as error:
     st.error(words.cannot_compare(text.markdown(error_message(error))))
@@ -187,11 +188,11 @@ needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(ta
 st.markdown(words.users_needed(needed, float(target), focus, spread, n))
 
 st.subheader(_(words.BEYOND))
-diversity = (words.DIVERSITY_SYNTHETIC if source.startswith("A synthetic") else
+diversity = (words.DIVERSITY_SYNTHETIC if synthetic else
              words.DIVERSITY if categories is not None else words.NO_DIVERSITY)
 st.caption(words.beyond_caption(_(words.POPULARITY_NOTE), _(diversity)))
 try:
-    beyond = (synthetic_beyond(true_delta, int(seed), users, k) if source.startswith("A synthetic") else
+    beyond = (synthetic_beyond(true_delta, int(seed), users, k) if synthetic else
               beyond_accuracy.side_by_side(recs_a, recs_b, truth, k, categories=categories))
 except ValueError as error:
     st.error(words.cannot_compare(text.markdown(error_message(error))))

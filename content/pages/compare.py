@@ -15,8 +15,8 @@ INTRO = N_(
 SIMULATING = N_("Simulating the users of the experiment ...")
 COMPARING = N_("Comparing the two models ...")
 DATA = N_("Data")
-SOURCES = {"A synthetic pair with a known true difference": N_("A synthetic pair with a known true difference"),
-           "My own files": N_("My own files")}
+SYNTHETIC = "A synthetic pair with a known true difference"  # the source's key: the page tests it
+SOURCES = {SYNTHETIC: N_("A synthetic pair with a known true difference"), "My own files": N_("My own files")}
 TRUE_DIFFERENCE = N_("True difference in NDCG@10 (B − A) over the population")
 USERS_IN_EXPERIMENT = N_("Users in the experiment")
 SEED = N_("Random seed of the population")

@@ -8,7 +8,8 @@ from content.i18n import N_, _, ngettext
 TITLE = N_("Your data")
 THE_LOG = N_("The log")
 WHERE_FROM = N_("Where the log comes from")
-SOURCES = {"Synthetic log": N_("Synthetic log"), "Upload files": N_("Upload files")}
+SYNTHETIC = "Synthetic log"  # the source's key: the page tests it
+SOURCES = {SYNTHETIC: N_("Synthetic log"), "Upload files": N_("Upload files")}
 USERS = N_("Users")
 LIST_LENGTH = N_("List length")
 RELEVANT_PER_USER = N_("Relevant per user")
