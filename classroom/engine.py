@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 
 SQLITE_BUSY_MS = 30_000
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def database_url() -> str:
+    """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite under RECEVAL_DATA_DIR or the checkout's
+    ./.receval-data (the README's place), so the Streamlit page and the light view share one class."""
+    url = os.environ.get("RECEVAL_CLASSROOM_URL")
+    if url:
+        return url
+    folder = Path(os.environ.get("RECEVAL_DATA_DIR") or ROOT / ".receval-data")
+    return f"sqlite:///{folder.resolve() / 'live_class.db'}"
 
 
 def make_engine(url: str) -> Engine:

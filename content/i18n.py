@@ -9,10 +9,12 @@ would show one reader's language to another.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from babel import Locale
@@ -95,9 +97,23 @@ def use_resolver(resolver: Callable[[], str]) -> None:
     _resolver = resolver
 
 
+# A language set for one task or thread (an HTTP request of the class's light view), over the resolver's.
+_speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar("receval_speaking", default=None)
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Translate in ``code`` inside the block, for this task or thread only (no Streamlit session needed)."""
+    token = _speaking.set(code)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
 def current() -> str:
     """The language of the reader this code runs for (English outside a session: tests, scripts)."""
-    return _resolver()
+    return _speaking.get() or _resolver()
 
 
 def _(message: str) -> str:

@@ -19,3 +19,245 @@ def test_streamlit_run_app_py_serves_the_st_app_with_the_class_routes():
              "print(app.app.script_path, app.app._user_routes == web.ROUTES, hasattr(app, 'values'))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["app.py", "True", "False"]
+
+
+# --------------------------------------------------------------------------- the student's light view
+
+import json  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+import httpx  # noqa: E402
+import pytest  # noqa: E402
+import uvicorn  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+import classroom  # noqa: E402
+from classroom.steps import live_step  # noqa: E402
+from classroom.web import screen as screens  # noqa: E402
+from classroom.web import student  # noqa: E402
+from classroom.web.hub import Hub  # noqa: E402
+from content.lessons import LESSONS  # noqa: E402
+
+PREDICT = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
+           if step.kind == "predict" and step.question.options][:2]
+
+
+@pytest.fixture
+def store(tmp_path):
+    return classroom.Store(f"sqlite:///{tmp_path / 'live.db'}")
+
+
+@pytest.fixture
+def room(store):
+    made = store.create_room()
+    show(store, made, PREDICT[0])
+    return made
+
+
+def show(store, room, step):
+    return store.set_step(room.code, room.teacher_key, step.lesson, step.index, step.question_id, step.right_answer)
+
+
+def client(store, **hub_options) -> TestClient:
+    return TestClient(Starlette(routes=student.routes(Hub(store, **hub_options))))
+
+
+def joined(store, room, nickname="Ann", lang="en") -> TestClient:
+    browser = client(store)
+    response = browser.post(f"/class/{room.code}/join?lang={lang}", data={"nickname": nickname},
+                            follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return browser
+
+
+def test_joining_sets_an_httponly_strict_cookie_scoped_to_the_class_and_never_shows_the_id(store, room):
+    browser = client(store)
+    response = browser.post(f"/class/{room.code.lower()}/join?lang=tr", data={"nickname": "Ann"},
+                            follow_redirects=False)
+    cookie = response.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and f"Path=/class/{room.code}" in cookie
+    assert response.headers["location"] == f"/class/{room.code}?lang=tr"
+    student_id = browser.cookies[student.COOKIE]
+    assert list(store.roster(room.code, room.teacher_key).student_id) == [student_id]
+    page = browser.get(f"/class/{room.code}?lang=tr")
+    assert "<html lang='tr'>" in page.text and student_id not in page.text and "Ann" not in page.text
+
+
+def test_a_refused_nickname_comes_back_as_typed_escaped_with_the_reason_in_the_readers_language(store, room):
+    joined(store, room, "<b>Ann</b>")
+    again = client(store).post(f"/class/{room.code}/join?lang=tr", data={"nickname": "<b>Ann</b>"})
+    assert again.status_code == 400
+    assert "value='&lt;b&gt;Ann&lt;/b&gt;'" in again.text and "<b>Ann</b>" not in again.text
+    assert "role='alert'" in again.text and "aria-invalid='true'" in again.text
+    assert "<html lang='tr'>" in again.text and "Join" not in again.text
+
+
+def test_a_wrong_code_is_refused_and_counted_against_the_client_address(store):
+    browser = client(store)
+    for _ in range(6):
+        response = browser.post("/class/AAAAAA/join", data={"nickname": "Ann"})
+        assert response.status_code == 400
+    assert "wait" in response.text  # the store's limit, keyed on the address, not on a cookie the client drops
+    assert store.join_wait("address:testclient") > 0
+
+
+def test_answers_need_the_students_own_cookie_and_json(store, room):
+    question = PREDICT[0].question_id
+    right = PREDICT[0].right_answer
+    anonymous = client(store)
+    assert anonymous.post(f"/class/{room.code}/answer", json={"question_id": question, "value": right}).status_code == 403
+    forged = client(store)
+    forged.cookies.set(student.COOKIE, classroom.codes.new_student_id())
+    assert forged.post(f"/class/{room.code}/answer", json={"question_id": question, "value": right}).status_code == 403
+    ann = joined(store, room)
+    form = ann.post(f"/class/{room.code}/answer", data={"question_id": question, "value": right})
+    assert form.status_code == 415  # a form another site could post without asking is refused
+    sent = ann.post(f"/class/{room.code}/answer", json={"question_id": question, "value": right})
+    assert sent.status_code == 200
+    assert store.tally(room.code, room.teacher_key, question) == {right: 1}
+
+
+def test_a_student_of_another_class_cannot_answer_in_this_one(store, room):
+    other = store.create_room()
+    show(store, other, PREDICT[0])
+    bob = joined(store, other, "Bob")
+    bob.cookies.set(student.COOKIE, bob.cookies[student.COOKIE], path=f"/class/{room.code}")
+    response = bob.post(f"/class/{room.code}/answer", json={"question_id": PREDICT[0].question_id,
+                                                             "value": PREDICT[0].right_answer})
+    assert response.status_code == 403
+    assert store.tally(room.code, room.teacher_key, PREDICT[0].question_id) == {}
+
+
+def test_no_student_route_acts_for_the_teacher(store, room):
+    ann = joined(store, room)
+    before = store.current(room.code)
+    for action in ("lock", "reveal", "reset", "end", "next", "step", "tally", "roster", "export", "hide"):
+        for method in ("get", "post"):
+            assert getattr(ann, method)(f"/class/{room.code}/{action}").status_code in (404, 405), action
+    assert store.current(room.code) == before
+
+
+def test_an_answer_to_a_question_not_on_screen_or_not_an_option_is_refused(store, room):
+    ann = joined(store, room)
+    assert ann.post(f"/class/{room.code}/answer",
+                    json={"question_id": PREDICT[1].question_id, "value": PREDICT[1].right_answer}).status_code == 409
+    assert ann.post(f"/class/{room.code}/answer",
+                    json={"question_id": PREDICT[0].question_id, "value": "=1+2"}).status_code == 400
+
+
+def _all_text(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def test_a_screen_holds_no_nickname_and_no_right_answer_before_the_reveal(store, room):
+    step = PREDICT[0]
+    joined(store, room, "Zelda").post(f"/class/{room.code}/answer",
+                                      json={"question_id": step.question_id, "value": step.right_answer})
+    for state in ("open", "locked"):
+        if state == "locked":
+            store.lock(room.code, room.teacher_key, step.question_id)
+        shown = screens.build(store.current(room.code), lambda q: pytest.fail("read the answers before the reveal"),
+                              "en")
+        assert "reveal" not in shown["question"] and "Zelda" not in _all_text(shown)
+        explanations = [option.explanation for option in step.options]
+        assert not any(e and e in _all_text(shown) for e in explanations)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    revealed = screens.build(store.current(room.code), lambda q: store.distribution(room.code, q), "en")
+    assert "Zelda" not in _all_text(revealed)
+    assert [c["right"] for c in revealed["question"]["reveal"]["counts"]] == [True]
+
+
+# --------------------------------------------------------------------------- the stream, on a real server
+
+class LiveServer:
+    """The student routes on uvicorn in a thread (a TestClient buffers a whole response: no stream)."""
+
+    def __init__(self, hub: Hub):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(Starlette(routes=student.routes(hub)), port=self.port,
+                                                    log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            time.sleep(0.02)
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture
+def servers(store):
+    made = []
+    yield lambda hub: made.append(LiveServer(hub)) or made[-1]
+    for server in made:
+        server.stop()
+
+
+def join_live(base: str, code: str, nickname: str) -> httpx.Client:
+    browser = httpx.Client(base_url=base, timeout=10)
+    assert browser.post(f"/class/{code}/join", data={"nickname": nickname}).status_code == 303
+    return browser
+
+
+def read_events(browser: httpx.Client, code: str, wanted: int, lang: str = "en", act=None) -> list[tuple[str, dict]]:
+    """The first ``wanted`` events of the stream; ``act()`` runs once the first screen arrived."""
+    found = []
+    with browser.stream("GET", f"/class/{code}/events?lang={lang}", timeout=10) as response:
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                found.append((kind, json.loads(line[6:])))
+                if kind == "screen" and act and sum(k == "screen" for k, _ in found) == 1:
+                    act()
+                if len(found) >= wanted or kind == "ended":
+                    return found
+    return found
+
+
+def test_every_phone_gets_each_step_once_built_per_language_and_across_processes(store, room, servers, monkeypatch):
+    built = []
+    real_build = screens.build
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang: built.append((now["version"], lang))
+                        or real_build(now, dist, lang))
+    first = servers(Hub(store, poll_seconds=0.05))
+    second = servers(Hub(classroom.Store(str(store.engine.url)), poll_seconds=0.05))  # another process's
+    phones = [join_live(server.url, room.code, f"S{n}") for n, server in enumerate([first, second] * 3)]
+    results = [None] * len(phones)
+    ready = threading.Barrier(len(phones) + 1)
+
+    def follow(n):
+        results[n] = read_events(phones[n], room.code, 3, "tr" if n == 0 else "en",
+                                 act=lambda: ready.wait(10))
+
+    threads = [threading.Thread(target=follow, args=(n,)) for n in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    ready.wait(10)
+    version = show(store, room, PREDICT[1])
+    for thread in threads:
+        thread.join(15)
+    for events in results:
+        kinds = [kind for kind, _ in events]
+        assert kinds == ["mine", "screen", "screen"]
+        assert events[2][1]["version"] == version and events[2][1]["question"]["id"] == PREDICT[1].question_id
+    # once per process and language: the Turkish phone's process built Turkish too
+    assert sorted(b for b in built if b[0] == version) == sorted([(version, "en"), (version, "en"), (version, "tr")])
+
+
+def test_a_reloaded_phone_gets_its_own_answer_back_and_an_ended_class_ends_the_stream(store, room, servers):
+    server = servers(Hub(store, poll_seconds=0.05))
+    ann = join_live(server.url, room.code, "Ann")
+    ann.post(f"/class/{room.code}/answer", json={"question_id": PREDICT[0].question_id,
+                                                  "value": PREDICT[0].right_answer})
+    events = read_events(ann, room.code, 10, act=lambda: store.end_room(room.code, room.teacher_key))
+    assert events[0] == ("mine", {PREDICT[0].question_id: PREDICT[0].right_answer})
+    assert events[-1][0] == "ended"

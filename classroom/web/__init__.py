@@ -7,4 +7,9 @@ and of the pages' URLs (``/Live_class`` ...): ``st.App`` refuses the first, the 
 
 from starlette.routing import BaseRoute
 
-ROUTES: list[BaseRoute] = []
+from classroom.web import student
+from classroom.web.hub import Hub
+
+# One hub per process: its store (a connection pool) opens on the first request.
+HUB = Hub()
+ROUTES: list[BaseRoute] = [*student.routes(HUB)]

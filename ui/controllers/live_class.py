@@ -8,15 +8,14 @@ page only when it changed, so an idle class costs one small SELECT per student a
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import segno
 import streamlit as st
 
 from classroom import NicknameTaken, RoomNotFound, Store, codes
+from classroom.engine import database_url
 from classroom.store import AnswersClosed
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
 from classroom.summary import summarize
@@ -40,15 +39,6 @@ TEACHER = "live_teacher"
 def store() -> Store:
     """One Store (a connection pool) per process; the state itself is in the database."""
     return Store(database_url())
-
-
-def database_url() -> str:
-    """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite under RECEVAL_DATA_DIR or ./.receval-data."""
-    url = os.environ.get("RECEVAL_CLASSROOM_URL")
-    if url:
-        return url
-    folder = Path(os.environ.get("RECEVAL_DATA_DIR") or Path(__file__).resolve().parents[1] / ".receval-data")
-    return f"sqlite:///{folder.resolve() / 'live_class.db'}"
 
 
 def page_address() -> str:

@@ -1,0 +1,142 @@
+"""What a student's phone shows of the class now: built once per room version and language, sent to every phone.
+
+A screen holds nothing of one student: no nickname, no answer of anyone's before the reveal, and the
+right answer only once revealed. After the reveal it carries, for every answer given (and for none),
+the sentence that student reads, so each phone picks its own without asking the server again.
+Every sentence is translated here (``content``), rendered from Markdown with raw HTML off, so the
+page inserts it as is; anything a student typed goes through ``text.markdown`` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from markdown_it import MarkdownIt
+
+from classroom.steps import LiveStep, live_step
+from classroom.summary import summarize
+from content import classroom as class_texts
+from content import i18n, numbers
+from content.i18n import _
+from content.pages import live as words
+from content.pages import live_phone
+from metrics import practice
+from ui.markup import text
+
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})
+ANSWER_SLOT = "\ue000"  # where the page puts the student's own answer (as text) in a sentence
+
+
+def html(markdown: str) -> str:
+    return _MARKDOWN.render(markdown).strip()
+
+
+def inline(markdown: str) -> str:
+    return _MARKDOWN.renderInline(markdown)
+
+
+def phrases(language: str) -> dict[str, str]:
+    """The page's own sentences (HTML) for its script: connection, confirmation, closed answers."""
+    with i18n.speaking(language):
+        return {"connecting": inline(_(live_phone.CONNECTING)), "reconnecting": inline(_(live_phone.RECONNECTING)),
+                "not_sent": inline(_(live_phone.NOT_SENT)), "send": inline(_(words.SEND)), "ended": inline(_(words.ENDED_FOR_STUDENT)),
+                "answer_in": inline(words.answer_in(ANSWER_SLOT)),
+                "locked_yours": inline(words.locked_yours(ANSWER_SLOT)), "locked_none": inline(words.locked_yours(None)),
+                "closed_locked": inline(class_texts.answers_closed("locked")),
+                "closed_revealed": inline(class_texts.answers_closed("revealed"))}
+
+
+def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str) -> dict:
+    """The screen for the room's state ``now`` (``Store.current``); ``distribution(question_id)`` is read
+    only after the reveal (``Store.distribution``)."""
+    with i18n.speaking(language):
+        step = live_step(now["lesson"], now["step"])
+        if step is None:
+            return {"version": now["version"], "waiting": inline(_(words.WAITING))}
+        question_id = step.question_id
+        state = now["state"] if question_id == now["question_id"] else "open"
+        screen = {"version": now["version"], **_content(step)}
+        if question_id is None:
+            return screen
+        screen["question"] = {"id": question_id, "state": state, "prompt": inline(_prompt(step)),
+                              **_answer_form(step)}
+        if state == "revealed":
+            screen["question"]["reveal"] = _reveal(step, distribution(question_id))
+        return screen
+
+
+def _content(step: LiveStep) -> dict:
+    if step.lesson_step is None:
+        case = step.case
+        grades = dict(case.ground_truth)
+        items = [f"{text.markdown(item)} ({numbers.general(grades[item])})" if item in grades else text.markdown(item)
+                 for item in case.recommended]
+        facts = words.playground_facts(case.k, text.markdown(_(", ").join(
+            f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items())))
+        return {"title": inline(_(class_texts.PLAYGROUND_TITLE)), "body": html(_(class_texts.PLAYGROUND_TEXT)),
+                "list_caption": inline(_(live_phone.RECOMMENDED_LIST)), "items": [inline(i) for i in items],
+                "facts": inline(facts)}
+    body = html(_(step.text))
+    if step.lesson_step.kind != "predict" or step.lesson_step.scenario:
+        body += f"<p class='note'>{inline(_(live_phone.CHART_ON_PROJECTOR))}</p>"
+    return {"title": inline(_(step.title)), "body": body}
+
+
+def _prompt(step: LiveStep) -> str:
+    if step.lesson_step is not None:
+        return _(step.prompt)
+    return class_texts.playground_prompt(practice.QUIZ_METRICS[step.metric].display_label(step.case.k))
+
+
+def _answer_form(step: LiveStep) -> dict:
+    label = _(words.YOUR_ANSWER)
+    if step.options:  # the value sent is the option's English label, the same for every reader
+        return {"label": inline(label), "options": [{"value": o.label, "text": inline(_(o.label))} for o in step.options]}
+    return {"label": inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
+            "max_length": practice.MAX_ANSWER_LENGTH}
+
+
+def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
+    """Every answer's verdict and standing (one per value given, not per student), and the class's summary."""
+    summary = summarize(step, tally)
+    verdicts = {value: html(_verdict(step, value)) + html(class_texts.standing(summary, value)) for value in tally}
+    counts = [{"answer": inline(_(value) if step.options else text.markdown(value)), "value": value, "students": n,
+               "right": right} for value, n, right in summary.counts if n]
+    mistakes = [inline(words.chose_mistake(n, text.markdown(_(why))) if step.options
+                       else words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes]
+    why = _(step.why) if step.lesson_step is not None and step.why else (
+        class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)
+    return {"none": html(class_texts.standing(summary, None)), "verdicts": verdicts, "counts": counts,
+            "right": inline(words.right_count(summary.right, summary.answered)) if summary.answered
+            else inline(_(words.NOBODY_ANSWERED)),
+            "mistakes": mistakes, "why": html(why) if why else ""}
+
+
+def _verdict(step: LiveStep, mine: str) -> str:
+    if summarize(step, {mine: 1}).right:
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
+        return _(words.RIGHT_VERDICT).format(explanation=chosen)
+    if step.options:
+        chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
+        return _(words.NOT_QUITE).format(explanation=chosen, answer=text.markdown(_(step.right_answer)))
+    return _(words.NOT_QUITE).format(explanation=_number_verdict(mine, step), answer=text.markdown(
+        describe(step.exact_value)))
+
+
+def _number_verdict(mine: str, step: LiveStep) -> str:
+    verdict = practice.check_number(mine, step.exact_value, step.mistakes())
+    if verdict.correct:
+        return ""
+    if verdict.mistake:
+        return words.what_you_get(text.quoted(mine), _(verdict.mistake))
+    if verdict.unreadable:
+        return words.too_few_decimals(text.quoted(mine), practice.MIN_DECIMALS)
+    return words.you_typed(text.quoted(mine))
+
+
+def describe(value: float) -> str:
+    """0.6429 (= 9/14) when a small fraction is exact, else the four decimals, in the reader's notation."""
+    fraction = practice.as_fraction(value)
+    if fraction is not None and fraction.denominator > 1:
+        return f"{numbers.number(value, 4)} (= {fraction})"
+    return numbers.number(value, 4)

@@ -1,0 +1,142 @@
+// The student's light view: draws the screens the server pushes (classroom/web/screen.py) and sends answers.
+// Every sentence arrives as HTML the server rendered and escaped; what the student typed is set as text only.
+"use strict";
+(function () {
+  const config = JSON.parse(document.getElementById("config").textContent);
+  const phrases = config.phrases;
+  const status = document.getElementById("status");
+  const root = document.getElementById("screen");
+  const mine = {};          // question id -> this student's answer, as sent
+  let shown = null;         // the screen on display
+  let note = null;          // {question, html, value}: the last confirmation or refusal
+
+  function el(tag, attrs, htmlText) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (htmlText !== undefined) node.innerHTML = htmlText;
+    return node;
+  }
+
+  // A server sentence with the student's answer put in its slot as text (never as HTML).
+  function withAnswer(tag, template, value) {
+    const node = el(tag);
+    const parts = template.split(config.slot);
+    parts.forEach((part, i) => {
+      node.insertAdjacentHTML("beforeend", part);
+      if (i < parts.length - 1) node.append("'" + value + "'");
+    });
+    return node;
+  }
+
+  function setStatus(htmlText) { status.innerHTML = htmlText || ""; }
+
+  function draw(screen, moved) {
+    const focused = document.activeElement && root.contains(document.activeElement);
+    root.replaceChildren();
+    if (screen.waiting) { root.append(el("p", {}, screen.waiting)); return; }
+    const title = el("h2", {tabindex: "-1", id: "step-title"}, screen.title);
+    root.append(title, el("div", {}, screen.body));
+    if (screen.items) {
+      root.append(el("p", {}, screen.list_caption));
+      const list = el("ol", {class: "items"});
+      screen.items.forEach((item) => list.append(el("li", {}, item)));
+      root.append(list, el("p", {}, screen.facts));
+    }
+    const q = screen.question;
+    if (q) root.append(question(q));
+    if (moved && !focused) title.focus();
+  }
+
+  function question(q) {
+    const box = el("section", {"aria-labelledby": "prompt"});
+    box.append(el("p", {id: "prompt"}, "<strong>" + q.prompt + "</strong>"));
+    const answer = mine[q.id];
+    if (q.state === "open") box.append(q.options ? choices(q, answer) : numberForm(q, answer));
+    else if (q.state === "locked") {
+      box.append(answer === undefined ? el("p", {}, phrases.locked_none) : withAnswer("p", phrases.locked_yours, answer));
+    } else box.append(reveal(q.reveal, answer));
+    const said = el("p", {role: "status", id: "answer-note"});
+    if (note && note.question === q.id && q.state === "open") {
+      if (note.value !== undefined) said.append(withAnswer("span", note.html, note.value));
+      else { said.innerHTML = note.html; said.className = "error"; }
+    }
+    box.append(said);
+    return box;
+  }
+
+  function choices(q, answer) {
+    const set = el("fieldset");
+    set.append(el("legend", {}, q.label));
+    q.options.forEach((option, i) => {
+      const id = "option-" + i;
+      const row = el("div", {class: "choice"});
+      const input = el("input", {type: "radio", name: "answer", id: id});
+      input.value = option.value;
+      input.checked = option.value === answer;
+      input.addEventListener("change", () => send(q.id, option.value));
+      row.append(input, el("label", {for: id}, option.text));
+      set.append(row);
+    });
+    return set;
+  }
+
+  function numberForm(q, answer) {
+    const form = el("form");
+    const input = el("input", {id: "number", name: "number", inputmode: "decimal", autocomplete: "off",
+                               maxlength: String(q.max_length)});
+    input.value = answer === undefined ? "" : answer;
+    form.append(el("label", {for: "number"}, q.label), input, el("button", {type: "submit"}, phrases.send));
+    form.addEventListener("submit", (event) => { event.preventDefault(); send(q.id, input.value.trim()); });
+    return form;
+  }
+
+  function reveal(r, answer) {
+    const box = el("div");
+    box.insertAdjacentHTML("beforeend", answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
+    box.append(el("p", {}, r.right));
+    if (r.counts.length) {
+      const list = el("ul");
+      r.counts.forEach((c) => {
+        const item = el("li", c.value === answer ? {class: "mine"} : {}, c.answer + (c.right ? " ✓" : "") + ": ");
+        item.append(String(c.students));
+        list.append(item);
+      });
+      box.append(list);
+    }
+    r.mistakes.forEach((m) => box.append(el("p", {}, m)));
+    if (r.why) box.append(el("div", {}, r.why));
+    return box;
+  }
+
+  async function send(questionId, value) {
+    try {
+      const response = await fetch(config.answer, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                   body: JSON.stringify({question_id: questionId, value: value})});
+      const body = await response.json();
+      if (response.ok) { mine[questionId] = value; note = {question: questionId, html: phrases.answer_in, value: value}; }
+      else note = {question: questionId, html: body.error || phrases.not_sent};
+    } catch (e) {
+      note = {question: questionId, html: phrases.not_sent};
+    }
+    if (shown) draw(shown, false);
+  }
+
+  const events = new EventSource(config.events);
+  events.addEventListener("open", () => setStatus(""));
+  events.addEventListener("error", () => { if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting); });
+  events.addEventListener("mine", (event) => Object.assign(mine, JSON.parse(event.data)));
+  events.addEventListener("screen", (event) => {
+    const screen = JSON.parse(event.data);
+    const moved = !shown || shown.title !== screen.title || (shown.question || {}).id !== (screen.question || {}).id;
+    if (moved) note = null;
+    shown = screen;
+    setStatus("");
+    draw(screen, moved);
+    document.body.dataset.version = String(screen.version);
+  });
+  events.addEventListener("ended", () => {
+    events.close();
+    root.replaceChildren(el("p", {role: "status"}, phrases.ended));
+    setStatus("");
+  });
+})();

@@ -1,0 +1,272 @@
+"""The student's light view of a live class: a small HTML page, a server-sent-events stream, answers by POST.
+
+    GET  /class/{code}          the join form, or the class once this browser joined
+    POST /class/{code}/join     join with a nickname (the store's rules); sets the student's cookie
+    GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student
+    POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
+
+A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
+screen built per language and written to every stream (:mod:`classroom.web.hub`). The student's id,
+the secret that answers for them, lives only in an HttpOnly, SameSite=Strict cookie scoped to the
+class's path: no script, other site or other class sees it. Nothing here acts for the teacher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from pathlib import Path
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from classroom import NicknameTaken, RoomNotFound, codes
+from classroom.steps import live_step
+from classroom.store import AnswersClosed
+from classroom.web import screen
+from classroom.web.hub import Hub
+from content import classroom as class_texts
+from content import i18n
+from content.i18n import _
+from content.pages import live as words
+from metrics import practice
+from ui.markup import text
+
+COOKIE = "receval_student"
+KEEPALIVE_SECONDS = 15.0
+STATIC = Path(__file__).with_name("static")
+
+
+def language_of(request: Request) -> str:
+    """``?lang=`` when it is one of ours, else the browser's first language we have, else English."""
+    known = i18n.languages()
+    asked = request.query_params.get("lang") or ""
+    if asked in known:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        prefix = part.split(";")[0].strip().split("-")[0].lower()
+        if prefix in known:
+            return prefix
+    return i18n.SOURCE
+
+
+def client_key(request: Request) -> str:
+    """Who is joining, for the wrong-code limit: the client address (behind deploy/'s nginx on loopback,
+    the address nginx appends to X-Forwarded-For; a client cannot forge the last entry)."""
+    host = request.client.host if request.client else "unknown"
+    forwarded = request.headers.get("x-forwarded-for")
+    if forwarded and host in ("127.0.0.1", "::1"):
+        host = forwarded.split(",")[-1].strip()
+    return f"address:{host}"
+
+
+def routes(hub: Hub) -> list[Route]:
+    store = lambda: hub.store  # noqa: E731 - built on first use, in the serving process
+
+    async def page(request: Request) -> Response:
+        code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        student_id = request.cookies.get(COOKIE)
+        if student_id:
+            try:
+                await run_in_threadpool(store().student, code, student_id)
+                return _page(language, code, _class_body(code, language))
+            except RoomNotFound:
+                return _page(language, code, _notice(_in(language, words.ENDED_FOR_STUDENT)), status=404)
+            except LookupError:
+                pass  # an old cookie of an ended class with the same code, or another class's: join again
+        return _page(language, code, _join_form(code, language))
+
+    async def join(request: Request) -> Response:
+        code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        form = await request.form()
+        nickname = str(form.get("nickname", ""))[:codes.MAX_NICKNAME * 4]
+        problem = await run_in_threadpool(_join, store(), code, nickname, client_key(request), language)
+        if isinstance(problem, str):
+            return _page(language, code, _join_form(code, language, nickname, problem), status=400)
+        response = RedirectResponse(f"/class/{code}?lang={language}", status_code=303)
+        response.set_cookie(COOKIE, problem["student_id"], max_age=int(store().max_age), path=f"/class/{code}",
+                            httponly=True, samesite="strict", secure=request.url.scheme == "https"
+                            or request.headers.get("x-forwarded-proto") == "https")
+        return response
+
+    async def events(request: Request) -> Response:
+        code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        student_id = request.cookies.get(COOKIE, "")
+        try:
+            await run_in_threadpool(store().student, code, student_id)
+            feed = await hub.watch(code)
+        except RoomNotFound:
+            return Response("event: ended\ndata: {}\n\n", status_code=200, media_type="text/event-stream")
+        except LookupError:
+            return JSONResponse({"error": "not a student of this class"}, status_code=403)
+
+        async def stream():
+            try:
+                now = feed.now
+                mine = await run_in_threadpool(_mine, store(), code, student_id, now)
+                yield f"event: mine\ndata: {json.dumps(mine, ensure_ascii=False)}\n\n".encode()
+                while feed.now is not None:
+                    changed = feed.changed
+                    yield b"event: screen\ndata: " + await hub.screen(feed, language) + b"\n\n"
+                    while not changed.is_set():
+                        try:
+                            await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
+                        except TimeoutError:
+                            yield b": keep-alive\n\n"
+                yield b"event: ended\ndata: {}\n\n"
+            finally:
+                hub.leave(code, feed)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def answer(request: Request) -> Response:
+        code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        # JSON only: a form another site posts cannot set this type without the browser asking first.
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send JSON"}, status_code=415)
+        try:
+            sent = await request.json()
+            question_id, value = str(sent["question_id"]), str(sent["value"]).strip()
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "send {question_id, value}"}, status_code=400)
+        status, body = await run_in_threadpool(_answer, store(), code, request.cookies.get(COOKIE, ""), question_id,
+                                               value, language)
+        return JSONResponse(body, status_code=status)
+
+    async def script(_request: Request) -> Response:
+        return FileResponse(STATIC / "student.js", media_type="text/javascript",
+                            headers={"Cache-Control": "public, max-age=300"})
+
+    return [Route("/class/static/student.js", script), Route("/class/{code}", page),
+            Route("/class/{code}/join", join, methods=["POST"]), Route("/class/{code}/events", events),
+            Route("/class/{code}/answer", answer, methods=["POST"])]
+
+
+# --------------------------------------------------------------------------- the store's calls, in a thread
+
+def _join(store, code: str, nickname: str, client: str, language: str) -> dict | str:
+    """{"student_id"}, or what is wrong in the student's language (the store's rules, its messages)."""
+    with i18n.speaking(language):
+        wait = store.join_wait(client)
+        if wait > 0:
+            return words.too_many_codes(wait)
+        try:
+            for _draw in range(5):  # an anonymous name drawn twice in one class: draw again
+                try:
+                    typed = nickname if nickname.strip() else _(words.ANONYMOUS).format(
+                        tag=codes.anonymous_nickname().rsplit(" ", 1)[-1])
+                    return {"student_id": store.join(code, typed)}
+                except NicknameTaken:
+                    if nickname.strip():
+                        raise
+        except RoomNotFound:
+            store.wrong_code(client)
+            return words.no_such_class(text.quoted(code))
+        except ValueError as problem:  # the nickname: taken, too long, invisible characters
+            return class_texts.nickname_problem(problem)
+        return class_texts.nickname_problem(NicknameTaken("", nickname))
+
+
+def _mine(store, code: str, student_id: str, now: dict | None) -> dict:
+    """This student's own answer to the question on screen (a reload or a new phone shows it again)."""
+    step = live_step(now["lesson"], now["step"]) if now else None
+    question_id = step.question_id if step else None
+    if question_id is None:
+        return {}
+    value = store.my_answer(code, student_id, question_id)
+    return {question_id: value} if value is not None else {}
+
+
+def _answer(store, code: str, student_id: str, question_id: str, value: str, language: str) -> tuple[int, dict]:
+    with i18n.speaking(language):
+        try:
+            store.student(code, student_id)
+            now = store.current(code)
+        except RoomNotFound:
+            return 404, {"error": screen.inline(_(words.ENDED_FOR_STUDENT))}
+        except LookupError:
+            return 403, {"error": screen.inline(_(words.NOT_IN_CLASS))}
+        step = live_step(now["lesson"], now["step"])
+        if step is None or step.question_id != question_id:
+            return 409, {"error": screen.inline(class_texts.answers_closed("locked"))}
+        if step.options and value not in {o.label for o in step.options}:
+            return 400, {"error": "not one of the options"}
+        if not step.options:
+            try:
+                practice.parse_answer(value)
+            except ValueError:
+                return 400, {"error": screen.inline(words.not_a_number(text.quoted(value)))}
+        try:
+            store.answer(code, student_id, question_id, value)
+        except AnswersClosed as closed:
+            return 409, {"error": screen.inline(class_texts.answers_closed(closed.state))}
+        except (LookupError, ValueError) as problem:
+            return 400, {"error": screen.inline(text.markdown(str(problem)))}
+        return 200, {"question_id": question_id, "value": value}
+
+
+# --------------------------------------------------------------------------- the page
+
+def _in(language: str, message: str) -> str:
+    with i18n.speaking(language):
+        return screen.inline(_(message))
+
+
+def _page(language: str, code: str, body: str, status: int = 200) -> HTMLResponse:
+    title = f"{_in(language, words.TITLE)} · {html.escape(code)}"
+    document = (f"<!doctype html><html lang='{language}'><head><meta charset='utf-8'>"
+                "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+                f"<title>{title}</title><style>{_STYLE}</style></head><body><main>{body}</main></body></html>")
+    return HTMLResponse(document, status_code=status, headers={
+        "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+                                   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"})
+
+
+def _notice(message_html: str) -> str:
+    return f"<p role='status'>{message_html}</p>"
+
+
+def _join_form(code: str, language: str, nickname: str = "", problem: str = "") -> str:
+    with i18n.speaking(language):
+        error = (f"<p id='problem' role='alert' class='error'>{screen.inline(problem)}</p>" if problem else "")
+        described = " aria-invalid='true' aria-describedby='problem'" if problem else ""
+        return (f"<h1>{screen.inline(_(words.JOIN_HEADING))}</h1>"
+                f"<p>{screen.inline(_(words.CODE_LABEL))}: <span class='code'>{html.escape(code)}</span></p>"
+                f"<form method='post' action='/class/{html.escape(code)}/join?lang={language}'>{error}"
+                f"<label for='nickname'>{screen.inline(_(words.NICKNAME_LABEL))}</label>"
+                f"<input id='nickname' name='nickname' maxlength='{codes.MAX_NICKNAME}' autocomplete='nickname' "
+                f"value='{html.escape(nickname, quote=True)}' autofocus{described}>"
+                f"<button type='submit'>{screen.inline(_(words.JOIN))}</button></form>")
+
+
+def _class_body(code: str, language: str) -> str:
+    config = {"events": f"/class/{code}/events?lang={language}", "answer": f"/class/{code}/answer?lang={language}",
+              "phrases": screen.phrases(language), "slot": screen.ANSWER_SLOT}
+    # JSON inside a script element: "<" escaped, so no text can close the element.
+    data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
+    return (f"<p id='status' role='status'>{screen.phrases(language)['connecting']}</p>"
+            "<div id='screen' aria-live='polite'></div>"
+            f"<script type='application/json' id='config'>{data}</script>"
+            "<script src='/class/static/student.js' defer></script>")
+
+
+_STYLE = """
+:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
+body{margin:0}main{max-width:40rem;margin:0 auto;padding:1rem}
+h1,h2{line-height:1.25}h2{font-size:1.35rem}
+label,legend{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input[type=text],input:not([type]){font-size:1.1rem;padding:.6rem;width:100%;box-sizing:border-box}
+button{font-size:1.1rem;padding:.6rem 1.2rem;margin-top:.75rem;min-height:44px}
+fieldset{border:0;padding:0;margin:0}
+.choice{display:flex;align-items:center;gap:.6rem;min-height:44px;font-size:1.1rem}
+.choice input{width:1.4rem;height:1.4rem}
+:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
+.error{color:#b91c1c}@media (prefers-color-scheme:dark){.error{color:#fca5a5}}
+.code{font-family:monospace;font-size:1.2rem}
+ol.items li{margin:.15rem 0}.mine{font-weight:700}
+"""

@@ -1,0 +1,12 @@
+"""The sentences only the class's light view (a student's phone, ``classroom/web``) shows; the rest it
+shares with the Live class page (``content.pages.live``, ``content.classroom``)."""
+
+from __future__ import annotations
+
+from content.i18n import N_
+
+CONNECTING = N_("Connecting to the class…")
+RECONNECTING = N_("The connection dropped: reconnecting…")
+CHART_ON_PROJECTOR = N_("This step's chart is on the teacher's screen.")
+RECOMMENDED_LIST = N_("The recommended list, best first (relevant items marked with their grade):")
+NOT_SENT = N_("Your answer could not be sent: check your connection, then send it again.")
