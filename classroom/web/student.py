@@ -25,12 +25,13 @@ from starlette.routing import Route
 
 from classroom import NicknameTaken, RoomNotFound, codes
 from classroom.steps import live_step
-from classroom.store import AnswersClosed
+from classroom.store import AnswersClosed, QuestionNotFound
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
 from content import i18n
 from content.i18n import _
+from content.lessons import BY_KEY
 from content.pages import live as words
 from metrics import practice
 from ui.markup import text
@@ -182,31 +183,35 @@ def _mine(store, code: str, student_id: str, now: dict | None) -> dict:
 
 
 def _answer(store, code: str, student_id: str, question_id: str, value: str, language: str) -> tuple[int, dict]:
+    """One transaction (the store's): the room, the student and the question's state are checked there."""
     with i18n.speaking(language):
-        try:
-            store.student(code, student_id)
-            now = store.current(code)
-        except RoomNotFound:
-            return 404, {"error": screen.inline(_(words.ENDED_FOR_STUDENT))}
-        except LookupError:
-            return 403, {"error": screen.inline(_(words.NOT_IN_CLASS))}
-        step = live_step(now["lesson"], now["step"])
-        if step is None or step.question_id != question_id:
-            return 409, {"error": screen.inline(class_texts.answers_closed("locked"))}
-        if step.options and value not in {o.label for o in step.options}:
+        step = _lesson_step(question_id)
+        if step is not None and value not in {o.label for o in step.options}:
             return 400, {"error": "not one of the options"}
-        if not step.options:
+        if step is None:
             try:
                 practice.parse_answer(value)
             except ValueError:
                 return 400, {"error": screen.inline(words.not_a_number(text.quoted(value)))}
         try:
             store.answer(code, student_id, question_id, value)
-        except AnswersClosed as closed:
-            return 409, {"error": screen.inline(class_texts.answers_closed(closed.state))}
-        except (LookupError, ValueError) as problem:
+        except RoomNotFound:
+            return 404, {"error": screen.inline(_(words.ENDED_FOR_STUDENT))}
+        except (AnswersClosed, QuestionNotFound) as closed:
+            return 409, {"error": screen.inline(class_texts.answers_closed(getattr(closed, "state", "locked")))}
+        except LookupError:
+            return 403, {"error": screen.inline(_(words.NOT_IN_CLASS))}
+        except ValueError as problem:
             return 400, {"error": screen.inline(text.markdown(str(problem)))}
         return 200, {"question_id": question_id, "value": value}
+
+
+def _lesson_step(question_id: str):
+    """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``); None for a
+    playground question, whose answer is a number."""
+    lesson, _colon, index = question_id.rpartition(":")
+    step = live_step(lesson, int(index)) if lesson in BY_KEY and index.isdigit() else None
+    return step if step is not None and step.options else None
 
 
 # --------------------------------------------------------------------------- the page
