@@ -107,7 +107,7 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     why = _(step.why) if step.lesson_step is not None and step.why else (
         class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)
     return {"none": html(class_texts.standing(summary, None)), "verdicts": verdicts, "counts": counts,
-            "right": inline(words.right_count(summary.right, summary.answered)) if summary.answered
+            "right": inline(f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}") if summary.answered
             else inline(_(words.NOBODY_ANSWERED)),
             "mistakes": mistakes, "why": html(why) if why else ""}
 

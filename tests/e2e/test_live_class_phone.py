@@ -1,0 +1,113 @@
+"""Phones on the live class's light view (/class/{code}) of `streamlit run app.py`, in Chromium.
+
+The teacher moves the class through the Store (what the console's buttons call): this file is about the
+phones. One student on a 390 px phone joins and answers by keyboard alone; one joins with lang=tr.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import classroom
+from classroom.engine import database_url
+from classroom.steps import live_step
+from content.lessons import LESSONS
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_live_class_browser import tabs
+
+RECALL, HR = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
+              if step.kind == "predict" and step.question.options][:2]
+FOLLOW = 15_000  # ms: a liveness bound, not a timing claim (benchmarks/live_class.py measures it)
+
+
+@pytest.fixture
+def store(server):
+    # The shared server's database: the checkout's, unless the environment names another (as the app reads it).
+    assert "RECEVAL_CLASSROOM_URL" not in os.environ or database_url() == os.environ["RECEVAL_CLASSROOM_URL"]
+    made = classroom.Store(database_url())
+    yield made
+    made.engine.dispose()
+
+
+def show(store, room, step):
+    store.set_step(room.code, room.teacher_key, step.lesson, step.index, step.question_id, step.right_answer)
+
+
+def test_a_phone_by_keyboard_and_a_turkish_phone_join_answer_and_follow_the_teacher(server, browser, store):
+    room = store.create_room()
+    show(store, room, RECALL)
+    try:
+        with tabs(browser, [(390, 844), (390, 844)]) as (phone, turkish):
+            _by_keyboard(phone, server.url, room.code)
+            _in_turkish(turkish, server.url, room.code)
+            assert store.tally(room.code, room.teacher_key, RECALL.question_id) == {"0.75": 1, "1.0": 1}
+
+            show(store, room, HR)  # the teacher's Next: both screens move without a click
+            expect(phone.get_by_role("heading", name=HR.title)).to_be_visible(timeout=FOLLOW)
+            expect(turkish.get_by_role("heading", name="Daha kısa bir pencere için HR@K'yi tahmin et")).to_be_visible(
+                timeout=FOLLOW)
+            expect(phone.get_by_role("heading", name=HR.title)).to_be_focused()  # a screen reader hears the step
+            phone.get_by_role("radio", name="down").check()
+            expect(phone.get_by_role("status").filter(has_text="is in")).to_be_visible()
+
+            phone.reload()  # a reload keeps the student and their answer
+            expect(phone.get_by_role("radio", name="down")).to_be_checked(timeout=FOLLOW)
+
+            store.reveal(room.code, room.teacher_key, HR.question_id)
+            expect(phone.get_by_text("Right.")).to_be_visible(timeout=FOLLOW)
+            expect(turkish.get_by_text("Cevap vermediniz", exact=False)).to_be_visible(timeout=FOLLOW)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-revealed.png"), full_page=True)
+            turkish.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-revealed.png"), full_page=True)
+            _fits(phone)
+
+            store.end_room(room.code, room.teacher_key)
+            expect(phone.get_by_text("This class has ended", exact=False)).to_be_visible(timeout=FOLLOW)
+    finally:
+        try:
+            store.end_room(room.code, room.teacher_key)
+        except LookupError:
+            pass
+
+
+def _by_keyboard(phone: Page, base: str, code: str) -> None:
+    phone.goto(f"{base}/class/{code}")
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    nickname = phone.get_by_label("Nickname (leave empty to stay anonymous)")
+    expect(nickname).to_be_focused()
+    phone.keyboard.type("Ann <b>")
+    phone.keyboard.press("Enter")
+    expect(phone.get_by_role("heading", name=RECALL.title)).to_be_visible(timeout=FOLLOW)
+    expect(phone.get_by_text("Three of the four relevant items")).to_be_visible()
+    assert "Ann" not in phone.content()  # the phone is never told names, not even its own in markup
+    first = phone.get_by_role("radio", name="0.3")
+    for _ in range(10):  # Tab to the options
+        phone.keyboard.press("Tab")
+        if first.evaluate("e => e === document.activeElement"):
+            break
+    expect(first).to_be_focused()
+    phone.keyboard.press("ArrowDown")  # a radio group moves and checks with the arrow keys
+    expect(phone.get_by_role("radio", name="0.75")).to_be_checked()
+    expect(phone.get_by_role("status").filter(has_text=re.compile("Your answer '0.75' is in"))).to_be_visible()
+    phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-question.png"), full_page=True)
+    _fits(phone)
+
+
+def _in_turkish(turkish: Page, base: str, code: str) -> None:
+    turkish.goto(f"{base}/class/{code.lower()}?lang=tr")
+    expect(turkish.locator("html")).to_have_attribute("lang", "tr")
+    turkish.get_by_label("Takma ad", exact=False).fill("Ayşe")
+    turkish.get_by_role("button", name="Katıl").click()
+    expect(turkish.get_by_role("heading", name="Recall@10'u tahmin et")).to_be_visible(timeout=FOLLOW)
+    turkish.get_by_role("radio", name="1.0").check()
+    expect(turkish.get_by_role("status").filter(has_text="alındı")).to_be_visible()
+    turkish.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-question.png"), full_page=True)
+
+
+def _fits(phone: Page) -> None:
+    """Nothing wider than the phone: no sideways scrolling at 390 px."""
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
