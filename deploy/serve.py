@@ -1,7 +1,7 @@
 """Several RecEval Lab processes behind nginx on this machine: one command starts them, one stops them.
 
     python deploy/serve.py run --apps 2 --port 8080      # foreground; Ctrl-C stops everything
-    python deploy/serve.py start --apps 2 --port 8080    # background; pids in deploy/run/
+    python deploy/serve.py start --apps 2 --port 8080    # background; pids in the run folder (below)
     python deploy/serve.py stop                          # stops what `start` started
 
 Each app is ``streamlit run app.py`` on its own loopback port, started by ``deploy/warm.py`` so that
@@ -11,6 +11,11 @@ NAT shares one IP address, so hashing the source address would put them all on o
 passes the WebSocket through, and serves Streamlit's static files itself from a copy gzipped
 once (Streamlit serves ``/static`` uncompressed on purpose and leaves that to the proxy). The
 configuration is ``deploy/nginx.conf``; this script fills in ports and paths.
+
+nginx's files (its configuration, temporary files and the static copy) live in a run folder outside
+the checkout, ``$TMPDIR/receval-serve-<uid>`` (mode 0755): started as root, nginx's workers run as
+``nobody`` and must enter every folder above what they serve, which a checkout under a private home
+(0700) does not allow. When they could not, the layout refuses before starting anything and says why.
 """
 
 from __future__ import annotations
@@ -23,15 +28,18 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
-RUN = DEPLOY / "run"  # pid files, generated config and logs (git-ignored)
+# pid files, nginx's generated config, the static copy and logs: per user, outside the checkout (see above)
+RUN = Path(tempfile.gettempdir()) / f"receval-serve-{os.getuid()}"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 LIBDEFLATE = shutil.which("libdeflate-gzip")
 
@@ -104,6 +112,35 @@ class AppProcess:
 COMPRESSIBLE = (".js", ".css", ".html", ".json", ".svg", ".txt", ".ttf", ".wasm")
 
 
+def open_run_dir(path: Path = RUN) -> Path:
+    """``path`` made (mode 0755) or reused if it is this user's own folder; anything else is refused, so
+    no other user of a shared /tmp can hand nginx a folder (or a symlink) of theirs."""
+    path.mkdir(mode=0o755, parents=True, exist_ok=True)
+    found = path.lstat()
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+        raise RuntimeError(f"{path} is not a folder of this user's: remove it or set TMPDIR to another folder.")
+    path.chmod(0o755)
+    return path
+
+
+def check_nginx_can_enter(*paths: Path) -> None:
+    """Refuse, before anything starts, when nginx's workers could not reach these folders.
+
+    Started as root, nginx runs its workers as ``nobody``: every folder from / down must let others
+    in (the x bit), or every static file is a 403 and the app never loads.
+    """
+    if os.geteuid() != 0:
+        return  # the workers run as this same user
+    for path in paths:
+        for folder in [path, *path.parents]:
+            mode = folder.stat().st_mode
+            if not mode & stat.S_IXOTH:
+                raise RuntimeError(
+                    f"nginx's workers (user nobody) cannot enter {folder} (mode {stat.filemode(mode)}), so they "
+                    f"could not serve {path}. Set TMPDIR to a folder every user can enter (e.g. /tmp), or "
+                    f"chmod o+x {folder}.")
+
+
 def prepare_static(run_dir: Path = RUN) -> Path:
     """A copy of Streamlit's frontend bundle with a ``.gz`` beside every compressible file.
 
@@ -147,12 +184,15 @@ def nginx_config(run_dir: Path, port: int, apps: list[AppProcess], static_root: 
 class Layout:
     """N app processes and nginx in front of them; a context manager that stops all of them."""
 
-    def __init__(self, apps: int = 2, port: int | None = None, run_dir: Path = RUN, extra: tuple[str, ...] = ()):
+    def __init__(self, apps: int = 2, port: int | None = None, run_dir: Path = RUN, extra: tuple[str, ...] = (),
+                 nginx_dir: Path = RUN):
+        """``run_dir`` holds the apps' logs; ``nginx_dir`` what nginx's workers read (see the module's doc)."""
         if not Path(NGINX).exists():
             raise RuntimeError("nginx is not installed (apt-get install nginx-light libdeflate-tools); .ci/run installs it")
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.run_dir = run_dir
+        self.nginx_dir = nginx_dir
         self.apps = [AppProcess(name=f"app{i + 1}", log_dir=run_dir, extra=extra) for i in range(apps)]
         self.proxy: subprocess.Popen | None = None
 
@@ -161,15 +201,16 @@ class Layout:
         return [a.pid for a in self.apps]
 
     def start(self) -> "Layout":
+        proxy_dir = open_run_dir(self.nginx_dir) / f"nginx-{self.port}"
+        check_nginx_can_enter(self.nginx_dir)
         try:
+            # Shared by every layout (made once); nginx's workers (user nobody) must be able to read it.
+            static_root = prepare_static(self.nginx_dir)
             for app in self.apps:
                 app.start()
-            # Shared by every layout (made once); nginx's workers (user nobody) must be able to read it.
-            static_root = prepare_static(RUN)
             for app in self.apps:
                 app.wait_ready()
-            proxy_dir = self.run_dir / f"nginx-{self.port}"
-            (proxy_dir / "tmp").mkdir(parents=True, exist_ok=True)
+            (proxy_dir / "tmp").mkdir(mode=0o755, parents=True, exist_ok=True)
             config = proxy_dir / "nginx.conf"
             config.write_text(nginx_config(proxy_dir, self.port, self.apps, static_root))
             log = proxy_dir / "nginx.log"
@@ -216,7 +257,7 @@ def _alive(pid: int) -> bool:
 
 
 def _pids_file() -> Path:
-    return RUN / "pids"
+    return open_run_dir() / "pids"
 
 
 def main() -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import shutil
+import stat
 import sys
 import urllib.request
 from pathlib import Path
@@ -23,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.classroom_load import SMALL, Browser, RerunFailed, check_k, classroom, set_k  # noqa: E402
 import streamlit  # noqa: E402
 
-from deploy.serve import RUN, AppProcess, Layout  # noqa: E402
+from deploy.serve import ROOT, RUN, AppProcess, Layout, prepare_static  # noqa: E402
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -121,3 +123,24 @@ async def reconnect_keeps_k(url: str) -> None:
         assert browser.session_id == session and len(browser.served_by) == 1, browser.served_by
     finally:
         await browser.close()
+
+
+def test_what_nginx_serves_lives_outside_the_checkout_where_its_workers_can_enter():
+    """A checkout under a private folder (a 0700 home, mktemp -d) must still serve its static files:
+    they are copied to a per-user run folder that every user can enter, not into the checkout."""
+    static = prepare_static()
+    assert ROOT not in static.parents
+    for folder in [static, *static.parents]:
+        assert folder.stat().st_mode & stat.S_IXOTH, folder
+    assert (RUN.stat().st_uid, stat.S_IMODE(RUN.stat().st_mode)) == (os.getuid(), 0o755)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as another user, nginx's workers run as that user: nothing to refuse")
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed (apt-get install nginx-light); .ci/run installs it")
+def test_a_layout_nginx_workers_could_not_read_is_refused_before_anything_starts(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    layout = Layout(apps=1, run_dir=tmp_path, nginx_dir=private / "run")
+    with pytest.raises(RuntimeError, match=r"nginx's workers \(user nobody\) cannot enter .*private \(mode drwx------\)"):
+        layout.start()
+    assert layout.apps[0].process is None and layout.proxy is None
