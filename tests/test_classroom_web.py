@@ -148,6 +148,26 @@ def test_an_answer_to_a_question_not_on_screen_or_not_an_option_is_refused(store
                     json={"question_id": PREDICT[0].question_id, "value": "=1+2"}).status_code == 400
 
 
+def test_a_student_sending_answers_in_a_loop_is_throttled_and_the_class_is_not(store, room):
+    question, right = PREDICT[0].question_id, PREDICT[0].right_answer
+    flooder, other = joined(store, room, "Flood"), joined(store, room, "Calm")
+    statuses = [flooder.post(f"/class/{room.code}/answer", json={"question_id": question, "value": value}).status_code
+                for value in ["0.3", "1.0"] * 10]
+    assert statuses[:5] == [200] * 5 and statuses.count(429) >= 10
+    assert other.post(f"/class/{room.code}/answer", json={"question_id": question, "value": right}).status_code == 200
+    tally = store.tally(room.code, room.teacher_key, question)
+    assert sum(tally.values()) == 2 and tally[right] == 1
+
+
+def test_the_throttle_refills_and_forgets_the_oldest_keys():
+    throttle = student.Throttle(burst=2, per_second=1, most_keys=3)
+    assert [throttle.allow("a", 0), throttle.allow("a", 0), throttle.allow("a", 0)] == [True, True, False]
+    assert throttle.allow("a", 1.0)
+    for key in "bcd":
+        throttle.allow(key, 1.0)
+    assert list(throttle.buckets) == ["b", "c", "d"]
+
+
 def _all_text(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 

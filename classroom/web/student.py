@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import time
+from collections import OrderedDict
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -41,6 +43,29 @@ KEEPALIVE_SECONDS = 15.0
 STATIC = Path(__file__).with_name("static")
 
 
+def join_path(code: str, language: str) -> str:
+    """The light view's address for a class (what the join link and QR code should carry)."""
+    return f"/class/{codes.normal_code(code)}?lang={language}"
+
+
+class Throttle:
+    """At most ``burst`` answers at once per cookie, refilled at ``per_second``: a script re-sending
+    answers in a loop gets 429 and costs no database write. Bounded: the oldest keys are forgotten."""
+
+    def __init__(self, burst: float = 5, per_second: float = 1, most_keys: int = 20_000):
+        self.burst, self.per_second, self.most_keys = burst, per_second, most_keys
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        tokens, then = self.buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.per_second)
+        self.buckets[key] = (tokens - 1, now) if tokens >= 1 else (tokens, now)
+        while len(self.buckets) > self.most_keys:
+            self.buckets.popitem(last=False)
+        return tokens >= 1
+
+
 def language_of(request: Request) -> str:
     """``?lang=`` when it is one of ours, else the browser's first language we have, else English."""
     known = i18n.languages()
@@ -64,8 +89,9 @@ def client_key(request: Request) -> str:
     return f"address:{host}"
 
 
-def routes(hub: Hub) -> list[Route]:
+def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     store = lambda: hub.store  # noqa: E731 - built on first use, in the serving process
+    throttle = throttle or Throttle()
 
     async def page(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
@@ -134,6 +160,8 @@ def routes(hub: Hub) -> list[Route]:
             question_id, value = str(sent["question_id"]), str(sent["value"]).strip()
         except (ValueError, KeyError, TypeError):
             return JSONResponse({"error": "send {question_id, value}"}, status_code=400)
+        if not throttle.allow(request.cookies.get(COOKIE, "")):
+            return JSONResponse({"error": "too many answers: wait a second"}, status_code=429)
         status, body = await run_in_threadpool(_answer, store(), code, request.cookies.get(COOKIE, ""), question_id,
                                                value, language)
         return JSONResponse(body, status_code=status)
