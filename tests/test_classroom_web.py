@@ -281,3 +281,20 @@ def test_a_reloaded_phone_gets_its_own_answer_back_and_an_ended_class_ends_the_s
     events = read_events(ann, room.code, 10, act=lambda: store.end_room(room.code, room.teacher_key))
     assert events[0] == ("mine", {PREDICT[0].question_id: PREDICT[0].right_answer})
     assert events[-1][0] == "ended"
+
+
+def test_one_student_cannot_hold_more_than_a_few_streams_open(store, room, servers):
+    import contextlib
+
+    server = servers(Hub(store, poll_seconds=0.05))
+    ann = join_live(server.url, room.code, "Ann")
+    with contextlib.ExitStack() as held:
+        statuses = [held.enter_context(ann.stream("GET", f"/class/{room.code}/events")).status_code
+                    for _ in range(student.STREAMS_PER_STUDENT + 1)]
+    assert statuses == [200] * student.STREAMS_PER_STUDENT + [429]
+    for _ in range(50):  # closed ones are given back, once the server saw them close
+        with ann.stream("GET", f"/class/{room.code}/events") as again:
+            if again.status_code == 200:
+                break
+        time.sleep(0.1)
+    assert again.status_code == 200

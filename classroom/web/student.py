@@ -17,7 +17,7 @@ import asyncio
 import html
 import json
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -40,6 +40,7 @@ from ui.markup import text
 
 COOKIE = "receval_student"
 KEEPALIVE_SECONDS = 15.0
+STREAMS_PER_STUDENT = 3  # a phone, a reload's overlap, a second tab: more is a script holding connections
 STATIC = Path(__file__).with_name("static")
 
 
@@ -92,6 +93,7 @@ def client_key(request: Request) -> str:
 def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     store = lambda: hub.store  # noqa: E731 - built on first use, in the serving process
     throttle = throttle or Throttle()
+    streams: Counter[str] = Counter()  # open event streams per student id, in this process
 
     async def page(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
@@ -129,6 +131,10 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
             return Response("event: ended\ndata: {}\n\n", status_code=200, media_type="text/event-stream")
         except LookupError:
             return JSONResponse({"error": "not a student of this class"}, status_code=403)
+        if streams[student_id] >= STREAMS_PER_STUDENT:
+            hub.leave(code, feed)
+            return JSONResponse({"error": "too many open streams"}, status_code=429)
+        streams[student_id] += 1
 
         async def stream():
             try:
@@ -146,6 +152,9 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                 yield b"event: ended\ndata: {}\n\n"
             finally:
                 hub.leave(code, feed)
+                streams[student_id] -= 1
+                if streams[student_id] <= 0:
+                    del streams[student_id]
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
