@@ -10,6 +10,7 @@ import os
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 import classroom
@@ -21,6 +22,7 @@ from tests.e2e.test_live_class_browser import tabs
 
 RECALL, HR = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
               if step.kind == "predict" and step.question.options][:2]
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}}
 FOLLOW = 15_000  # ms: a liveness bound, not a timing claim (benchmarks/live_class.py measures it)
 
 
@@ -64,6 +66,8 @@ def test_a_phone_by_keyboard_and_a_turkish_phone_join_answer_and_follow_the_teac
             phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-revealed.png"), full_page=True)
             turkish.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-revealed.png"), full_page=True)
             _fits(phone)
+            _accessible(phone)
+            _accessible(turkish)
 
             store.end_room(room.code, room.teacher_key)
             expect(phone.get_by_text("This class has ended", exact=False)).to_be_visible(timeout=FOLLOW)
@@ -95,6 +99,7 @@ def _by_keyboard(phone: Page, base: str, code: str) -> None:
     expect(phone.get_by_role("status").filter(has_text=re.compile("Your answer '0.75' is in"))).to_be_visible()
     phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-question.png"), full_page=True)
     _fits(phone)
+    _accessible(phone)
 
 
 def _in_turkish(turkish: Page, base: str, code: str) -> None:
@@ -111,3 +116,8 @@ def _in_turkish(turkish: Page, base: str, code: str) -> None:
 def _fits(phone: Page) -> None:
     """Nothing wider than the phone: no sideways scrolling at 390 px."""
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def _accessible(phone: Page) -> None:
+    found = Axe().run(phone, options=WCAG)
+    assert found.violations_count == 0, found.generate_report()
