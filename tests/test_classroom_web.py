@@ -265,7 +265,8 @@ def test_every_phone_gets_each_step_once_built_per_language_and_across_processes
     version = show(store, room, PREDICT[1])
     for thread in threads:
         thread.join(15)
-    for events in results:
+    for n, events in enumerate(results):
+        assert [m for m in range(len(phones)) if f"S{m}" in _all_text(events)] == [n]  # its own name only
         kinds = [kind for kind, _ in events]
         assert kinds == ["mine", "screen", "screen"]
         assert events[2][1]["version"] == version and events[2][1]["question"]["id"] == PREDICT[1].question_id
@@ -279,7 +280,8 @@ def test_a_reloaded_phone_gets_its_own_answer_back_and_an_ended_class_ends_the_s
     ann.post(f"/class/{room.code}/answer", json={"question_id": PREDICT[0].question_id,
                                                   "value": PREDICT[0].right_answer})
     events = read_events(ann, room.code, 10, act=lambda: store.end_room(room.code, room.teacher_key))
-    assert events[0] == ("mine", {PREDICT[0].question_id: PREDICT[0].right_answer})
+    assert events[0] == ("mine", {"caption": f"Class {room.code} · you are Ann",
+                                  "answers": {PREDICT[0].question_id: PREDICT[0].right_answer}})
     assert events[-1][0] == "ended"
 
 

@@ -139,7 +139,7 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
         async def stream():
             try:
                 now = feed.now
-                mine = await run_in_threadpool(_mine, store(), code, student_id, now)
+                mine = await run_in_threadpool(_mine, store(), code, student_id, now, language)
                 yield f"event: mine\ndata: {json.dumps(mine, ensure_ascii=False)}\n\n".encode()
                 while feed.now is not None:
                     changed = feed.changed
@@ -209,14 +209,19 @@ def _join(store, code: str, nickname: str, client: str, language: str) -> dict |
         return class_texts.nickname_problem(NicknameTaken("", nickname))
 
 
-def _mine(store, code: str, student_id: str, now: dict | None) -> dict:
-    """This student's own answer to the question on screen (a reload or a new phone shows it again)."""
+def _mine(store, code: str, student_id: str, now: dict | None, language: str) -> dict:
+    """What is this student's own: the caption with their nickname (unless the teacher hid it) and their
+    answer to the question on screen (a reload or a new phone shows it again)."""
+    me = store.student(code, student_id)
+    with i18n.speaking(language):
+        nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
+        found = {"caption": screen.inline(words.student_caption(code, nickname)), "answers": {}}
     step = live_step(now["lesson"], now["step"]) if now else None
-    question_id = step.question_id if step else None
-    if question_id is None:
-        return {}
-    value = store.my_answer(code, student_id, question_id)
-    return {question_id: value} if value is not None else {}
+    if step is not None and step.question_id is not None:
+        value = store.my_answer(code, student_id, step.question_id)
+        if value is not None:
+            found["answers"][step.question_id] = value
+    return found
 
 
 def _answer(store, code: str, student_id: str, question_id: str, value: str, language: str) -> tuple[int, dict]:
@@ -292,7 +297,7 @@ def _class_body(code: str, language: str) -> str:
               "phrases": screen.phrases(language), "slot": screen.ANSWER_SLOT}
     # JSON inside a script element: "<" escaped, so no text can close the element.
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
-    return (f"<p id='status' role='status'>{screen.phrases(language)['connecting']}</p>"
+    return (f"<p id='caption'></p><p id='status' role='status'>{screen.phrases(language)['connecting']}</p>"
             "<div id='screen' aria-live='polite'></div>"
             f"<script type='application/json' id='config'>{data}</script>"
             "<script src='/class/static/student.js' defer></script>")

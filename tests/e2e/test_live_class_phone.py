@@ -87,7 +87,7 @@ def _by_keyboard(phone: Page, base: str, code: str) -> None:
     phone.keyboard.press("Enter")
     expect(phone.get_by_role("heading", name=RECALL.title)).to_be_visible(timeout=FOLLOW)
     expect(phone.get_by_text("Three of the four relevant items")).to_be_visible()
-    assert "Ann" not in phone.content()  # the phone is never told names, not even its own in markup
+    expect(phone.get_by_text("you are Ann <b>")).to_be_visible()  # its own name, as typed: text, not markup
     first = phone.get_by_role("radio", name="0.3")
     for _ in range(10):  # Tab to the options
         phone.keyboard.press("Tab")

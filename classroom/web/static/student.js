@@ -124,7 +124,11 @@
   const events = new EventSource(config.events);
   events.addEventListener("open", () => setStatus(""));
   events.addEventListener("error", () => { if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting); });
-  events.addEventListener("mine", (event) => Object.assign(mine, JSON.parse(event.data)));
+  events.addEventListener("mine", (event) => {
+    const own = JSON.parse(event.data);
+    Object.assign(mine, own.answers);
+    document.getElementById("caption").innerHTML = own.caption;
+  });
   events.addEventListener("screen", (event) => {
     const screen = JSON.parse(event.data);
     const moved = !shown || shown.title !== screen.title || (shown.question || {}).id !== (screen.question || {}).id;
