@@ -300,3 +300,13 @@ def test_one_student_cannot_hold_more_than_a_few_streams_open(store, room, serve
                 break
         time.sleep(0.1)
     assert again.status_code == 200
+
+
+def test_the_class_database_is_where_the_readme_says_for_the_page_and_the_light_view(monkeypatch):
+    from classroom.engine import database_url
+    from ui.controllers import live_class
+
+    monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
+    monkeypatch.delenv("RECEVAL_DATA_DIR", raising=False)
+    assert "# SQLite in ./.receval-data/" in (ROOT / "README.md").read_text()
+    assert live_class.database_url() == database_url() == f"sqlite:///{ROOT / '.receval-data' / 'live_class.db'}"
