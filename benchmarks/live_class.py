@@ -268,8 +268,8 @@ def medians_line(results: list[Result]) -> str:
     idle = median([r.idle_cpu for r in results if r.idle_cpu is not None])
     return (f"median of {len(results)} runs: Next -> screen p50 {median([ms(r.follow, .5) for r in results]):.0f} / "
             f"p95 {median([ms(r.follow, .95) for r in results]):.0f} ms; answer -> count p50 "
-            f"{median([ms(r.counted, .5) for r in results]):.0f} / p95 {median([ms(r.counted, .95) for r in results]):.0f}"
-            f" ms; idle {idle:.1f}% of one core; lost {sum(r.lost for r in results)}, twice "
+            f"{median([ms(r.counted, .5) for r in results]):.0f} / "
+            f"p95 {median([ms(r.counted, .95) for r in results]):.0f} ms; idle {idle:.1f}% of one core; lost {sum(r.lost for r in results)}, twice "
             f"{sum(r.doubled for r in results)}, errors {sum(len(r.errors) for r in results)} in all")
 
 

@@ -136,7 +136,7 @@ def test_what_nginx_serves_lives_outside_the_checkout_where_its_workers_can_ente
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="as another user, nginx's workers run as that user: nothing to refuse")
-@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed (apt-get install nginx-light); .ci/run installs it")
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed; .ci/run installs it")
 def test_a_layout_nginx_workers_could_not_read_is_refused_before_anything_starts(tmp_path):
     private = tmp_path / "private"
     private.mkdir(mode=0o700)

@@ -190,6 +190,25 @@ def test_a_screen_holds_no_nickname_and_no_right_answer_before_the_reveal(store,
     assert [c["right"] for c in revealed["question"]["reveal"]["counts"]] == [True]
 
 
+def test_a_revealed_typed_answer_is_shown_as_typed_never_as_markup(store):
+    room = store.create_room()
+    from classroom.steps import playground_lesson
+    from metrics.registry import RankingCase
+
+    step = live_step(playground_lesson(RankingCase(["a", "b", "c"], {"a": 1.0}, 2), "precision_at_k"), 0)
+    show(store, room, step)
+    for n, typed in enumerate(["**0.5**", "<img src=x onerror=alert(1)>", "0.5"]):
+        student_id = store.join(room.code, f"s{n}")
+        store.answer(room.code, student_id, step.question_id, typed)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    revealed = screens.build(store.current(room.code), lambda q: store.distribution(room.code, q), "en")
+    reveal = revealed["question"]["reveal"]  # the HTML the page inserts (values are only lookup keys)
+    shown = _all_text([[c["answer"] for c in reveal["counts"]], list(reveal["verdicts"].values()), reveal["none"],
+                       reveal["right"], reveal["mistakes"], reveal["why"]])
+    assert "<img" not in shown and "<strong>0.5</strong>" not in shown and "&lt;img src=x" in shown
+    assert "**0.5**" in shown
+
+
 # --------------------------------------------------------------------------- the stream, on a real server
 
 class LiveServer:

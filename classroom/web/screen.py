@@ -39,9 +39,11 @@ def phrases(language: str) -> dict[str, str]:
     """The page's own sentences (HTML) for its script: connection, confirmation, closed answers."""
     with i18n.speaking(language):
         return {"connecting": inline(_(live_phone.CONNECTING)), "reconnecting": inline(_(live_phone.RECONNECTING)),
-                "not_sent": inline(_(live_phone.NOT_SENT)), "send": inline(_(words.SEND)), "ended": inline(_(words.ENDED_FOR_STUDENT)),
+                "not_sent": inline(_(live_phone.NOT_SENT)), "send": inline(_(words.SEND)),
+                "ended": inline(_(words.ENDED_FOR_STUDENT)),
                 "answer_in": inline(words.answer_in(ANSWER_SLOT)),
-                "locked_yours": inline(words.locked_yours(ANSWER_SLOT)), "locked_none": inline(words.locked_yours(None)),
+                "locked_yours": inline(words.locked_yours(ANSWER_SLOT)),
+                "locked_none": inline(words.locked_yours(None)),
                 "closed_locked": inline(class_texts.answers_closed("locked")),
                 "closed_revealed": inline(class_texts.answers_closed("revealed"))}
 
@@ -91,7 +93,8 @@ def _prompt(step: LiveStep) -> str:
 def _answer_form(step: LiveStep) -> dict:
     label = _(words.YOUR_ANSWER)
     if step.options:  # the value sent is the option's English label, the same for every reader
-        return {"label": inline(label), "options": [{"value": o.label, "text": inline(_(o.label))} for o in step.options]}
+        return {"label": inline(label),
+                "options": [{"value": o.label, "text": inline(_(o.label))} for o in step.options]}
     return {"label": inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
             "max_length": practice.MAX_ANSWER_LENGTH}
 
@@ -100,15 +103,17 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     """Every answer's verdict and standing (one per value given, not per student), and the class's summary."""
     summary = summarize(step, tally)
     verdicts = {value: html(_verdict(step, value)) + html(class_texts.standing(summary, value)) for value in tally}
-    counts = [{"answer": inline(_(value) if step.options else text.markdown(value)), "value": value, "students": n,
+    labels = {o.label for o in step.options}  # anything else is what someone typed: shown as typed
+    counts = [{"answer": inline(_(value) if value in labels else text.markdown(value)), "value": value, "students": n,
                "right": right} for value, n, right in summary.counts if n]
     mistakes = [inline(words.chose_mistake(n, text.markdown(_(why))) if step.options
                        else words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes]
     why = _(step.why) if step.lesson_step is not None and step.why else (
         class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)
+    right = (f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}" if summary.answered
+             else _(words.NOBODY_ANSWERED))
     return {"none": html(class_texts.standing(summary, None)), "verdicts": verdicts, "counts": counts,
-            "right": inline(f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}") if summary.answered
-            else inline(_(words.NOBODY_ANSWERED)),
+            "right": inline(right),
             "mistakes": mistakes, "why": html(why) if why else ""}
 
 
