@@ -126,20 +126,20 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
         student_id = request.cookies.get(COOKIE, "")
         try:
             await run_in_threadpool(store().student, code, student_id)
-            feed = await hub.watch(code)
         except RoomNotFound:
-            return Response("event: ended\ndata: {}\n\n", status_code=200, media_type="text/event-stream")
+            return Response("event: ended\ndata: {}\n\n", media_type="text/event-stream")
         except LookupError:
             return JSONResponse({"error": "not a student of this class"}, status_code=403)
         if streams[student_id] >= STREAMS_PER_STUDENT:
-            hub.leave(code, feed)
             return JSONResponse({"error": "too many open streams"}, status_code=429)
-        streams[student_id] += 1
 
         async def stream():
+            # Counted from inside the generator: its finally runs whenever it started, however it ends.
+            streams[student_id] += 1
+            feed = None
             try:
-                now = feed.now
-                mine = await run_in_threadpool(_mine, store(), code, student_id, now, language)
+                feed = await hub.watch(code)
+                mine = await run_in_threadpool(_mine, store(), code, student_id, feed.now, language)
                 yield f"event: mine\ndata: {json.dumps(mine, ensure_ascii=False)}\n\n".encode()
                 while feed.now is not None:
                     changed = feed.changed
@@ -150,8 +150,11 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                         except TimeoutError:
                             yield b": keep-alive\n\n"
                 yield b"event: ended\ndata: {}\n\n"
+            except LookupError:  # the class ended (or the student left it) on the way
+                yield b"event: ended\ndata: {}\n\n"
             finally:
-                hub.leave(code, feed)
+                if feed is not None:
+                    hub.leave(code, feed)
                 streams[student_id] -= 1
                 if streams[student_id] <= 0:
                     del streams[student_id]
