@@ -139,8 +139,10 @@ if not in_progress:
 
 # --------------------------------------------------------------------------- editor and Run
 
-if "kata_editor" not in st.session_state:
-    st.session_state["kata_editor"] = code
+seen = st.session_state.get("_kata_seen_code")
+if "kata_editor" not in st.session_state or (seen is not None and seen[0] == problem.key and seen[1] != code):
+    st.session_state["kata_editor"] = code  # the stored code changed in another tab of this attempt: show it
+st.session_state["_kata_seen_code"] = (problem.key, code)
 st.text_area(_(words.EDITOR), key="kata_editor",
              height=360, on_change=_keep_code, max_chars=attempts.MAX_CODE)
 if problem_text := st.session_state.pop("_kata_save_problem", None):

@@ -166,6 +166,7 @@ def test_a_second_tab_opens_the_open_interview_and_its_runs_count(monkeypatch):
     assert attempt_of(other_tab) == interview_id and not model_shown(other_tab)
 
     first.run()
+    assert first.text_area(key="kata_editor").value.endswith("return 0\n")  # the code the other tab ran
     first.button(key="kata_interview_finish").click().run()
     assert "runs: **1**" in texts(first)
     assert not model_shown(first)  # finished without a passing run: still hidden
