@@ -227,3 +227,12 @@ def test_a_passing_run_shows_its_runtime_against_the_model_solution():
     at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].numpy_solution)
     assert "the model solution (plain loop)" in texts(at) and "µs per call" in texts(at)
     assert "The first failing case" not in texts(at)
+
+
+def test_one_browser_keeps_its_key_though_streamlit_masks_its_cookie_anew_on_each_load():
+    """Two loads of this page in one Chromium profile: the cookie differs, the token under its mask does not."""
+    from ui.browser import xsrf_token
+    first = "2|474da108|00f011a7e291bb68e3f33a3bac8ccd32|1796324275"
+    second = "2|00a15b3f|471ceb90a57d415fa41fc00ceb603705|1796324275"
+    assert first != second and xsrf_token(first) == xsrf_token(second) == "47bdb0afa5dc1a60a4be9b33ebc16c3a"
+    assert xsrf_token("not-a-tornado-cookie") == "not-a-tornado-cookie"
