@@ -143,7 +143,8 @@ EXAMPLES = {
 EDGES = {
     "ranking": _RANKING_EDGES,
     "ranking_no_k": [{k: v for k, v in case.items() if k != "k"} for case in _RANKING_EDGES[::2]]
-    + [{"recommended": [5, 6, 7, 8], "relevant": {8}}, {"recommended": [5, 6], "relevant": {5, 6}}],
+    + [{"recommended": [5, 6, 7, 8], "relevant": {8}}, {"recommended": [5, 6], "relevant": {5, 6}},
+       {"recommended": list(range(1, 13)), "relevant": {12}}],  # the first hit below rank 10
     "graded": [
         {"recommended": [1, 2, 3], "relevance": {}, "k": 3},
         {"recommended": [1, 2, 3], "relevance": {1: 0, 2: 0}, "k": 3},

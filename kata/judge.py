@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from dataclasses import dataclass, field
+import secrets
+import time
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -34,13 +36,42 @@ class Failure:
 
 
 @dataclass(frozen=True)
+class CaseRun:
+    """One case as it ran: its kind, the right value and the candidate's."""
+
+    kind: str
+    """``example``, ``edge`` or ``random`` (:data:`KINDS`)."""
+    inputs: dict
+    expected: float
+    got: object
+    """The candidate's number, a JudgeMessage (not a number) or None (it raised, or never ran)."""
+    error: str | None
+    passed: bool
+
+
+KINDS = ("example", "edge", "random")
+
+
+@dataclass(frozen=True)
 class Result:
     passed: int
     total: int
     error: str | None
     failure: Failure | None
+    """The first case whose value is wrong (shrunk, its mistake named when one reproduces every wrong value);
+    else the case that raised, or the case running when a limit hit."""
     stdout: str
     seconds: float = field(default=0.0, compare=False)
+    raised: Failure | None = None
+    """The (shrunk) case on which the code raised ``error``, whenever any case raised; ``shrunk_from`` counts them."""
+    seed: int | None = None
+    """The random cases' seed, drawn afresh for each submission: ``run(..., seed=seed)`` reproduces the verdict."""
+    cases: tuple = field(default=(), compare=False)
+    """Every case as it ran (:class:`CaseRun`), in order: the examples, the edge cases, the random ones."""
+    call_seconds: float | None = field(default=None, compare=False)
+    """The candidate's mean time per case (the whole batch's time over its cases, the judge's own overhead included)."""
+    model_call_seconds: float | None = field(default=None, compare=False)
+    """The same for the model solution (plain loop) on the same cases in the same sandbox, after a passing run."""
 
     @property
     def ok(self) -> bool:
@@ -67,6 +98,26 @@ def _expected(problem: Problem, case: dict):
         return float(problem.reference(**case))
     except ValueError:
         return None
+
+
+def fresh_seed() -> int:
+    """A secret, unpredictable seed for one submission's random cases (never derived from anything public)."""
+    return secrets.randbits(64)
+
+
+def kinds_of(problem: Problem, count: int) -> list[str]:
+    """The kind of each of ``build_cases``'s cases: the examples, then the edge cases, then the random ones."""
+    examples, edges = _fixed_counts(problem.key)
+    kinds = ["example"] * examples + ["edge"] * edges
+    return (kinds + ["random"] * max(count - len(kinds), 0))[:count]
+
+
+@functools.lru_cache(maxsize=None)
+def _fixed_counts(key: str) -> tuple[int, int]:
+    problem = PROBLEMS[key]
+    kept = [sum(_expected(problem, case) is not None for case in group)
+            for group in (case_kinds.EXAMPLES[problem.kind], case_kinds.EDGES[problem.kind])]
+    return kept[0], kept[1]
 
 
 def build_cases(problem: Problem, seed: int, count: int) -> list[tuple[dict, float]]:
@@ -269,6 +320,48 @@ def _steps(judging: _Judging, problem: Problem, case: dict) -> tuple:
     return tuple(steps)
 
 
+def _reproduces(mistake, case: dict, got) -> bool | None:
+    """Whether the mistake's value on ``case`` is ``got``; None where the mistake has no value there."""
+    try:
+        value = mistake.compute(case)
+    except (ValueError, ZeroDivisionError, KeyError):
+        return None
+    return None if value is None else close(value, got)
+
+
+def _claim(problem: Problem, runs: list[CaseRun]) -> str | None:
+    """The mistake that explains the candidate's values, or None (no known convention).
+
+    Claimed only when its value is the candidate's on EVERY case that returned a wrong number, and
+    agrees with every number they returned on a passing case where it has a value: a coincidence on
+    the shrunk case is not their mistake. A case that raised or returned a non-number is not claimed.
+    """
+    wrong = [r for r in runs if not r.passed and is_number(r.got)]
+    right = [r for r in runs if r.passed]
+    for mistake in problem.mistakes if wrong else ():
+        if all(_reproduces(mistake, r.inputs, r.got) is True for r in wrong) and \
+                all(_reproduces(mistake, r.inputs, r.got) is not False for r in right):
+            return mistake.says
+    return None
+
+
+def _timed_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | None:
+    """The model solution's (plain loop) mean time per case on ``chosen``, in a sandbox like the candidate's."""
+    session = Session(uid, limits)
+    try:
+        session.send({"source": problem.loop_solution, "function": problem.function})
+        loaded = session.wait_for(lambda m: "loaded" in m)
+        if loaded is None or not loaded.get("loaded"):
+            return None
+        started = time.perf_counter()
+        answers = _Judging(problem, session).ask([case for case, _ in chosen])
+        seconds = time.perf_counter() - started
+        session.close()
+        return None if not answers or answers[-1] is None else seconds / len(answers)
+    finally:
+        session.kill()
+
+
 def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> Result:
     session = Session(uid, limits)
     try:
@@ -279,71 +372,81 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
             error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
             return Result(0, len(chosen), error, None, outcome.stdout, outcome.seconds)
         judging = _Judging(problem, session)
+        started = time.perf_counter()
         answers = judging.ask([case for case, _ in chosen])
+        batch_seconds = time.perf_counter() - started
         died = answers[-1] is None if answers else False
         running = judging.running_case() if died else None
-        failing, passed, first_error = [], 0, None
-        for (case, expected), answer in zip(chosen, answers):
-            if answer is None:
-                break
-            ok, got, error = _verdict(problem, case, expected, answer)
-            if ok:
-                passed += 1
-            else:
-                failing.append((case, expected, got, error, _matches(problem, case, expected, got)))
-                first_error = first_error or error
-        failure, error_text = None, None
-        if died and not failing:
+        runs = []
+        for (case, expected), answer, kind in zip(chosen, answers, kinds_of(problem, len(chosen))):
+            ok, got, error = _verdict(problem, case, expected, answer) if answer else (False, None, None)
+            runs.append(CaseRun(kind, case, expected, got, error, ok))
+        passed = sum(r.passed for r in runs)
+        wrong = [r for r in runs if not r.passed and r.got is not None]
+        raising = [r for r in runs if r.error is not None]
+        shown = tuple(CaseRun(r.kind, _plain(r.inputs), r.expected, r.got, r.error, r.passed) for r in runs)
+        if died and not wrong and not raising:
             # The process died (time, memory, output, crash) on a case that never answered.
             outcome = session.close()
-            error_text = _limit_error(session, outcome.signal_name, limits)
+            failure = None
             if running is not None and running < len(chosen):
                 case, expected = chosen[running]
                 failure = Failure(_plain(case), expected, None, None, 1)
-            return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
-        if failing:
-            counts: dict[str, int] = {}
-            for *_, found in failing:
-                for says in found:
-                    counts[says] = counts.get(says, 0) + 1
-            matched = max(counts, key=lambda s: (counts[s], -list(counts).index(s))) if counts else None
-            # A named mistake first; else an exception (more urgent than a wrong value); else the first.
-            target = next((f for f in failing if matched is not None and matched in f[4]), None) \
-                or next((f for f in failing if f[3] is not None), failing[0])
-            case, expected, got, error, _ = target
+            return Result(passed, len(chosen), _limit_error(session, outcome.signal_name, limits), failure,
+                          outcome.stdout, outcome.seconds, cases=shown)
+        failure = raised = error_text = None
+        if wrong:
+            matched = _claim(problem, runs)
+            first = wrong[0]
+            case, expected, got = first.inputs, first.expected, first.got
             if not died:
-                case, expected, got, error = _shrink(judging, problem, case, expected, got, error, matched)
-            steps = () if died or error is not None else _steps(judging, problem, case)
-            failure = Failure(_plain(case), expected, got, matched, len(failing), steps)
-            error_text = error
+                case, expected, got, _ = _shrink(judging, problem, case, expected, got, None, matched)
+            steps = () if died else _steps(judging, problem, case)
+            failure = Failure(_plain(case), expected, got, matched, len(wrong), steps)
+        if raising:
+            # Never hidden behind a named mistake: which case raised, and what.
+            first = raising[0]
+            case, expected, error_text = first.inputs, first.expected, first.error
+            if not died:
+                case, expected, _, error_text = _shrink(judging, problem, case, expected, None, error_text, None)
+            raised = Failure(_plain(case), expected, None, None, len(raising))
         outcome = session.close()
         if died and error_text is None:
             error_text = _limit_error(session, outcome.signal_name, limits)
-        return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
+        model = _timed_model(problem, chosen, uid, limits) if passed == len(chosen) else None
+        return Result(passed, len(chosen), error_text, failure or raised, outcome.stdout, outcome.seconds, raised,
+                      cases=shown, call_seconds=None if died else batch_seconds / max(len(chosen), 1),
+                      model_call_seconds=model)
     finally:
         session.kill()
 
 
-def run(problem_key: str, source: str, *, seed: int = 0, cases: int = 200, limits: Limits | None = None,
+def run(problem_key: str, source: str, *, seed: int | None = None, cases: int = 200, limits: Limits | None = None,
         pool: Pool | None = None, ticket: Ticket | None = None) -> Result:
-    """Judge ``source`` on problem ``problem_key``: raises SandboxUnavailable rather than run unconfined."""
+    """Judge ``source`` on problem ``problem_key``: raises SandboxUnavailable rather than run unconfined.
+
+    Without ``seed`` the random cases come from a fresh secret seed (:attr:`Result.seed` records it)."""
     if problem_key not in PROBLEMS:
         raise ValueError(f"no problem named {problem_key!r}; choose one of {', '.join(PROBLEMS)}")
     problem = PROBLEMS[problem_key]
+    seed = fresh_seed() if seed is None else seed
     chosen = build_cases(problem, seed, cases)
     limits = limits or Limits()
     with (pool or DEFAULT).slot(ticket) as uid:
-        return _judge(problem, source, chosen, uid, limits)
+        return replace(_judge(problem, source, chosen, uid, limits), seed=seed)
 
 
-def submit(problem_key: str, source: str, *, seed: int = 0, cases: int = 200, pool: Pool | None = None) -> Ticket:
-    """Queue a run and return its ticket at once (the page shows ``ticket.position``)."""
+def submit(problem_key: str, source: str, *, seed: int | None = None, cases: int = 200,
+           pool: Pool | None = None) -> Ticket:
+    """Queue a run and return its ticket at once (the page shows ``ticket.position``); a fresh secret seed
+    unless ``seed`` is given."""
     pool = pool or DEFAULT
     if problem_key not in PROBLEMS:
         raise ValueError(f"no problem named {problem_key!r}")
     problem = PROBLEMS[problem_key]
+    seed = fresh_seed() if seed is None else seed
     chosen = build_cases(problem, seed, cases)
-    return pool.submit(lambda uid: _judge(problem, source, chosen, uid, Limits()))
+    return pool.submit(lambda uid: replace(_judge(problem, source, chosen, uid, Limits()), seed=seed))
 
 
 def is_number(value) -> bool:

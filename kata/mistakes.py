@@ -92,9 +92,11 @@ def _clipped_log_loss(case) -> float:
     return float(-np.log(terms["p_true_label"]).mean())
 
 
-def _rmse_sample(case) -> float | None:
+def _rmse_sample(case) -> float:
+    """Divided by n - 1: on one rating that is x / 0, inf (nan when the error is 0), as numpy computes it."""
     errors = np.subtract(case["predictions"], case["actuals"])
-    return float(np.sqrt(np.sum(errors ** 2) / (errors.size - 1))) if errors.size > 1 else None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.sqrt(np.sum(errors ** 2) / np.float64(errors.size - 1)))
 
 
 def _first_hit_in_top_k_rr(case) -> float:

@@ -14,7 +14,10 @@ from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
 from ui.markup import text
-from ui.controllers.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
+from kata.judge import KINDS
+from ui.browser import browser_key
+from ui.controllers.kata_views import (breakdown, card_values, cases_table, first_failing, highlight_row,
+                                       inputs_literal, interview_runs_table, scenario_for, steps_table)
 from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import page, show_table
@@ -30,70 +33,85 @@ st.html(f"<style>{EDITOR_CSS}</style>")
 
 # --------------------------------------------------------------------------- the attempt (survives a reload)
 
+BROWSER = browser_key()
+
+
 def _attempt_id() -> str:
+    """The address's attempt; but while an interview is open in this browser, every tab opens that one."""
     attempt_id = st.query_params.get("attempt")
-    if not attempts.valid_id(attempt_id):
+    interview_id = attempts.open_interview(BROWSER)
+    if interview_id is not None and attempt_id != interview_id:
+        st.session_state["_kata_sent_to_interview"] = True
+        attempt_id = interview_id
+    elif not attempts.valid_id(attempt_id):
         attempt_id = st.session_state.get("_kata_attempt_id") or attempts.new_id()
+    if st.query_params.get("attempt") != attempt_id:
         st.query_params["attempt"] = attempt_id
     st.session_state["_kata_attempt_id"] = attempt_id
     return attempt_id
 
 
 ATTEMPT_ID = _attempt_id()
+# Read at every rerun: another tab of the same attempt may have run code or given up meanwhile.
+ATTEMPT = attempts.load(ATTEMPT_ID) or {"problem": next(iter(kata.PROBLEMS)), "code": {}, "verdicts": {}, "runs": {}}
 if st.session_state.get("_kata_loaded") != ATTEMPT_ID:
-    st.session_state["_kata"] = attempts.load(ATTEMPT_ID) or {"problem": next(iter(kata.PROBLEMS)), "code": {},
-                                                                "verdicts": {}, "runs": {}}
     st.session_state["_kata_loaded"] = ATTEMPT_ID
     st.session_state.pop("kata_editor", None)
-ATTEMPT = st.session_state["_kata"]
 
 
-def _save() -> None:
+def _change(change) -> None:
+    """Apply ``change`` to the stored attempt (under its lock) and to this run's copy."""
     try:
-        attempts.save(ATTEMPT_ID, ATTEMPT)
+        ATTEMPT.update(attempts.update(ATTEMPT_ID, change))
     except (ValueError, OSError) as problem:
         st.session_state["_kata_save_problem"] = str(problem)
 
 
 def _choose_problem() -> None:
-    ATTEMPT["problem"] = st.session_state["kata_problem"]
+    _change(lambda attempt: attempt.update(problem=st.session_state["kata_problem"]))
     st.session_state.pop("kata_editor", None)
-    _save()
 
 
 def _keep_code() -> None:
-    ATTEMPT.setdefault("code", {})[ATTEMPT["problem"]] = st.session_state["kata_editor"]
-    _save()
+    key, code = ATTEMPT["problem"], st.session_state["kata_editor"]
+
+    def keep(attempt: dict) -> None:
+        attempt.setdefault("problem", key)
+        attempt.setdefault("code", {})[key] = code
+    _change(keep)
 
 
 keys = list(kata.PROBLEMS)
 if ATTEMPT.get("problem") not in kata.PROBLEMS:
     ATTEMPT["problem"] = keys[0]
 st.session_state["kata_problem"] = ATTEMPT["problem"]
+interview = ATTEMPT.setdefault("interview", {}).get(ATTEMPT["problem"])
+in_progress = interview is not None and interview["finished"] is None
 problem = kata.PROBLEMS[st.selectbox(_(words.PROBLEM), keys, format_func={k: kata_texts.title(kata.PROBLEMS[k]) for k in keys}.get,
-                                     key="kata_problem", on_change=_choose_problem)]
+                                     key="kata_problem", on_change=_choose_problem, disabled=in_progress)]
 starter = kata_texts.starter(problem)  # the signature and the docstring in the reader's language
 code = ATTEMPT.get("code", {}).get(problem.key, starter)
+if in_progress and st.session_state.pop("_kata_sent_to_interview", False):
+    st.info(_(words.SENT_TO_INTERVIEW), icon="⏱️")
 
 # --------------------------------------------------------------------------- interview mode
 
-interview = ATTEMPT.setdefault("interview", {}).get(problem.key)
-
 
 def _start_interview() -> None:
-    ATTEMPT["interview"][problem.key] = {"started": time.time(), "finished": None, "runs_at_start":
-                                         ATTEMPT.get("runs", {}).get(problem.key, 0)}
-    _save()
+    _change(lambda attempt: attempts.start_interview(attempt, problem.key, time.time()))
+    attempts.bind_interview(BROWSER, ATTEMPT_ID)
 
 
 def _finish_interview() -> None:
-    ATTEMPT["interview"][problem.key]["finished"] = time.time()
-    _save()
+    _change(lambda attempt: attempts.finish_interview(attempt, problem.key, time.time()))
+
+
+def _give_up() -> None:
+    _change(lambda attempt: attempts.give_up(attempt, problem.key, time.time()))
 
 
 def _leave_interview() -> None:
-    ATTEMPT["interview"].pop(problem.key, None)
-    _save()
+    _change(lambda attempt: attempt.setdefault("interview", {}).pop(problem.key, None))
 
 
 @st.fragment(run_every=1.0)
@@ -113,7 +131,6 @@ elif interview["finished"] is None:
 else:
     mode[1].button(_(words.LEAVE_INTERVIEW), on_click=_leave_interview, key="kata_interview_leave")
 
-in_progress = interview is not None and interview["finished"] is None
 st.markdown(words.task(problem.function))
 if not in_progress:
     with st.expander(_(words.HINTS)):
@@ -122,8 +139,10 @@ if not in_progress:
 
 # --------------------------------------------------------------------------- editor and Run
 
-if "kata_editor" not in st.session_state:
-    st.session_state["kata_editor"] = code
+seen = st.session_state.get("_kata_seen_code")
+if "kata_editor" not in st.session_state or (seen is not None and seen[0] == problem.key and seen[1] != code):
+    st.session_state["kata_editor"] = code  # the stored code changed in another tab of this attempt: show it
+st.session_state["_kata_seen_code"] = (problem.key, code)
 st.text_area(_(words.EDITOR), key="kata_editor",
              height=360, on_change=_keep_code, max_chars=attempts.MAX_CODE)
 if problem_text := st.session_state.pop("_kata_save_problem", None):
@@ -157,7 +176,7 @@ if unavailable:
 def _verdict_record(result: Result) -> dict:
     failure = result.failure
     return {"passed": result.passed, "total": result.total, "error": result.error, "stdout": result.stdout,
-            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "seed": result.seed, "ok": result.ok,
             "failure": None if failure is None else {
                 "inputs": repr(failure.inputs), "expected": failure.expected, "got": failure.got,
                 "matches": failure.matches, "shrunk_from": failure.shrunk_from}}
@@ -182,11 +201,9 @@ if run:
         result = None
     if result is not None:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
-        ATTEMPT.setdefault("verdicts", {})[problem.key] = _verdict_record(result)
-        ATTEMPT.setdefault("runs", {})[problem.key] = ATTEMPT.get("runs", {}).get(problem.key, 0) + 1
-        if source.strip() not in (problem.starter.strip(), starter.strip()):  # running the untouched signature is not an attempt
-            ATTEMPT.setdefault("attempted", {})[problem.key] = True
-        _save()
+        verdict = _verdict_record(result)
+        _change(lambda attempt: attempts.record_run(attempt, problem.key, verdict, time.time()))
+        interview = ATTEMPT.get("interview", {}).get(problem.key)
 
 # --------------------------------------------------------------------------- the verdict
 
@@ -194,14 +211,25 @@ result = st.session_state.get("_kata_results", {}).get((ATTEMPT_ID, problem.key)
 record = ATTEMPT.get("verdicts", {}).get(problem.key)
 
 
+def _show_call(inputs: dict) -> None:
+    st.code(f"{problem.function}({inputs_literal(inputs)})", language="python", wrap_lines=True)
+
+
+def _show_cards(expected, got) -> None:
+    right, yours = card_values(expected, got)
+    cards = st.columns(2)
+    cards[0].metric(_(words.RIGHT_VALUE), right)
+    cards[1].metric(_(words.YOUR_VALUE), yours)
+
+
 def _show_failure(failure) -> None:
     st.markdown(words.smallest_case(failure.shrunk_from))
-    st.code(f"{problem.function}({inputs_literal(failure.inputs)})", language="python", wrap_lines=True)
-    cards = st.columns(2)
-    cards[0].metric(_(words.RIGHT_VALUE), show_value(failure.expected))
-    cards[1].metric(_(words.YOUR_VALUE), show_value(failure.got))
+    _show_call(failure.inputs)
+    _show_cards(failure.expected, failure.got)
     if failure.matches:
         st.warning(words.matches(text.markdown(kata_texts.mistake(problem, failure.matches))), icon="🔭")
+    elif failure.got is not None:
+        st.info(_(words.NO_CONVENTION), icon="🔭")
     if failure.steps:
         table, first = steps_table(failure)
         st.markdown(words.step_by_step(first + 1 if first is not None else None))
@@ -216,6 +244,26 @@ def _show_failure(failure) -> None:
         st.switch_page(page_label)
 
 
+def _show_cases(cases) -> None:
+    """Every case by kind; the kind holding the first failing case opened on it."""
+    first = first_failing(cases)
+    for kind in KINDS:
+        group = [case for case in cases if case.kind == kind]
+        if not group:
+            continue
+        passed = sum(case.passed for case in group)
+        opened = first is not None and cases[first].kind == kind
+        with st.expander(words.cases_heading(_(words.CASE_KINDS[kind]), passed, len(group)), expanded=opened,
+                         icon="✅" if passed == len(group) else "❌"):
+            if opened:
+                st.markdown(words.first_failing(group.index(cases[first]) + 1))
+                _show_call(cases[first].inputs)
+                if cases[first].error is None:
+                    _show_cards(cases[first].expected, cases[first].got)
+            show_table(cases_table(cases, kind), key=f"kata_cases_{kind}",
+                       column_config={name: _(label) for name, label in words.CASE_COLUMNS.items()})
+
+
 if result is not None:
     if result.ok:
         st.success(words.passed_all(result.passed, result.total), icon="✅")
@@ -224,8 +272,14 @@ if result is not None:
     if result.error:
         st.markdown(_(words.YOUR_ERROR))
         st.code(kata_texts.judge_message(result.error, problem.function), language=None, wrap_lines=True)
-    if result.failure is not None:
+    if result.raised is not None:
+        st.markdown(words.raised(result.raised.shrunk_from))
+        _show_call(result.raised.inputs)
+    if result.failure is not None and result.failure is not result.raised:
         _show_failure(result.failure)
+    if result.call_seconds is not None:
+        st.markdown(words.runtime(result.call_seconds, result.model_call_seconds))
+    _show_cases(result.cases)
     if result.stdout:
         with st.expander(_(words.PRINTED)):
             st.code(result.stdout, language=None)
@@ -241,10 +295,16 @@ if record is not None:
 
 if interview is not None and interview["finished"] is not None:
     seconds = int(interview["finished"] - interview["started"])
-    runs = ATTEMPT.get("runs", {}).get(problem.key, 0) - interview.get("runs_at_start", 0)
+    runs = interview.get("runs", [])
+    last = runs[-1] if runs else None
     st.subheader(_(words.REVIEW))
-    st.markdown(words.review(seconds // 60, seconds % 60, runs,
-                             words.review_verdict(record['passed'], record['total']) if record else None))
+    st.markdown(words.review(seconds // 60, seconds % 60, len(runs),
+                             words.review_verdict(last["passed"], last["total"]) if last else None))
+    if interview.get("gave_up"):
+        st.markdown(_(words.GAVE_UP))
+    if runs:
+        show_table(interview_runs_table(runs), key="kata_interview_runs",
+                   column_config={name: _(label) for name, label in words.RUN_COLUMNS.items()})
     if record and record.get("failure") and record["failure"]["matches"]:
         st.markdown(words.last_failure(text.markdown(kata_texts.mistake(problem, record['failure']['matches']))))
     st.markdown(_(words.HINTS_NOT_SEEN))
@@ -257,7 +317,7 @@ def _timings() -> dict:
     return auc_timings()
 
 
-if ATTEMPT.get("attempted", {}).get(problem.key) and not in_progress:
+if attempts.model_visible(ATTEMPT, problem.key):
     st.subheader(_(words.MODEL_SOLUTIONS))
     loop_tab, numpy_tab = st.tabs([_(words.PLAIN_LOOP), _(words.VECTORISED)])
     loop_tab.code(problem.loop_solution.strip(), language="python")
@@ -265,7 +325,10 @@ if ATTEMPT.get("attempted", {}).get(problem.key) and not in_progress:
     if problem.key == "auc":
         timings = _timings()
         st.markdown(words.auc_timings(timings))
-elif not in_progress:
+else:
     st.caption(_(words.SOLUTIONS_LATER))
+    with st.popover(_(words.GIVE_UP), icon="🏳️"):
+        st.markdown(_(words.GIVE_UP_EXPLAINED))
+        st.button(_(words.CONFIRM_GIVE_UP), key="kata_give_up", on_click=_give_up)
 
 st.caption(_(words.KEPT))

@@ -41,7 +41,8 @@ def test_wrong_solution_fails_with_its_mistake_named(key, mistake):
     assert failure.matches == says
     # The shrunk case still shows the mistake: the right value and theirs differ, theirs is the mistake's.
     assert not judge.close(failure.expected, failure.got)
-    assert failure.shrunk_from == result.total - result.passed
+    raised = result.raised.shrunk_from if result.raised else 0  # ranks from 0 also raise on a hit at rank 1
+    assert failure.shrunk_from + raised == result.total - result.passed
 
 
 def test_every_mistake_has_a_wrong_solution():
@@ -121,7 +122,8 @@ def test_exception_shows_only_the_candidates_lines_and_a_shrunk_case():
     assert result.error.startswith("ZeroDivisionError")
     assert "line 5, in mae: return total / (len(actuals) - 1)" in result.error
     assert "harness" not in result.error and "/opt" not in result.error and "kata" not in result.error
-    assert len(result.failure.inputs["predictions"]) == 1 and result.failure.got is None
+    assert len(result.raised.inputs["predictions"]) == 1 and result.raised.got is None
+    assert result.failure.got is not None  # on two ratings or more it returns a (wrong) value: shown too
 
 
 def test_missing_function_is_named():
@@ -189,3 +191,94 @@ def test_two_app_processes_never_share_a_sandbox_uid():
     for ticket in tickets:
         ticket.wait(10)
     assert len(set(uids)) == 2
+
+
+# --------------------------------------------------------------------------- fresh cases per submission (point 9)
+
+def test_each_submission_draws_fresh_random_cases_from_a_recorded_secret_seed():
+    problem, source = kata.PROBLEMS["mae"], kata.PROBLEMS["mae"].loop_solution
+    first, second = kata.run("mae", source, cases=40), kata.run("mae", source, cases=40)
+    assert first.seed is not None and first.seed != second.seed
+    examples_and_edges = len(EXAMPLES["ratings"]) + len(EDGES["ratings"])
+    assert [c.inputs for c in first.cases[:examples_and_edges]] == [c.inputs for c in second.cases[:examples_and_edges]]
+    assert [c.inputs for c in first.cases[examples_and_edges:]] != [c.inputs for c in second.cases[examples_and_edges:]]
+    assert [c.inputs for c in first.cases] == [case for case, _ in judge.build_cases(problem, first.seed, 40)]
+    # The recorded seed reproduces the verdict on the server, case for case.
+    wrong = "def mae(predictions, actuals):\n    return abs(sum(predictions) - sum(actuals)) / len(actuals)\n"
+    verdict = kata.run("mae", wrong)
+    again = kata.run("mae", wrong, seed=verdict.seed)
+    assert (again.passed, again.failure.inputs) == (verdict.passed, verdict.failure.inputs)
+
+
+def test_cases_are_labelled_examples_edges_then_random():
+    result = kata.run("rmse", kata.PROBLEMS["rmse"].loop_solution, cases=30)
+    kinds = [c.kind for c in result.cases]
+    assert kinds == ["example"] * len(EXAMPLES["ratings"]) + ["edge"] * len(EDGES["ratings"]) \
+        + ["random"] * (30 - len(EXAMPLES["ratings"]) - len(EDGES["ratings"]))
+    assert all(c.passed for c in result.cases) and result.call_seconds > 0 and result.model_call_seconds > 0
+
+
+# --------------------------------------------------------------------------- the named mistake is the real one (10-11)
+
+AP_LOOP = """
+def average_precision_at_k(recommended, relevant, k):
+    hits, total = 0, 0.0
+    for rank, item in enumerate(recommended[:k], start=1):
+        if item in relevant:
+            hits += 1
+            total += {step}
+    d = {denominator}
+    return total / d if d else 0.0
+"""
+NOT_A_CONVENTION = {
+    "average_precision_at_k": {
+        "hits / (rank + 1)": AP_LOOP.format(step="hits / (rank + 1)", denominator="min(len(relevant), k)"),
+        "min(|Rel|, K, len)": AP_LOOP.format(step="hits / rank",
+                                             denominator="min(len(relevant), k, len(recommended))"),
+        **{f"constant {c}": f"def average_precision_at_k(recommended, relevant, k):\n    return {c}\n"
+           for c in ("0.5", "1.0", "0.25")},
+    },
+    "recall_at_k": {
+        "min(|Rel|, K)": "def recall_at_k(recommended, relevant, k):\n"
+                         "    hits = sum(1 for item in recommended[:k] if item in relevant)\n"
+                         "    return hits / min(len(relevant), k) if relevant else 0.0\n",
+    },
+    "ndcg_at_k": {
+        "ideal cut at the list's length": """
+import math
+def dcg(grades, k):
+    return sum(g / math.log2(i + 2) for i, g in enumerate(grades[:k]))
+def ndcg_at_k(recommended, relevance, k):
+    ideal = dcg(sorted(relevance.values(), reverse=True)[:len(recommended)], k)
+    return dcg([relevance.get(item, 0) for item in recommended], k) / ideal if ideal else 0.0
+""",
+    },
+}
+COUNTEREXAMPLES = [(key, name) for key, sources in NOT_A_CONVENTION.items() for name in sources]
+
+
+@pytest.mark.parametrize(("key", "name"), COUNTEREXAMPLES, ids=[f"{k}-{n}" for k, n in COUNTEREXAMPLES])
+def test_a_mistake_no_convention_explains_is_named_nothing(key, name):
+    """Each of these once got a label by a coincidence on the shrunk case (issue 29, point 10)."""
+    result = kata.run(key, NOT_A_CONVENTION[key][name])
+    assert result.error is None and result.failure is not None
+    assert result.failure.matches is None, result.failure.matches
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_label_holds_on_every_failing_case_it_is_claimed_for(seed):
+    result = kata.run("average_precision_at_k", WRONG["average_precision_at_k"]["ap_denominator=k"], seed=seed)
+    mistake = next(m for m in kata.PROBLEMS["average_precision_at_k"].mistakes if m.says == result.failure.matches)
+    failing = [c for c in result.cases if not c.passed]
+    assert failing and all(judge.close(mistake.compute(c.inputs), c.got) for c in failing)
+
+
+@pytest.mark.parametrize("key", ["average_precision_at_k", "reciprocal_rank"])
+def test_ranks_from_zero_code_that_raises_is_reported_as_an_exception(key):
+    result = kata.run(key, WRONG[key]["ranks_from_zero"])
+    assert result.error.startswith("ZeroDivisionError")
+    assert result.raised is not None and result.raised.got is None
+    assert next(iter(result.raised.inputs["recommended"])) in result.raised.inputs["relevant"]  # the first item is a hit
+    assert result.raised.shrunk_from == sum(c.error is not None for c in result.cases) > 0
+    # The cases where it returned a value are still explained by the mistake.
+    assert result.failure is not result.raised and result.failure.matches is not None

@@ -22,7 +22,8 @@ def open_page(**query):
 
 
 def write_and_run(at, problem: str, code: str):
-    at.selectbox(key="kata_problem").set_value(problem).run()
+    if at.selectbox(key="kata_problem").value != problem:  # an interview holds its problem (the box is disabled)
+        at.selectbox(key="kata_problem").set_value(problem).run()
     at.text_area(key="kata_editor").input(code).run()
     at.button(key="kata_run").click().run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
@@ -35,10 +36,10 @@ def test_opens_with_the_first_problem_and_its_signature():
     assert editor.value.startswith("def precision_at_k(recommended, relevant, k):")
     assert attempts.valid_id(at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list)
                              else at.query_params["attempt"])
-    assert "appear after you run code of your own" in texts(at)
+    assert "appear after a passing run, or if you give up" in texts(at)
     at.button(key="kata_run").click().run(timeout=60)
     assert "NotImplementedError" in "\n".join(c.value for c in at.code)
-    assert not any("Model solutions" in h.value for h in at.subheader)  # the untouched signature is no attempt
+    assert not any("Model solutions" in h.value for h in at.subheader)  # a failing run reveals nothing
 
 
 def test_a_correct_solution_passes_all_and_reveals_the_model_solutions():
@@ -124,3 +125,114 @@ def test_a_judge_that_cannot_start_is_a_message_not_a_traceback(monkeypatch):
     at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
     assert "could not run your code just now" in texts(at)
     assert at.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+
+
+# --------------------------------------------------------------------------- fair: the model solution (7-8)
+
+def model_shown(at) -> bool:
+    return any("Model solutions" in h.value for h in at.subheader)
+
+
+def attempt_of(at) -> str:
+    value = at.query_params["attempt"]
+    return value[0] if isinstance(value, list) else value
+
+
+def test_a_failing_run_never_shows_the_model_solution_giving_up_does():
+    at = write_and_run(open_page(), "rmse", "def rmse(predictions, actuals):\n    return 0\n")
+    assert any("Passed" in e.value for e in at.error) and not model_shown(at)
+    assert "for p, a in zip" not in "\n".join(c.value for c in at.code)
+    at.button(key="kata_give_up").click().run()
+    assert model_shown(at)
+    assert attempts.load(attempt_of(at))["state"]["rmse"] == "given_up"
+
+
+def test_a_second_tab_opens_the_open_interview_and_its_runs_count(monkeypatch):
+    from ui import browser
+    monkeypatch.setattr(browser, "browser_key", lambda: "xsrf:one-browser")
+    first = open_page()
+    first.selectbox(key="kata_problem").set_value("rmse").run()
+    first.button(key="kata_interview_start").click().run()
+    interview_id = attempt_of(first)
+
+    second = open_page()  # a new tab, no ?attempt= in its address
+    assert attempt_of(second) == interview_id
+    assert "every tab of this page opens it" in texts(second) and "Interview mode" in texts(second)
+    assert second.selectbox(key="kata_problem").value == "rmse" and second.selectbox(key="kata_problem").disabled
+    second.text_area(key="kata_editor").input("def rmse(predictions, actuals):\n    return 0\n").run()
+    second.button(key="kata_run").click().run(timeout=60)
+    assert not model_shown(second)
+    other_tab = open_page(attempt=attempts.new_id())  # even another attempt's address opens the interview
+    assert attempt_of(other_tab) == interview_id and not model_shown(other_tab)
+
+    first.run()
+    assert first.text_area(key="kata_editor").value.endswith("return 0\n")  # the code the other tab ran
+    first.button(key="kata_interview_finish").click().run()
+    assert "runs: **1**" in texts(first)
+    assert not model_shown(first)  # finished without a passing run: still hidden
+    runs = attempts.load(interview_id)["interview"]["rmse"]["runs"]
+    assert len(runs) == 1 and runs[0]["passed"] < runs[0]["total"] and runs[0]["seed"] is not None
+
+
+def test_giving_up_in_an_interview_ends_it_and_the_review_says_so(monkeypatch):
+    from ui import browser
+    monkeypatch.setattr(browser, "browser_key", lambda: "xsrf:another-browser")
+    at = open_page()
+    at.selectbox(key="kata_problem").set_value("mae").run()
+    at.button(key="kata_interview_start").click().run()
+    assert not model_shown(at)
+    at.button(key="kata_give_up").click().run()
+    assert model_shown(at) and "You gave up on this problem." in texts(at)
+    assert any(h.value == "Review" for h in at.subheader)
+    assert attempts.open_interview("xsrf:another-browser") is None
+    fresh = open_page()  # the interview is over: a new tab is a new attempt again
+    assert attempt_of(fresh) != attempt_of(at)
+
+
+# --------------------------------------------------------------------------- what the verdict shows (14, cases, runtime)
+
+def test_a_returned_objects_repr_shows_as_typed_not_as_markdown():
+    code = ("class Verdict:\n    def __repr__(self):\n        return ':red[PASSED] [see](http://example.com)'\n"
+            "def mae(predictions, actuals):\n    return Verdict()\n")
+    at = write_and_run(open_page(), "mae", code)
+    yours = next(m.value for m in at.metric if m.label == "Your value")
+    assert ":red[" not in yours and "](" not in yours
+    assert yours.startswith("\\:\u2060red\\[PASSED\\]")
+
+
+def test_float32_values_show_the_digits_where_they_differ():
+    code = ("import numpy as np\ndef mae(predictions, actuals):\n"
+            "    return float(np.float32(sum(abs(p - a) for p, a in zip(predictions, actuals)) / len(actuals)))\n")
+    at = write_and_run(open_page(), "mae", code)
+    values = {m.label: m.value for m in at.metric}
+    assert values["Right value"] != values["Your value"]
+    right, yours = float(values["Right value"]), float(values["Your value"])
+    assert f"{right:.6g}" == f"{yours:.6g}"  # they part beyond six significant digits
+
+
+def test_cases_are_listed_by_kind_with_the_first_failing_one_opened():
+    at = write_and_run(open_page(), "reciprocal_rank", WRONG["reciprocal_rank"]["cutoff_10"])
+    headings = {e.label: e for e in at.expander if "passed" in e.label}
+    assert [label.split(":")[0] for label in headings] == ["The documents' examples", "Edge cases",
+                                                           "Random cases, drawn afresh for this run"]
+    assert [e.proto.expanded for e in headings.values()] == [False, True, False]  # the edge holding rank 12
+    assert "The first failing case" in texts(at)
+    tables = [d.value for d in at.dataframe if "verdict" in d.value.columns]
+    assert [len(t) for t in tables] == [sum(c.kind == kind for c in at.session_state["_kata_results"][
+        next(iter(at.session_state["_kata_results"]))].cases) for kind in ("example", "edge", "random")]
+    assert (tables[1]["verdict"] == "❌").sum() >= 1 and "Runtime" in texts(at)
+
+
+def test_a_passing_run_shows_its_runtime_against_the_model_solution():
+    at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].numpy_solution)
+    assert "the model solution (plain loop)" in texts(at) and "µs per call" in texts(at)
+    assert "The first failing case" not in texts(at)
+
+
+def test_one_browser_keeps_its_key_though_streamlit_masks_its_cookie_anew_on_each_load():
+    """Two loads of this page in one Chromium profile: the cookie differs, the token under its mask does not."""
+    from ui.browser import xsrf_token
+    first = "2|474da108|00f011a7e291bb68e3f33a3bac8ccd32|1796324275"
+    second = "2|00a15b3f|471ceb90a57d415fa41fc00ceb603705|1796324275"
+    assert first != second and xsrf_token(first) == xsrf_token(second) == "47bdb0afa5dc1a60a4be9b33ebc16c3a"
+    assert xsrf_token("not-a-tornado-cookie") == "not-a-tornado-cookie"

@@ -35,7 +35,22 @@ HINTS_NOT_SEEN = N_("Hints you did not see:")
 MODEL_SOLUTIONS = N_("Model solutions")
 PLAIN_LOOP = N_("Plain loop")
 VECTORISED = N_("Vectorised numpy")
-SOLUTIONS_LATER = N_("The model solutions (a plain loop and a vectorised one) appear after you run code of your own.")
+SOLUTIONS_LATER = N_("The model solutions (a plain loop and a vectorised one) appear after a passing run, or if you "
+                     "give up.")
+GIVE_UP = N_("Give up and see the model solutions")
+GIVE_UP_EXPLAINED = N_("Giving up shows the model solutions and ends the interview, if one is open. It is recorded "
+                       "in the review and cannot be undone.")
+CONFIRM_GIVE_UP = N_("Yes, give up")
+SENT_TO_INTERVIEW = N_("An interview is open in this browser: every tab of this page opens it until you finish it or "
+                       "give up.")
+NO_CONVENTION = N_("**Your value matches no known convention:** compare it with the right one step by step.")
+NOT_RUN = N_("not run (the run stopped first)")
+CASE_KINDS = {"example": N_("The documents' examples"), "edge": N_("Edge cases"),
+              "random": N_("Random cases, drawn afresh for this run")}
+CASE_COLUMNS = {"case": N_("case"), "call": N_("call"), "right": N_("right value"), "yours": N_("your value"),
+                "verdict": N_("verdict")}
+RUN_COLUMNS = {"run": N_("run"), "at": N_("time"), "verdict": N_("verdict")}
+GAVE_UP = N_("You gave up on this problem.")
 KEPT = N_("Your code is kept on the server under the random id in this page's address: reload or bookmark the page "
           "to come back to it. Anyone you give the address to sees your code; nobody else can.")
 NO_VALUE = N_("no value (an error)")
@@ -168,3 +183,34 @@ def rank_relevance(row: int, relevance: str) -> str:
 
 def sample(row: int, values: str) -> str:
     return _("sample {row}: {values}").format(row=row, values=values)
+
+
+def raised(count: int) -> str:
+    return ngettext("**Your code raised an exception** on {n} case. The smallest case that raises it:",
+                    "**Your code raised an exception** on {n} cases. The smallest case that raises it:",
+                    count).format(n=numbers.integer(count))
+
+
+def cases_heading(kind: str, passed: int, total: int) -> str:
+    return ngettext("{kind}: {passed} of {total} passed", "{kind}: {passed} of {total} passed", total).format(
+        kind=kind, passed=numbers.integer(passed), total=numbers.integer(total))
+
+
+def first_failing(number: int) -> str:
+    return _("**The first failing case** (case {number} here), as it ran:").format(number=numbers.integer(number))
+
+
+def runtime(yours: float, model: float | None) -> str:
+    """The mean time per call, in microseconds; the model solution's on the same cases when it ran."""
+    if model is None:
+        return _("**Runtime:** {yours} µs per call (the judge's own time to pass each case in and the answer out "
+                 "included).").format(yours=numbers.number(yours * 1e6, 1))
+    return _("**Runtime:** {yours} µs per call; the model solution (plain loop) {model} µs per call, on the same "
+             "cases in the same sandbox (both include the judge's own time to pass each case in and the answer "
+             "out).").format(yours=numbers.number(yours * 1e6, 1), model=numbers.number(model * 1e6, 1))
+
+
+def run_verdict(passed: int, total: int, error: bool) -> str:
+    verdict = ngettext("{passed} of {total}", "{passed} of {total}", total).format(
+        passed=numbers.integer(passed), total=numbers.integer(total))
+    return _("{verdict}, and an exception").format(verdict=verdict) if error else verdict

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
@@ -19,7 +21,7 @@ FIX = " + 0.5 * sum(p == n for p in pos for n in neg) / (len(pos) * len(neg))"
 
 
 def choose_problem(page: Page, title: str) -> None:
-    page.get_by_test_id("stSelectbox").filter(has_text="Problem").click()
+    page.locator(".st-key-kata_problem").get_by_test_id("stSelectbox").click()
     page.get_by_role("option", name=title, exact=True).click()
     wait_until_idle(page)
 
@@ -50,7 +52,7 @@ def test_type_a_wrong_auc_run_it_read_the_convention_then_fix_it_and_reload(serv
     expect(page.get_by_text("matches a known convention")).to_be_visible(timeout=SLOW)
     expect(page.get_by_text("strict >", exact=False).first).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError").filter(has_text="Passed")).to_contain_text("of 200")
-    expect(page.get_by_test_id("stCode").filter(has_text="auc(y_true=[1, 0], y_score=[0.5, 0.5])")).to_be_visible()
+    expect(page.get_by_test_id("stCode").filter(has_text="auc(y_true=[1, 0], y_score=[0.5, 0.5])").first).to_be_visible()
     screenshot(page, SCREENSHOTS, "kata_failure_1280")
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot(page, SCREENSHOTS, "kata_failure_390")
@@ -83,3 +85,45 @@ def test_the_starter_run_as_is_shows_its_own_error_in_the_dark_theme(dark_server
     expect(error).to_contain_text("in precision_at_k: raise NotImplementedError")
     expect(page.get_by_text("Traceback")).to_have_count(0)
     screenshot(page, SCREENSHOTS, "kata_error_dark")
+
+
+def test_a_second_tab_opens_the_open_interview_and_shows_no_model_solution(server, page: Page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, server.url + "/Write_it_yourself")
+    choose_problem(page, "RMSE")
+    page.get_by_role("button", name="Start an interview").click()
+    expect(page.get_by_text("Interview mode", exact=False).first).to_be_visible()
+    interview = page.url.split("attempt=")[1].split("&")[0]
+
+    second = page.context.new_page()  # the same browser: its cookies, a new tab, no ?attempt=
+    second.set_viewport_size({"width": 1280, "height": 720})
+    open_page(second, server.url + "/Write_it_yourself")
+    expect(second.get_by_text("An interview is open in this browser")).to_be_visible()
+    expect(second).to_have_url(re.compile(f"attempt={interview}"))
+    type_code(second, "def rmse(predictions, actuals):\n    return 0")
+    second.get_by_role("button", name="Run", exact=True).click()
+    expect(second.get_by_text("Edge cases:", exact=False)).to_be_visible(timeout=SLOW)
+    wait_until_idle(second)
+    expect(second.get_by_role("heading", name="Model solutions")).to_have_count(0)
+    expect(second.get_by_text("The first failing case", exact=False)).to_be_visible()
+    screenshot(second, SCREENSHOTS, "kata_interview_second_tab_1280")
+    second.set_viewport_size({"width": 390, "height": 844})
+    screenshot(second, SCREENSHOTS, "kata_interview_second_tab_390")
+    second.close()
+
+    page.get_by_role("button", name="Finish and review").click()
+    expect(page.get_by_text("runs: 1", exact=False)).to_be_visible()
+    expect(page.get_by_role("heading", name="Model solutions")).to_have_count(0)
+    screenshot(page, SCREENSHOTS, "kata_review_1280")
+
+
+def test_an_unexplained_wrong_value_in_chinese_at_390_px(dark_server, page: Page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, dark_server.url + "/Write_it_yourself?lang=zh")
+    choose_problem(page, "AP@K")  # the picker keeps the English titles' keys; AP@K reads the same
+    type_code(page, "def average_precision_at_k(recommended, relevant, k):\n    return 0.5")
+    page.get_by_role("button", name="运行", exact=True).click()
+    expect(page.get_by_text("不符合任何已知约定", exact=False)).to_be_visible(timeout=SLOW)
+    expect(page.get_by_text("边界情况", exact=False).first).to_be_visible()
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+    screenshot(page, SCREENSHOTS, "kata_no_convention_zh_390")

@@ -19,18 +19,37 @@ from kata.problems import LOG_LOSS_EPS, Problem
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 from ui.input.scenario_link import from_document
+from ui.markup import text
 
 HIGHLIGHT = "background-color: rgba(255, 75, 75, 0.25)"
 
 
-def show_value(value) -> str:
-    """A value on a card or in the step table: six significant digits in the reader's notation."""
+def show_value(value, digits: int = 6) -> str:
+    """A value in a table: ``digits`` significant digits in the reader's notation; a returned non-number as
+    the judge describes it (its repr as typed: :func:`card_values` escapes it where Markdown renders)."""
     if value is None:
         return _(words.NO_VALUE)
     if isinstance(value, str):
         return kata_texts.not_a_number(value) or value
     # Six significant digits as before (1.23457e+06 stays so); only the decimal mark follows the reader.
-    return _(words.UNDEFINED) if math.isnan(value) else f"{value:.6g}".replace(".", numbers.decimal_mark())
+    return _(words.UNDEFINED) if math.isnan(value) else f"{value:.{digits}g}".replace(".", numbers.decimal_mark())
+
+
+def show_pair(expected, got) -> tuple[str, str]:
+    """The right value and the candidate's, with as many digits as it takes to see where they differ
+    (a float32 result differs from the float64 one beyond the sixth digit)."""
+    for digits in range(6, 18):
+        shown = show_value(expected, digits), show_value(got, digits)
+        if shown[0] != shown[1] or not isinstance(got, float) or close(expected, got):
+            return shown
+
+
+def card_values(expected, got) -> tuple[str, str]:
+    """:func:`show_pair` for the value cards, which render Markdown: a returned object's repr (say
+    ``:red[PASSED]`` or a link) shows as typed."""
+    right, yours = show_pair(expected, got)
+    return right, text.markdown(yours) if isinstance(got, str) else yours
+    return shown
 
 
 def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
@@ -69,8 +88,9 @@ def _row_label(inputs: dict, row: int) -> str:
 
 def steps_table(failure: Failure) -> tuple[pd.DataFrame, int | None]:
     """Right value and the candidate's after each row, and the index of the first row where they differ."""
-    rows = [{"row": _row_label(failure.inputs, row), "right_so_far": show_value(expected),
-             "yours_so_far": show_value(got)} for row, expected, got in failure.steps]
+    rows = [{"row": _row_label(failure.inputs, row), **dict(zip(("right_so_far", "yours_so_far"),
+                                                                show_pair(expected, got)))}
+            for row, expected, got in failure.steps]
     first = next((i for i, (_, expected, got) in enumerate(failure.steps) if not close(expected, got)), None)
     return pd.DataFrame(rows, columns=["row", "right_so_far", "yours_so_far"]), first
 
@@ -120,3 +140,30 @@ def scenario_for(problem: Problem, inputs: dict) -> dict:
 def inputs_literal(inputs: dict) -> str:
     """The call's arguments as Python, to paste into a REPL."""
     return ", ".join(f"{name}={value!r}" for name, value in inputs.items())
+
+
+def first_failing(cases) -> int | None:
+    """The index of the first case that did not pass (the one the page opens)."""
+    return next((i for i, case in enumerate(cases) if not case.passed), None)
+
+
+def _yours(case) -> str:
+    if case.error is not None:
+        return (getattr(case.error, "fields", {}).get("kind") or str(case.error)).split("\n")[0]
+    return show_pair(case.expected, case.got)[1] if case.got is not None else _(words.NOT_RUN)
+
+
+def cases_table(cases, kind: str) -> pd.DataFrame:
+    """The cases of one kind (``example``, ``edge``, ``random``): the call, the right value, the candidate's."""
+    rows = [{"case": number, "call": f"{inputs_literal(case.inputs)}", "right": show_pair(case.expected, case.got)[0],
+             "yours": _yours(case), "verdict": "✅" if case.passed else "❌"}
+            for number, case in enumerate((c for c in cases if c.kind == kind), start=1)]
+    return pd.DataFrame(rows, columns=["case", "call", "right", "yours", "verdict"])
+
+
+def interview_runs_table(runs: list[dict]) -> pd.DataFrame:
+    """An interview's runs, in order: when (since the start), and the verdict."""
+    rows = [{"run": number, "at": f"{run['second'] // 60:02d}:{run['second'] % 60:02d}",
+             "verdict": words.run_verdict(run["passed"], run["total"], run["error"])}
+            for number, run in enumerate(runs, start=1)]
+    return pd.DataFrame(rows, columns=["run", "at", "verdict"])

@@ -25,6 +25,7 @@ from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.pages import live as words
 from metrics import practice
+from ui.browser import browser_key
 from ui.controllers import lessons as engine
 from ui.figures import live_charts
 from ui.input import tables
@@ -50,14 +51,6 @@ def page_address() -> str:
 
 def qr_svg(link: str) -> str:
     return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
-
-
-def browser_key() -> str:
-    """What identifies one browser across reloads: Streamlit's XSRF cookie (this session without it)."""
-    cookie = st.context.cookies.get("_streamlit_xsrf")
-    if isinstance(cookie, str) and cookie:
-        return f"xsrf:{cookie}"
-    return "session:" + st.session_state.setdefault("live_browser", codes.new_student_id())
 
 
 # --------------------------------------------------------------------------- drawing a step
