@@ -132,30 +132,31 @@ def _per_user_mean(pairs: pd.DataFrame, column: str) -> float:
     return float(pairs.groupby("user", sort=False)[column].mean().mean())
 
 
-def _negatives_pool(encoded: Encoded) -> tuple[list, np.ndarray]:
-    """Each test user's candidate negatives: catalogue items absent from the user's training and test rows."""
-    seen = _seen(encoded).tolil().rows
+def allowed_negatives(encoded: Encoded) -> np.ndarray:
+    """users x items: True where the item may be drawn as the user's negative (in the catalogue, and neither
+    in the user's training nor in their test rows). Made once per protocol and shared by every model."""
+    allowed = np.ones(encoded.shape, dtype=bool)
+    allowed[encoded.train_users, encoded.train_items] = False
     test = encoded.test[encoded.test["item_code"] >= 0]
-    tested = test.groupby("user_code")["item_code"].apply(lambda s: set(s.tolist()))
-    pools = {}
-    all_items = np.arange(len(encoded.items))
-    for user, items in tested.items():
-        banned = np.fromiter(set(seen[user]) | items, dtype=np.int64)
-        pools[user] = np.setdiff1d(all_items, banned, assume_unique=False)
-    return pools
+    allowed[test["user_code"].to_numpy(), test["item_code"].to_numpy()] = False
+    return allowed
 
 
-def sample_negatives(encoded: Encoded, n: int, how: str, seed: int, popularity: np.ndarray) -> dict:
+def _held_out(encoded: Encoded) -> pd.DataFrame:
+    return encoded.test[encoded.test["item_code"] >= 0]
+
+
+def sample_negatives(encoded: Encoded, allowed: np.ndarray, n: int, how: str, seed: int,
+                     popularity: np.ndarray) -> dict:
     """Each held-out (user, item) pair's N negatives, as a dict of pair index -> item codes; drawn once per
     protocol so every model is scored on the same candidates."""
     if how not in ("uniform", "popular"):
         raise DataError("unknown_sampling", f"unknown sampling {how!r}; choose uniform or popular", name=how)
     rng = np.random.default_rng(seed)
-    pools = _negatives_pool(encoded)
-    test = encoded.test[encoded.test["item_code"] >= 0]
     drawn = {}
+    test = _held_out(encoded)
     for index, user in zip(test.index, test["user_code"].to_numpy()):
-        pool = pools[user]
+        pool = np.flatnonzero(allowed[user])
         if how == "uniform":
             drawn[index] = rng.choice(pool, size=min(n, len(pool)), replace=False)
         else:
@@ -176,23 +177,28 @@ def _score_blocks(model, users: np.ndarray):
         yield block, np.asarray(model.scores(block), dtype=np.float64)
 
 
-def sampled_ranks(model, encoded: Encoded, negatives: dict, how: str, popularity: np.ndarray) -> pd.DataFrame:
-    """Per held-out pair: full rank, M, the share of candidate weight above it, and the sampled rank."""
-    pools = _negatives_pool(encoded)
-    test = encoded.test[encoded.test["item_code"] >= 0]
-    pairs_of = {user: list(zip(group.index, group["item_code"].to_numpy()))
+def sampled_ranks(model, encoded: Encoded, allowed: np.ndarray, negatives: dict, how: str,
+                  popularity: np.ndarray) -> pd.DataFrame:
+    """Per held-out pair: full rank among the user's unseen items, their number plus one (M), the share of
+    their popularity weight above it (``popular``), and the rank among its sampled negatives."""
+    test = _held_out(encoded)
+    pairs_of = {user: (group.index.to_numpy(), group["item_code"].to_numpy())
                 for user, group in test.groupby("user_code", sort=True)}
     rows = []
     for users, block in _score_blocks(model, np.fromiter(pairs_of, dtype=np.int64)):
         for user, scores in zip(users, block):
-            pool = pools[user]
-            weights = popularity[pool] + 1.0
-            for index, item in pairs_of[user]:
-                above_full = _above(scores, item, pool)
-                share = float(weights[above_full].sum() / weights.sum()) if how == "popular" else np.nan
+            pool = np.flatnonzero(allowed[user])
+            indices, items = pairs_of[user]
+            above = _above(scores, items[:, None], pool[None, :])  # held-out items x pool
+            if how == "popular":
+                weights = popularity[pool] + 1.0
+                shares = above @ weights / weights.sum()
+            else:
+                shares = np.full(len(items), np.nan)
+            for row, (index, item) in enumerate(zip(indices, items)):
                 sampled = 1 + int(_above(scores, item, negatives[index]).sum())
-                rows.append((encoded.users[user], encoded.items[item], 1 + int(above_full.sum()), len(pool) + 1,
-                             share, sampled, len(negatives[index])))
+                rows.append((encoded.users[user], encoded.items[item], 1 + int(above[row].sum()), len(pool) + 1,
+                             shares[row], sampled, len(negatives[index])))
     return pd.DataFrame(rows, columns=["user", "item", "full_rank", "candidates", "share_above", "sampled_rank",
                                        "negatives"])
 
@@ -214,14 +220,19 @@ def _sampling_matrix(size: int, n: int) -> np.ndarray:
     return hypergeom_pmf(size - 1, np.arange(size)[:, None], n, np.arange(n + 1)[None, :])
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
+def _corrector(size: int, n: int, gamma: float = GAMMA) -> tuple[np.ndarray, np.ndarray]:
+    """The bias-variance normal equations' matrix and A^T, for ``size`` candidates and n negatives."""
+    A = _sampling_matrix(size, n)
+    return (1 - gamma) * A.T @ A + gamma * np.diag(A.sum(axis=0)), A.T
+
+
 def corrected_metric(size: int, n: int, k: int, metric: str, gamma: float = GAMMA) -> np.ndarray:
     """m(sampled rank 1..n+1) minimising the bias-variance objective for ``size`` candidates (uniform)."""
-    A = _sampling_matrix(size, n)
+    lhs, At = _corrector(size, n, gamma)
     full = np.arange(1, size + 1)
     target = (full <= k).astype(float) if metric == "hit_rate" else _ndcg_of_rank(full, k)
-    lhs = (1 - gamma) * A.T @ A + gamma * np.diag(A.sum(axis=0))
-    return np.linalg.solve(lhs, A.T @ target)
+    return np.linalg.solve(lhs, At @ target)
 
 
 def corrected_values(pairs: pd.DataFrame, k: int, n: int) -> pd.DataFrame:
@@ -230,6 +241,7 @@ def corrected_values(pairs: pd.DataFrame, k: int, n: int) -> pd.DataFrame:
     out = {"hit_rate": np.empty(len(pairs)), "ndcg": np.empty(len(pairs))}
     for group in np.unique(groups):
         members = groups == group
+        # a round median: neighbouring protocols and models share the cached matrices
         size = int(np.median(sizes[members]))
         for metric in out:
             values = corrected_metric(size, min(n, size - 1), k, metric)

@@ -122,7 +122,9 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
     enc = encoded(split)
     result = Result(protocol, split)
     popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
-    negatives = evaluation.sample_negatives(enc, n, kind, protocol.seed, popularity) if kind != "full" else None
+    if kind != "full":
+        allowed = evaluation.allowed_negatives(enc)
+        negatives = evaluation.sample_negatives(enc, allowed, n, kind, protocol.seed, popularity)
     for name in model_names:
         started = time.perf_counter()
         params = tune(name, split.train, protocol)[0] if protocol.tuned else {}
@@ -133,8 +135,8 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
             f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
         })])
         sampled = None
-        if negatives is not None:
-            pairs = evaluation.sampled_ranks(model, enc, negatives, kind, popularity)
+        if kind != "full":
+            pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
             sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
         result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled,
                                           time.perf_counter() - started)

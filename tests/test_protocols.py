@@ -270,8 +270,9 @@ def test_sampling_every_negative_gives_back_the_full_rank():
     enc = evaluation.Encoded.of(split.train, split.test)
     model = models.ItemKNN().fit(evaluation._seen(enc))
     popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
-    negatives = evaluation.sample_negatives(enc, 10_000, "uniform", 0, popularity)
-    pairs = evaluation.sampled_ranks(model, enc, negatives, "uniform", popularity)
+    allowed = evaluation.allowed_negatives(enc)
+    negatives = evaluation.sample_negatives(enc, allowed, 10_000, "uniform", 0, popularity)
+    pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, "uniform", popularity)
     assert (pairs["sampled_rank"] == pairs["full_rank"]).all()
     # and the one-item-at-a-time full HR equals the app's HR on the same ranking
     per_user, _ = evaluation.full_catalogue(model, enc, 5)
@@ -286,10 +287,11 @@ def test_the_expected_sampled_metric_is_the_mean_over_many_samples(how):
     enc = evaluation.Encoded.of(split.train, split.test)
     model = models.EASE(l2=10).fit(evaluation._seen(enc))
     popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
+    allowed = evaluation.allowed_negatives(enc)
     draws = []
     for seed in range(200):
-        negatives = evaluation.sample_negatives(enc, 8, how, seed, popularity)
-        pairs = evaluation.sampled_ranks(model, enc, negatives, how, popularity)
+        negatives = evaluation.sample_negatives(enc, allowed, 8, how, seed, popularity)
+        pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, how, popularity)
         draws.append(((pairs["sampled_rank"] <= 3).to_numpy(), evaluation._ndcg_of_rank(pairs["sampled_rank"], 3)))
     expected = evaluation.expected_metrics(pairs, 3, how)
     hit = np.mean([d[0] for d in draws], axis=0)
