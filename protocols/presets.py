@@ -41,11 +41,9 @@ PRESETS = {
 
 
 def swapped_pairs(first: pd.Series, second: pd.Series) -> list[tuple[str, str]]:
-    """The pairs of models the two orders rank the other way round (a tie in one and not the other counts)."""
-    def order(values: pd.Series, a: str, b: str) -> int:
-        return int(values[a] > values[b]) - int(values[a] < values[b])
-
-    return [(a, b) for a, b in combinations(first.index, 2) if order(first, a, b) != order(second, a, b)]
+    """The pairs of models the two orders rank strictly the other way round (a tie on one side is no swap)."""
+    return [(a, b) for a, b in combinations(first.index, 2)
+            if (first[a] - first[b]) * (second[a] - second[b]) < 0]
 
 
 def run(preset: Preset, frame: pd.DataFrame) -> tuple[lab.Result, lab.Result]:

@@ -18,8 +18,8 @@ RUN_OWN = N_("Run this protocol")
 RUNNING = N_("Splitting, training four models and ranking every movie for every user…")
 FIRST_RUN = N_("The first run of a preset trains every model and takes several seconds; after that it is kept "
                "for everyone on this server.")
-PAPER = N_("What the paper found")
-NOW = N_("What this page finds now")
+PAPER = N_("What the paper found:")
+NOW = N_("What this page finds now:")
 TABLE_CAPTION = N_("Means over the test users; K = 10. Coverage: share of the catalogue shown to someone; popularity: "
                    "mean number of training users of the items shown.")
 DATA_MISSING = N_("MovieLens 100K is not installed on this server. The operator can install the copy that ships "

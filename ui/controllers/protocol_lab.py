@@ -17,8 +17,8 @@ from ui.markup.text import markdown
 
 SHOWN = ("ndcg@10", "hit_rate@10", "precision@10", "recall@10", "average_precision@10", "reciprocal_rank",
          "coverage@10", "popularity@10")
-SAMPLED = ("full_hit_rate", "sampled_hit_rate", "expected_hit_rate", "corrected_hit_rate", "full_ndcg",
-           "sampled_ndcg", "expected_ndcg", "corrected_ndcg")
+SAMPLED_HR = ("full_hit_rate", "sampled_hit_rate", "expected_hit_rate", "corrected_hit_rate")
+SAMPLED_NDCG = ("full_ndcg", "sampled_ndcg", "expected_ndcg", "corrected_ndcg")
 
 
 @st.cache_resource(show_spinner=False)
@@ -73,16 +73,17 @@ def _statement(key: str, results, finding: dict) -> str:
 
 
 def preset(key: str) -> None:
-    st.markdown(f"**{_(words.PAPER)}.** {_(words.PAPERS[key])}")
+    st.markdown(f"**{_(words.PAPER)}** {_(words.PAPERS[key])}")
     ran = st.session_state.get("protocol_ran", set())
     if key not in ran:
         st.caption(_(words.FIRST_RUN))
         if not st.button(_(words.RUN), type="primary", key=f"protocol_run_{key}"):
             return
         st.session_state["protocol_ran"] = ran | {key}
+        st.rerun()  # draw the results without the button that asked for them
     with st.spinner(_(words.RUNNING)):
         results, finding = _preset_results(key)
-    st.info(f"**{_(words.NOW)}.** {_statement(key, results, finding)}", icon="🔎")
+    st.info(f"**{_(words.NOW)}** {_statement(key, results, finding)}", icon="🔎")
     labels = tuple(_(label) for label in words.PROTOCOL_LABELS[key])
     if key in ("split_leak", "tuned_baselines"):
         st.plotly_chart(rank_slopes(finding["ranks_before"], finding["ranks_after"], labels, "NDCG@10"),
@@ -90,9 +91,15 @@ def preset(key: str) -> None:
     elif key == "sampled_vs_full":
         full, sampled = (finding[name].rank(ascending=False, method="min").astype(int) for name in ("full", "sampled"))
         st.plotly_chart(rank_slopes(full, sampled, labels, "HR@10"), key="protocol_slopes")
-    for label, result in zip(labels, results if results[0] is not results[1] else results[:1]):
-        st.markdown(f"**{label}** — {_split_sizes(result.split)}")
-        st.dataframe(_table(result, SAMPLED if key == "sampled_vs_full" else SHOWN))
+    if results[0] is results[1]:  # one protocol, read two ways
+        result = results[0]
+        st.markdown(f"**{_(words.SPLIT_NAMES[result.protocol.split])}** — {_split_sizes(result.split)}")
+        for columns in ((SAMPLED_HR, SAMPLED_NDCG) if key == "sampled_vs_full" else (SHOWN,)):
+            st.dataframe(_table(result, columns))
+    else:
+        for label, result in zip(labels, results):
+            st.markdown(f"**{label}** — {_split_sizes(result.split)}")
+            st.dataframe(_table(result, SHOWN))
     if key == "significant_but_small":
         st.dataframe(finding["comparison"].rename(columns=str).map(lambda v: numbers.number(v, 4)))
     st.caption(_(words.TABLE_CAPTION))
@@ -130,7 +137,9 @@ def own_protocol() -> None:
         st.error(markdown(str(error)))
         return
     st.markdown(_split_sizes(result.split))
-    st.dataframe(_table(result, (*SHOWN, *SAMPLED)))
+    for columns in (SHOWN, SAMPLED_HR, SAMPLED_NDCG):
+        if columns[0] in result.table().columns:
+            st.dataframe(_table(result, columns))
     st.caption(_(words.TABLE_CAPTION))
     for name, model_result in result.models.items():
         st.download_button(_(words.DOWNLOAD).format(model=words.model_name(name)),
