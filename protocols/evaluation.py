@@ -69,6 +69,22 @@ def _seen(encoded: Encoded):
     return interaction_matrix(encoded.train_users, encoded.train_items, *encoded.shape)
 
 
+def _top_positions(scores: np.ndarray, k: int) -> np.ndarray:
+    """Each row's ``k`` highest scores' columns, best first, equal scores by column ascending: exactly the first
+    ``k`` of a stable sort of ``-scores``, without sorting whole rows (a partition, then a sort of ``k``)."""
+    k = min(k, scores.shape[1])
+    top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+    kth = np.take_along_axis(scores, top, axis=1).min(axis=1, keepdims=True)
+    # A row whose k-th value is shared by columns left outside the partition is ambiguous there: sort it whole.
+    ambiguous = (scores >= kth).sum(axis=1) > k
+    values = np.take_along_axis(scores, top, axis=1)
+    order = np.lexsort((top, -values), axis=1)
+    top = np.take_along_axis(top, order, axis=1)
+    if ambiguous.any():
+        top[ambiguous] = np.argsort(-scores[ambiguous], axis=1, kind="stable")[:, :k]
+    return top
+
+
 def top_k(model, encoded: Encoded, k: int) -> pd.DataFrame:
     """Each test user's top ``k`` catalogue items the user did not train on: columns user, item, rank."""
     seen = _seen(encoded)
@@ -77,7 +93,7 @@ def top_k(model, encoded: Encoded, k: int) -> pd.DataFrame:
     for users, scores in _score_blocks(model, test_users):
         block = seen[users].tocoo()
         scores[block.row, block.col] = -np.inf
-        order = np.argsort(-scores, axis=1, kind="stable")[:, :k]  # stable: equal scores by item id ascending
+        order = _top_positions(scores, k)
         kept = np.isfinite(np.take_along_axis(scores, order, axis=1))
         rows = np.repeat(users, order.shape[1]).reshape(order.shape)
         ranks = np.broadcast_to(np.arange(1, order.shape[1] + 1), order.shape)

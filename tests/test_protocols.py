@@ -339,3 +339,29 @@ def test_a_run_scores_every_model_on_the_same_candidates_and_tunes_on_training_o
 def test_bad_candidates_are_refused(text):
     with pytest.raises(DataError, match="candidates must be|sampled negatives must be"):
         lab.Protocol.parse_candidates(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 12), st.integers(1, 14), st.integers(0, 10_000), st.booleans())
+def test_the_top_k_is_the_first_k_of_a_stable_sort_whatever_the_ties(rows, columns, k, seed, with_inf):
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 3, (rows, columns)).astype(float)  # many ties, at the boundary too
+    if with_inf:
+        scores[rng.random(scores.shape) < 0.3] = -np.inf
+    expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(evaluation._top_positions(scores, k), expected)
+
+
+def test_full_catalogue_ndcg_equals_implicits_own_ranking_metrics():
+    from implicit.evaluation import ranking_metrics_at_k
+
+    split = splits.random_holdout(_ml_like(5), 0.3, seed=2)
+    enc = evaluation.Encoded.of(split.train, split.test)
+    model = models.MatrixFactorisation(factors=8, iterations=5).fit(evaluation._seen(enc))
+    per_user, _ = evaluation.full_catalogue(model, enc, 10)
+    test = enc.test[enc.test["item_code"] >= 0]
+    truth = models.interaction_matrix(test["user_code"].to_numpy(), test["item_code"].to_numpy(), *enc.shape)
+    theirs = ranking_metrics_at_k(model._model, evaluation._seen(enc), truth, K=10, show_progress=False, num_threads=1)
+    # every test item of these users is in the catalogue, so both score the same users on the same lists
+    assert (enc.test["item_code"] >= 0).all()
+    assert per_user["ndcg@10"].mean() == pytest.approx(theirs["ndcg"], abs=1e-9)
