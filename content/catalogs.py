@@ -60,6 +60,8 @@ DOMAINS: list[tuple[str, str]] = [
         "ui/controllers/your_data.py", "ui/figures/compare_charts.py", "ui/figures/batch_charts.py",
         "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py", "content/conventions.py",
         "content/your_data.py", "content/compare.py")],
+    *[(path, "protocols") for path in (  # the protocol lab
+        "pages/22_*", "ui/controllers/protocol_lab.py", "ui/figures/protocol_charts.py", "content/pages/protocols.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
         "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/figures/live_charts.py",
         "ui/controllers/kata_views.py", "content/pages/live.py", "content/pages/live_phone.py", "content/pages/kata.py",

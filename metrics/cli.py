@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
     compare.add_argument("--resamples", type=int, default=10_000, help="bootstrap and permutation resamples (default: 10000)")
     compare.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default: 0)")
+
+    from protocols.cli import add_protocol_command  # the protocol lab's engine has a package of its own
+
+    add_protocol_command(commands)
     return parser
 
 
@@ -485,6 +489,10 @@ def run_compare(args, out) -> None:
 def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
+    if args.command == "protocol":
+        from protocols.cli import run
+
+        return run(args, out)
     if args.k and any(k < 1 for k in args.k):
         print(f"error: -k must be a positive integer, got {min(args.k)}", file=sys.stderr)
         return 2

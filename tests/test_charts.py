@@ -57,8 +57,9 @@ def _colours(node, path=""):
 
 
 # Write it yourself shows code, verdicts and tables; Which metric when is a table of links; the live
-# class's first screen is a join form (its reveal charts are checked below).
-CHARTLESS = {"kata", "which_metric", "live"}
+# class's first screen is a join form (its reveal charts are checked below); the protocol lab trains
+# nothing until asked (its slope chart is checked below).
+CHARTLESS = {"kata", "which_metric", "live", "protocols"}
 
 
 @pytest.mark.parametrize("path", [p.path for p in PAGES if p.topic not in CHARTLESS],
@@ -111,3 +112,18 @@ def test_a_metric_of_1_for_every_user_shows_its_whole_bar_inside_the_axis():
     right_edge = hits.x[-1] + hits.width / 2
     assert right_edge <= fig.layout.xaxis.range[1] == 1
     assert [shape.x0 for shape in fig.layout.shapes] == [0.7, pytest.approx(0.5)]  # the means, one line per panel
+
+
+def test_the_protocol_labs_slope_chart_colours_read_on_both_backgrounds():
+    import pandas as pd
+
+    from ui.figures.protocol_charts import rank_slopes
+
+    names = ["random", "pop", "itemknn", "ease", "mf"]
+    fig = rank_slopes(pd.Series([5, 4, 3, 1, 2], index=names), pd.Series([5, 3, 2, 1, 4], index=names),
+                      ("leave-last-out", "global time"), "NDCG@10")
+    colours = list(_colours(fig.to_plotly_json()["data"]))
+    assert len(colours) >= len(names)
+    for where, colour in colours:
+        for theme, background in BACKGROUNDS.items():
+            assert contrast(colour, background) >= 3, (where, colour, theme)

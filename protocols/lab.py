@@ -1,0 +1,148 @@
+"""One protocol end to end: split, train the models (tuned on a validation split of the training data, if
+asked), rank, score. What the lab page, the command line and the benchmark all call.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from metrics import batch
+from metrics.beyond_accuracy import average_recommendation_popularity, catalog_coverage
+from metrics.errors import DataError
+from protocols import evaluation, models, splits
+
+CANDIDATES = ("full", "uniform", "popular")
+MAIN_METRICS = ("precision", "recall", "ndcg", "hit_rate", "average_precision")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    split: str = "leave-last-out"
+    test_fraction: float = 0.2
+    cut: int | None = None
+    candidates: str = "full"
+    negatives: int = 100
+    k: int = 10
+    seed: int = 0
+    tuned: bool = False
+
+    @classmethod
+    def parse_candidates(cls, text: str) -> tuple[str, int]:
+        """``full``, ``uniform:N`` or ``popular:N`` as (kind, N)."""
+        kind, _, count = text.partition(":")
+        if kind not in CANDIDATES or (kind == "full") != (count == ""):
+            raise DataError("bad_candidates", f"candidates must be full, uniform:N or popular:N, got {text!r}",
+                            value=text)
+        if kind == "full":
+            return kind, 0
+        if not count.isdigit() or int(count) < 1:
+            raise DataError("bad_candidates", f"the number of sampled negatives must be a whole number of at "
+                            f"least 1, got {count!r}", value=text)
+        return kind, int(count)
+
+
+@dataclass
+class ModelResult:
+    name: str
+    params: dict
+    means: pd.Series
+    per_user: pd.DataFrame
+    recommendations: pd.DataFrame
+    sampled: pd.Series | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Result:
+    protocol: Protocol
+    split: splits.Split
+    models: dict = field(default_factory=dict)
+
+    def table(self) -> pd.DataFrame:
+        """Models x metrics: the app's metrics at K on the full catalogue, coverage, popularity and, with
+        sampled candidates, the sampled, expected and corrected HR@K and NDCG@K."""
+        rows = {}
+        for name, result in self.models.items():
+            row = result.means.copy()
+            if result.sampled is not None:
+                row = pd.concat([row, result.sampled.drop(["full_rank", "sampled_rank"], errors="ignore")])
+            rows[name] = row
+        return pd.DataFrame(rows).T
+
+    def ranks(self, column: str) -> pd.Series:
+        """Each model's place (1 = best) by ``column``; equal values share the better place."""
+        return self.table()[column].rank(ascending=False, method="min").astype(int)
+
+
+def encoded(split: splits.Split) -> evaluation.Encoded:
+    return evaluation.Encoded.of(split.train, split.test)
+
+
+def _score(model, enc: evaluation.Encoded, k: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series]:
+    per_user, recommendations = evaluation.full_catalogue(model, enc, k)
+    means = batch.summarize(per_user).means
+    keep = [batch.column_name(m, k) for m in MAIN_METRICS] + ["reciprocal_rank"]
+    return per_user, recommendations, means[keep]
+
+
+def _fit(name: str, params: dict, enc: evaluation.Encoded, seed: int):
+    extra = {"seed": seed} if name in ("random", "mf") else {}
+    return models.make(name, **params, **extra).fit(evaluation._seen(enc))
+
+
+def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.DataFrame]:
+    """The model's grid (:data:`protocols.models.GRIDS`) tried on a validation split of ``train`` made the
+    same way as the test split; the values with the best NDCG@K, and every value's NDCG@K."""
+    grid = models.GRIDS[name]
+    if not grid:
+        return {}, pd.DataFrame()
+    validation = splits.split(train, protocol.split, test_fraction=protocol.test_fraction, seed=protocol.seed + 1)
+    enc = encoded(validation)
+    tried = []
+    for values in itertools.product(*grid.values()):
+        params = dict(zip(grid, values))
+        _, _, means = _score(_fit(name, params, enc, protocol.seed), enc, protocol.k)
+        tried.append({**params, "ndcg": float(means[batch.column_name("ndcg", protocol.k)])})
+    tried = pd.DataFrame(tried)
+    best = tried.loc[tried["ndcg"].idxmax(), list(grid)].to_dict()
+    return {key: type(grid[key][0])(value) for key, value in best.items()}, tried
+
+
+def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None) -> Result:
+    """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached)."""
+    kind, n = Protocol.parse_candidates(protocol.candidates) if ":" in protocol.candidates or \
+        protocol.candidates == "full" else Protocol.parse_candidates(protocol.candidates)
+    split = split or splits.split(frame, protocol.split, test_fraction=protocol.test_fraction, cut=protocol.cut,
+                                  seed=protocol.seed)
+    enc = encoded(split)
+    result = Result(protocol, split)
+    popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
+    if kind != "full":
+        allowed = evaluation.allowed_negatives(enc)
+        negatives = evaluation.sample_negatives(enc, allowed, n, kind, protocol.seed, popularity)
+    for name in model_names:
+        started = time.perf_counter()
+        params = tune(name, split.train, protocol)[0] if protocol.tuned else {}
+        model = _fit(name, params, enc, protocol.seed)
+        per_user, recommendations, means = _score(model, enc, protocol.k)
+        means = pd.concat([means, pd.Series({
+            f"coverage@{protocol.k}": catalog_coverage(recommendations, protocol.k, len(enc.items)),
+            f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
+        })])
+        sampled = None
+        if kind != "full":
+            pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
+            sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
+        result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled,
+                                          time.perf_counter() - started)
+    return result
+
+
+def with_candidates(protocol: Protocol, candidates: str) -> Protocol:
+    Protocol.parse_candidates(candidates)
+    return replace(protocol, candidates=candidates)

@@ -1,0 +1,144 @@
+"""Five small, real recommenders, each trained in seconds on ML-100K and scoring every item for every user.
+
+Each model is ``fit(X)`` on the binary user x item matrix of the training set (``scipy.sparse`` CSR) and
+``scores(users)``, a dense ``len(users) x n_items`` float array, higher is better. Ranking and the exclusion of
+items a user has already seen are the caller's (:mod:`protocols.evaluation`), so every model is ranked alike.
+
+- :class:`Random`: uniform scores (the floor every protocol should keep at the bottom).
+- :class:`MostPopular`: the number of training users of each item.
+- :class:`ItemKNN`: item-item cosine with shrinkage (``S_ij = x_i.x_j / (|x_i| |x_j| + shrink)``), the
+  ``neighbours`` most similar items kept per item; a user's score sums the similarities to the items they have.
+- :class:`EASE`: Steck (WWW 2019): ``B = I - P diagMat(1 / diag(P))`` with ``P = (X^T X + lambda I)^-1``,
+  zero diagonal; scores ``X B``.
+- :class:`MatrixFactorisation`: implicit-feedback ALS (Hu, Koren and Volinsky 2008) from the ``implicit``
+  library, one thread, seeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def interaction_matrix(user_codes: np.ndarray, item_codes: np.ndarray, n_users: int, n_items: int) -> sp.csr_matrix:
+    """The binary user x item matrix (a repeated pair counts once)."""
+    data = np.ones(len(user_codes), dtype=np.float32)
+    X = sp.csr_matrix((data, (user_codes, item_codes)), shape=(n_users, n_items))
+    X.data[:] = 1.0
+    return X
+
+
+@dataclass
+class Random:
+    seed: int = 0
+    name: str = "random"
+
+    def fit(self, X: sp.csr_matrix) -> "Random":
+        # drawn once for every (user, item): a user's scores are the same whichever users are scored with it
+        self.table = np.random.default_rng(self.seed).random(X.shape, dtype=np.float32)
+        return self
+
+    def scores(self, users: np.ndarray) -> np.ndarray:
+        return self.table[users]
+
+
+@dataclass
+class MostPopular:
+    name: str = "pop"
+
+    def fit(self, X: sp.csr_matrix) -> "MostPopular":
+        self.counts = np.asarray(X.sum(axis=0)).ravel().astype(np.float64)
+        return self
+
+    def scores(self, users: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(self.counts, (len(users), len(self.counts))).copy()
+
+
+@dataclass
+class ItemKNN:
+    neighbours: int = 100
+    shrink: float = 10.0
+    name: str = "itemknn"
+
+    def fit(self, X: sp.csr_matrix) -> "ItemKNN":
+        self.X = X
+        gram = (X.T @ X).toarray().astype(np.float64)
+        norms = np.sqrt(np.diag(gram))
+        similarity = gram / (np.outer(norms, norms) + self.shrink)
+        np.fill_diagonal(similarity, 0.0)
+        if self.neighbours < similarity.shape[0]:
+            # keep each item's (column's) `neighbours` largest similarities
+            cut = np.argpartition(-similarity, self.neighbours, axis=0)[self.neighbours:]
+            np.put_along_axis(similarity, cut, 0.0, axis=0)
+        self.similarity = similarity
+        return self
+
+    def scores(self, users: np.ndarray) -> np.ndarray:
+        return np.asarray(self.X[users] @ self.similarity)
+
+
+@dataclass
+class EASE:
+    l2: float = 500.0
+    name: str = "ease"
+
+    def fit(self, X: sp.csr_matrix) -> "EASE":
+        self.X = X
+        gram = (X.T @ X).toarray().astype(np.float64)
+        gram[np.diag_indices_from(gram)] += self.l2
+        P = np.linalg.inv(gram)
+        B = P / (-np.diag(P))
+        np.fill_diagonal(B, 0.0)
+        self.B = B
+        return self
+
+    def scores(self, users: np.ndarray) -> np.ndarray:
+        return np.asarray(self.X[users] @ self.B)
+
+
+@dataclass
+class MatrixFactorisation:
+    factors: int = 64
+    regularization: float = 0.05
+    alpha: float = 2.0
+    iterations: int = 15
+    seed: int = 0
+    name: str = "mf"
+    _model: object = field(default=None, repr=False)
+
+    def fit(self, X: sp.csr_matrix) -> "MatrixFactorisation":
+        from implicit.cpu.als import AlternatingLeastSquares
+        from threadpoolctl import threadpool_limits
+
+        # implicit's own loop is the parallel part: BLAS threads inside it compete with it (and it warns)
+        with threadpool_limits(1, "blas"):
+            self._model = AlternatingLeastSquares(
+                factors=self.factors, regularization=self.regularization, alpha=self.alpha,
+                iterations=self.iterations, random_state=self.seed, num_threads=1, calculate_training_loss=False)
+            self._model.fit(X.tocsr().astype(np.float32), show_progress=False)
+        return self
+
+    def scores(self, users: np.ndarray) -> np.ndarray:
+        return np.asarray(self._model.user_factors[users] @ self._model.item_factors.T, dtype=np.float64)
+
+
+MODELS = {"random": Random, "pop": MostPopular, "itemknn": ItemKNN, "ease": EASE, "mf": MatrixFactorisation}
+
+GRIDS = {
+    "random": {},
+    "pop": {},
+    "itemknn": {"neighbours": [50, 200], "shrink": [0.0, 10.0, 100.0]},
+    "ease": {"l2": [50.0, 200.0, 500.0, 2000.0]},
+    "mf": {"factors": [32, 128], "regularization": [0.01, 0.1], "alpha": [1.0, 10.0]},
+}
+"""The hyperparameters tuned on a validation split of the training data, and the values tried."""
+
+
+def make(name: str, **params):
+    if name not in MODELS:
+        from metrics.errors import DataError
+
+        raise DataError("unknown_model", f"unknown model {name!r}; choose from {', '.join(MODELS)}", name=name)
+    return MODELS[name](**params)

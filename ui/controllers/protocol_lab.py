@@ -1,0 +1,149 @@
+"""The protocol lab's Streamlit pieces: run a preset or a protocol of the reader's, show the tables, the slope
+chart and the finding. The runs are cached for the whole server (one result per protocol, shared by readers:
+it holds no reader's data, only MovieLens 100K's)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from content import numbers
+from content.i18n import _
+from content.pages import protocols as words
+from metrics.errors import DataError
+from protocols import lab, models, movielens, presets, splits
+from ui.figures.protocol_charts import rank_slopes
+from ui.markup.text import markdown
+
+SHOWN = ("ndcg@10", "hit_rate@10", "precision@10", "recall@10", "average_precision@10", "reciprocal_rank",
+         "coverage@10", "popularity@10")
+SAMPLED_HR = ("full_hit_rate", "sampled_hit_rate", "expected_hit_rate", "corrected_hit_rate")
+SAMPLED_NDCG = ("full_ndcg", "sampled_ndcg", "expected_ndcg", "corrected_ndcg")
+
+
+@st.cache_resource(show_spinner=False)
+def _ml100k() -> pd.DataFrame | None:
+    try:
+        return movielens.installed_ml100k()
+    except movielens.DataUnavailable:
+        return None
+
+
+def data_available() -> bool:
+    return _ml100k() is not None
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _preset_results(key: str):
+    preset = presets.PRESETS[key]
+    results = presets.run(preset, _ml100k())
+    return results, presets.finding(preset, results)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _own_result(protocol: lab.Protocol, names: tuple[str, ...]) -> lab.Result:
+    return lab.run(_ml100k(), protocol, list(names))
+
+
+def _table(result: lab.Result, columns) -> pd.DataFrame:
+    table = result.table()
+    kept = [c for c in columns if c in table.columns]
+    shown = table[kept].rename(index=words.model_name,
+                               columns=lambda c: words.COLUMN_NAMES.get(c) or _(words.EXTRA_COLUMNS[c]))
+    return shown.map(lambda v: numbers.number(v, 1 if v >= 10 else 4))
+
+
+def _split_sizes(split: splits.Split) -> str:
+    counts = split.counts
+    return _(words.SPLIT_SIZES).format(train=numbers.integer(counts["train"]), test=numbers.integer(counts["test"]),
+                                       cold_users=numbers.integer(counts["cold_users"]),
+                                       cold_items=numbers.integer(counts["cold_item_rows"]))
+
+
+def _statement(key: str, results, finding: dict) -> str:
+    if key == "sampled_vs_full":
+        return words.sampled_finding(finding)
+    if key == "split_leak":
+        return words.split_finding(finding, results[0].split.counts["future_rows"],
+                                   results[1].split.counts["future_rows"])
+    if key == "tuned_baselines":
+        return words.tuned_finding(finding)
+    a, b = presets.PRESETS[key].models
+    return words.significance_finding(a, b, "HR@10", int(results[0].models[a].per_user.shape[0]), finding["row"])
+
+
+def preset(key: str) -> None:
+    st.markdown(f"**{_(words.PAPER)}** {_(words.PAPERS[key])}")
+    ran = st.session_state.get("protocol_ran", set())
+    if key not in ran:
+        st.caption(_(words.FIRST_RUN))
+        if not st.button(_(words.RUN), type="primary", key=f"protocol_run_{key}"):
+            return
+        st.session_state["protocol_ran"] = ran | {key}
+        st.rerun()  # draw the results without the button that asked for them
+    with st.spinner(_(words.RUNNING)):
+        results, finding = _preset_results(key)
+    st.info(f"**{_(words.NOW)}** {_statement(key, results, finding)}", icon="🔎")
+    labels = tuple(_(label) for label in words.PROTOCOL_LABELS[key])
+    if key in ("split_leak", "tuned_baselines"):
+        st.plotly_chart(rank_slopes(finding["ranks_before"], finding["ranks_after"], labels, "NDCG@10"),
+                        key="protocol_slopes")
+    elif key == "sampled_vs_full":
+        full, sampled = (finding[name].rank(ascending=False, method="min").astype(int) for name in ("full", "sampled"))
+        st.plotly_chart(rank_slopes(full, sampled, labels, "HR@10"), key="protocol_slopes")
+    if results[0] is results[1]:  # one protocol, read two ways
+        result = results[0]
+        st.markdown(f"**{_(words.SPLIT_NAMES[result.protocol.split])}** — {_split_sizes(result.split)}")
+        for columns in ((SAMPLED_HR, SAMPLED_NDCG) if key == "sampled_vs_full" else (SHOWN,)):
+            st.dataframe(_table(result, columns))
+    else:
+        for label, result in zip(labels, results):
+            st.markdown(f"**{label}** — {_split_sizes(result.split)}")
+            st.dataframe(_table(result, SHOWN))
+    if key == "significant_but_small":
+        st.dataframe(finding["comparison"].rename(columns=str).map(lambda v: numbers.number(v, 4)))
+    st.caption(_(words.TABLE_CAPTION))
+
+
+def _labels(names: dict) -> dict:
+    """Each option's label in this run's language (see the page: a dict survives formatting outside the run)."""
+    return {key: _(label) for key, label in names.items()}
+
+
+def own_protocol() -> None:
+    with st.form("protocol_own"):
+        left, right = st.columns(2)
+        split = left.selectbox(_(words.SPLIT), splits.SPLITS, format_func=_labels(words.SPLIT_NAMES).get)
+        shares = {share: numbers.percent(share) for share in (0.1, 0.2, 0.3, 0.5)}
+        share = left.select_slider(_(words.TEST_SHARE), list(shares), value=0.2, format_func=shares.get)
+        kind = right.selectbox(_(words.CANDIDATES), lab.CANDIDATES, format_func=_labels(words.CANDIDATE_NAMES).get)
+        negatives = right.select_slider(_(words.NEGATIVES), [10, 50, 100, 500, 1000], value=100)
+        names = st.multiselect(_(words.MODELS), list(models.MODELS), default=list(presets.MODELS),
+                               format_func=_labels(words.MODEL_NAMES).get)
+        tuned = st.checkbox(_(words.TUNED))
+        submitted = st.form_submit_button(_(words.RUN_OWN), type="primary")
+    if submitted:
+        candidates = "full" if kind == "full" else f"{kind}:{negatives}"
+        st.session_state["protocol_own_choice"] = (lab.Protocol(split=split, test_fraction=share, candidates=candidates,
+                                                         tuned=tuned), tuple(names or presets.MODELS))
+    chosen = st.session_state.get("protocol_own_choice")
+    if not chosen:
+        return
+    protocol, names = chosen
+    try:
+        with st.spinner(_(words.RUNNING)):
+            result = _own_result(protocol, names)
+    except DataError as error:
+        st.error(markdown(str(error)))
+        return
+    st.markdown(_split_sizes(result.split))
+    for columns in (SHOWN, SAMPLED_HR, SAMPLED_NDCG):
+        if columns[0] in result.table().columns:
+            st.dataframe(_table(result, columns))
+    st.caption(_(words.TABLE_CAPTION))
+    for name, model_result in result.models.items():
+        st.download_button(_(words.DOWNLOAD).format(model=words.model_name(name)),
+                           model_result.recommendations.to_csv(index=False), file_name=f"{name}_recommendations.csv",
+                           mime="text/csv", key=f"protocol_download_{name}")
+    st.download_button(_(words.DOWNLOAD_TRUTH), result.split.test[["user", "item"]].to_csv(index=False),
+                       file_name="test_ground_truth.csv", mime="text/csv", key="protocol_download_truth")
