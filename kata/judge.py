@@ -163,12 +163,24 @@ def format_error(error: dict) -> str:
 
 
 def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -> str:
+    if session.tampered:
+        return JudgeMessage(f"Your code wrote to the judge's channel ({session.tampered}): the run was stopped.",
+                            "channel", detail=session.tampered)
     if session.output_exceeded:
         kb = limits.output_bytes // 1024
         return JudgeMessage(f"Output limit: your code printed more than {kb} KB.", "output_limit", kb=kb)
+    if session.memory_exceeded:
+        mb = limits.memory_bytes // (1024 * 1024)
+        return JudgeMessage(f"Memory limit: your code's processes together used more than {mb} MB.", "memory_limit",
+                            mb=mb)
+    if session.timed_out == "case":
+        return JudgeMessage(f"Time limit: one call of your function ran longer than {limits.case_seconds:g} s (an "
+                            "endless loop, or far too slow for this case).", "case_time_limit",
+                            seconds=limits.case_seconds)
     if session.timed_out:
-        return JudgeMessage(f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or "
-                            "far too slow).", "time_limit", seconds=limits.wall_seconds)
+        return JudgeMessage("Time limit: every call finished, but all of them together took longer than "
+                            f"{limits.wall_seconds:g} s (correct code, too slow overall).", "time_limit",
+                            seconds=limits.wall_seconds)
     if outcome_signal in ("SIGXCPU", "SIGKILL"):  # SIGKILL that the app did not send: the CPU hard limit
         return JudgeMessage(f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time.", "cpu_limit",
                             seconds=limits.cpu_seconds)
@@ -321,7 +333,7 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
             error_text = _limit_error(session, outcome.signal_name, limits)
         return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
     finally:
-        session.kill()
+        session.close()  # the process reaped, its cgroup removed, every descriptor closed, whatever happened
 
 
 def run(problem_key: str, source: str, *, seed: int = 0, cases: int = 200, limits: Limits | None = None,
