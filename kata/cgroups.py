@@ -69,11 +69,14 @@ class V1:
         return [memory, pids]
 
     @staticmethod
-    def oom_kills(folders: list[Path]) -> int:
-        for line in (folders[0] / "memory.oom_control").read_text().splitlines():
-            if line.startswith("oom_kill "):
-                return int(line.split()[1])
-        return 0
+    def at_cap(folders: list[Path]) -> int:
+        """Non-zero when the group's memory reached its cap (a kill, or reclaiming its own pages until the clock
+        ran out). memory.failcnt stays 0 on recent kernels, so the peak is compared with the cap instead."""
+        folder = folders[0]
+        kills = next((int(line.split()[1]) for line in (folder / "memory.oom_control").read_text().splitlines()
+                      if line.startswith("oom_kill ")), 0)
+        peak, cap = (int((folder / name).read_text()) for name in ("memory.max_usage_in_bytes", "memory.limit_in_bytes"))
+        return kills + (peak >= cap)
 
     @staticmethod
     def fork_refusals(folders: list[Path]) -> int:
@@ -102,9 +105,9 @@ class V2:
         return [folder]
 
     @staticmethod
-    def oom_kills(folders: list[Path]) -> int:
+    def at_cap(folders: list[Path]) -> int:
         events = dict(line.split() for line in (folders[0] / "memory.events").read_text().splitlines())
-        return int(events.get("oom_kill", 0))
+        return int(events.get("max", 0)) + int(events.get("oom_kill", 0))
 
     @staticmethod
     def fork_refusals(folders: list[Path]) -> int:
@@ -158,7 +161,7 @@ class RunGroup:
 
     def memory_exceeded(self) -> bool:
         try:
-            return self.backend.oom_kills(self.folders) > 0
+            return self.backend.at_cap(self.folders) > 0
         except OSError:
             return False
 

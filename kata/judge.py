@@ -16,7 +16,7 @@ import numpy as np
 from kata import cases as case_kinds
 from kata.pool import DEFAULT, Pool, Ticket
 from kata.problems import PROBLEMS, Problem
-from kata.sandbox import Limits, Session
+from kata.sandbox import Limits, SandboxUnavailable, Session
 
 TOLERANCE = 1e-9
 SHRINK_ROUNDS = 40
@@ -171,8 +171,8 @@ def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -
         return JudgeMessage(f"Output limit: your code printed more than {kb} KB.", "output_limit", kb=kb)
     if session.memory_exceeded:
         mb = limits.memory_bytes // (1024 * 1024)
-        return JudgeMessage(f"Memory limit: your code's processes together used more than {mb} MB.", "memory_limit",
-                            mb=mb)
+        return JudgeMessage(f"Memory limit: your code (all its processes together) reached the {mb} MB cap.",
+                            "memory_limit", mb=mb)
     if session.timed_out == "case":
         return JudgeMessage(f"Time limit: one call of your function ran longer than {limits.case_seconds:g} s (an "
                             "endless loop, or far too slow for this case).", "case_time_limit",
@@ -229,6 +229,8 @@ class _Judging:
         self.next_id += len(batch)
         self.session.send({"cases": [{"id": i, "args": _encode(case)} for i, case in zip(ids, batch)]})
         self.session.wait_for(lambda m: m.get("batch_done"))
+        if self.session.tampered:  # even answers read before the forged line are not trusted
+            return [None] * len(ids)
         answers = {m["id"]: m for m in self.session.messages if "id" in m and m["id"] in set(ids)}
         return [answers.get(i) for i in ids]
 
@@ -288,6 +290,9 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
         loaded = session.wait_for(lambda m: "loaded" in m)
         if loaded is None or not loaded["loaded"]:
             outcome = session.close()
+            if not session.messages:  # the harness never began: bubblewrap or Python failed, not the candidate
+                raise SandboxUnavailable("The code sandbox did not start: " + (outcome.stdout.strip()[:300]
+                                                                             or f"exit status {outcome.returncode}"))
             error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
             return Result(0, len(chosen), error, None, outcome.stdout, outcome.seconds)
         judging = _Judging(problem, session)
@@ -329,7 +334,7 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
             failure = Failure(_plain(case), expected, got, matched, len(failing), steps)
             error_text = error
         outcome = session.close()
-        if died and error_text is None:
+        if (died and error_text is None) or session.tampered:  # a line forged after the last answer counts too
             error_text = _limit_error(session, outcome.signal_name, limits)
         return Result(passed, len(chosen), error_text, failure, outcome.stdout, outcome.seconds)
     finally:

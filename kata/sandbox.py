@@ -70,8 +70,8 @@ class Limits:
     # Every process of the run together (a cgroup): memory, tmpfs pages included, and the process count.
     memory_bytes: int = 256 * 1024 * 1024
     processes: int = 16
-    # Per process (rlimits): address space (numpy reserves far more than it touches), file size, open files.
-    address_space_bytes: int = 1024 * 1024 * 1024
+    # Per process (rlimits): file size, open files, and address space at twice the memory cap (numpy maps
+    # 140 MB to use 35), so one huge allocation is a MemoryError on the candidate's line, not a kill.
     file_bytes: int = 1024 * 1024
     open_files: int = 64
     output_bytes: int = OUTPUT_CAP
@@ -237,7 +237,7 @@ def _enter(group: RunGroup, uid: int, limits: Limits):
         group.join()
         # CPU: SIGXCPU at the soft limit (the verdict names it), SIGKILL a second later if ignored.
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
-        for which, value in ((resource.RLIMIT_AS, limits.address_space_bytes),
+        for which, value in ((resource.RLIMIT_AS, 2 * limits.memory_bytes),
                              (resource.RLIMIT_NPROC, limits.processes), (resource.RLIMIT_FSIZE, limits.file_bytes),
                              (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_CORE, 0)):
             resource.setrlimit(which, (value, value))
@@ -322,6 +322,7 @@ class Session:
         self._pending = b""
         self._closed_streams: set = set()
         self._outcome: Outcome | None = None
+        self._memory_exceeded: bool | None = None
         self.group = RunGroup(limits.memory_bytes, limits.processes)
         opened: list[int] = []
         try:
@@ -431,7 +432,10 @@ class Session:
 
     @property
     def memory_exceeded(self) -> bool:
-        return self.group.memory_exceeded()
+        """Whether the kernel killed one of the run's processes at the memory cap (read before the group goes)."""
+        if self._memory_exceeded is None:
+            self._memory_exceeded = self.group.memory_exceeded()
+        return self._memory_exceeded
 
     def close(self) -> Outcome:
         if self._outcome is not None:
@@ -450,6 +454,7 @@ class Session:
         finally:
             self.kill()
             returncode = self.process.wait()
+            self.memory_exceeded  # noqa: B018 - read while the group exists
             self.group.remove()
             self._selector.close()
             self.process.stdout.close()

@@ -1,0 +1,267 @@
+"""Issue 29's attacks on the sandbox and its channel, and the judge's clocks: each contained, each verdict asserted.
+
+As in test_kata_sandbox.py, an attempt is a candidate's `rmse` that tries something, prints what
+happened, then returns the right value: "passed" means the attempt changed nothing.
+"""
+
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import kata
+from kata.pool import Pool
+from kata.sandbox import Limits
+
+POOL = Pool(2, first_uid=61200)
+RMSE = "\n    import math\n    return math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))\n"
+CHANNEL = "Your code wrote to the judge's channel ("
+
+
+def attempt(body: str, *, cases: int = 1, limits: Limits | None = None) -> kata.Result:
+    source = "def rmse(predictions, actuals):\n" + "\n".join("    " + line for line in body.strip().splitlines()) + RMSE
+    return kata.run("rmse", source, cases=cases, limits=limits, pool=POOL)
+
+
+def children() -> list[str]:
+    """This process's children (a zombie not yet reaped is one)."""
+    tasks = Path("/proc/self/task")
+    return [pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()]
+
+
+def descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def left_running() -> list[str]:
+    uids = set(POOL.uids)
+    out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines()
+            if line.split() and int(line.split()[0]) in uids and not line.split()[1].startswith("Z")]
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind():
+    before = descriptors()
+    yield
+    assert left_running() == []
+    assert children() == []
+    assert descriptors() == before
+
+
+# --------------------------------------------------------------------------- point 1: a bool is a number
+
+
+def test_a_bool_is_judged_as_the_number_it_is():
+    any_hit = "def hit_rate_at_k(recommended, relevant, k):\n    return any(item in relevant for item in recommended[:k])\n"
+    assert kata.run("hit_rate_at_k", any_hit, pool=POOL).passed == 200
+    numpy_hit = ("import numpy as np\ndef hit_rate_at_k(recommended, relevant, k):\n"
+                 "    return np.isin(recommended[:k], list(relevant)).any()\n")
+    assert kata.run("hit_rate_at_k", numpy_hit, pool=POOL).passed == 200
+
+
+def test_a_wrong_bool_is_a_wrong_number_not_a_crash():
+    result = kata.run("rmse", "def rmse(predictions, actuals):\n    return True\n", cases=5, pool=POOL)
+    assert result.error is None and result.passed < 5
+    assert result.failure.got == 1.0
+
+
+# --------------------------------------------------------------------------- point 2: the channel
+
+
+@pytest.mark.parametrize("written", [
+    b"[]\n",
+    b'{"id": [1, 2]}\n',
+    b'{"id": 0, "ok": true, "result": {"kind": "number", "type": "float"}}\n',  # no value
+    b'{"id": 0, "ok": true, "result": {"kind": "number", "value": 1e999, "type": "float"}}\n',
+    b'{"id": 0, "ok": true, "result": {"kind": "bool", "repr": "True"}}\n',
+    b'{"batch_done": true}\n',
+    b"\xff\xfe not json\n",
+    b"[" * 5000 + b"\n",
+    b"x" * 100_000,  # a line without end
+])
+def test_whatever_the_candidate_writes_to_the_answers_pipe_is_its_failure(written):
+    result = attempt(f"import os, sys\nos.write(int(sys.argv[1]), {written!r})")
+    assert result.passed == 0 and result.error.startswith(CHANNEL)
+    assert "Traceback" not in result.stdout
+
+
+def test_a_forged_right_answer_is_caught_by_the_real_one_that_follows():
+    result = attempt("""
+import os, sys, math
+value = math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))
+os.write(int(sys.argv[1]), ('{"id": 0, "ok": true, "result": {"kind": "number", "value": "%r", "type": "float"}}\\n'
+                            % value).encode())
+""")
+    assert result.error.startswith(CHANNEL)
+
+
+def test_patching_the_harness_json_is_caught():
+    result = attempt("import json\njson.dumps = lambda *args, **kwargs: '{\"batch_done\": true}'", cases=3)
+    assert result.error.startswith(CHANNEL)
+
+
+def test_closing_the_channel_ends_the_run_without_a_harness_traceback():
+    result = attempt("import os, sys\nos.close(int(sys.argv[1]))")
+    assert result.error == "Your code ended the judge's process (it exited) before every case had run."
+    assert result.stdout == ""
+
+
+def test_a_thousand_runs_leave_no_zombie_and_no_descriptor():
+    # Cheap runs of every ending: a pass, an exception, an exit, a crash, a forged line, a failed load.
+    sources = ["def rmse(predictions, actuals):\n    return 0.0\n",
+               "def rmse(predictions, actuals):\n    return 1 / 0\n",
+               "import os\ndef rmse(predictions, actuals):\n    os._exit(3)\n",
+               "import ctypes\ndef rmse(predictions, actuals):\n    ctypes.string_at(0)\n",
+               "import os, sys\ndef rmse(predictions, actuals):\n    os.write(int(sys.argv[1]), b'[]\\n')\n",
+               "def rmse(predictions, actuals)\n"]
+    start_children, start_descriptors = children(), descriptors()
+
+    def verdict(run: int) -> str:
+        result = kata.run("rmse", sources[run % len(sources)], cases=1, pool=POOL)
+        return (result.error or "wrong value").split(" (")[0].split(":")[0]
+
+    with ThreadPoolExecutor(POOL.slots) as runs:  # both slots busy, as when a class submits
+        verdicts = set(runs.map(verdict, range(1000)))
+    assert children() == start_children and descriptors() == start_descriptors
+    assert len(verdicts) == len(sources)
+
+
+# --------------------------------------------------------------------------- point 12: a hostile exception
+
+
+def test_an_exception_whose_str_raises_is_reported_as_the_candidates():
+    result = attempt("class Odd(Exception):\n    def __str__(self):\n        raise ValueError('no')\nraise Odd()")
+    assert result.error == "Odd: <str() of this object raised ValueError>\n  line 5, in rmse: raise Odd()"
+    assert result.stdout == ""
+
+
+def test_a_result_whose_repr_raises_is_not_a_number():
+    result = attempt("class Odd:\n    def __repr__(self):\n        raise ValueError\nreturn Odd()")
+    assert result.failure.got == "<repr() of this object raised ValueError> (a Odd, not a number)"
+
+
+# --------------------------------------------------------------------------- point 13: two clocks
+
+
+def test_an_endless_call_hits_the_per_call_limit():
+    result = attempt("while True:\n    pass")
+    assert result.error == ("Time limit: one call of your function ran longer than 1 s (an endless loop, or far too "
+                            "slow for this case).")
+
+
+def test_correct_code_at_30_ms_a_call_passes_200_cases():
+    result = attempt("import time\ntime.sleep(0.03)", cases=200)
+    assert (result.error, result.passed) == (None, 200)
+
+
+def test_slow_code_overall_hits_the_total_limit_and_says_so():
+    result = attempt("import time\ntime.sleep(0.03)", cases=200, limits=Limits(wall_seconds=2))
+    assert result.error == ("Time limit: every call finished, but all of them together took longer than 2 s (correct "
+                            "code, too slow overall).")
+
+
+# --------------------------------------------------------------------------- points 3-6: the shared server
+
+
+def test_dev_shm_is_a_small_tmpfs_and_dev_is_read_only():
+    result = attempt("""
+n = 0
+try:
+    while True:
+        open(f'/dev/shm/f{n}', 'wb').write(b'x' * 100_000); n += 1
+except OSError as exc:
+    print('shm full after', n, exc.errno)
+try:
+    open('/dev/x', 'w')
+except OSError as exc:
+    print('dev', exc.errno)
+""")
+    assert result.passed == 1
+    assert "shm full after 10 28" in result.stdout and "dev 30" in result.stdout  # ENOSPC at 1 MB, EROFS
+
+
+def test_six_forked_children_share_one_memory_cap():
+    result = attempt("""
+import os, time
+for _ in range(6):
+    if os.fork() == 0:
+        x = b'x' * (100 * 1024 * 1024)
+        time.sleep(30)
+        os._exit(0)
+while True:
+    os.wait()
+""")
+    assert result.error == "Memory limit: your code (all its processes together) reached the 256 MB cap."
+
+
+def test_processes_are_capped_for_the_whole_run():
+    result = attempt("""
+import os, time
+pids = []
+try:
+    while True:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(30)
+        pids.append(pid)
+except OSError as exc:
+    print('forked', len(pids), type(exc).__name__)
+for pid in pids:
+    os.kill(pid, 9)
+""")
+    assert result.passed == 1
+    forked = int(result.stdout.split()[1])
+    assert forked <= 13 and "BlockingIOError" in result.stdout  # 16 with bubblewrap's two and the harness
+
+
+SYSCALLS = {
+    "unshare(CLONE_NEWUSER|CLONE_NEWNS)": "libc.unshare(0x10000000 | 0x20000)",
+    "clone(CLONE_NEWUSER)": "libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0)",
+    "setns": "libc.setns(0, 0)",
+    "mount tmpfs": "libc.mount(b'none', b'/tmp', b'tmpfs', 0, None)",
+    "io_uring_setup": "libc.syscall(425, 1, ctypes.create_string_buffer(120))",
+    "keyctl": "libc.syscall(250, 0, 0, 0, 0, 0)",
+    "add_key": "libc.syscall(248, b'user', b'x', b'y', 1, -3)",
+    "PTRACE_ATTACH to pid 1": "libc.ptrace(16, 1, 0, 0)",
+    "bpf": "libc.syscall(321, 0, 0, 0)",
+    "perf_event_open": "libc.syscall(298, 0, 0, -1, -1, 0)",
+    "userfaultfd": "libc.syscall(323, 0)",
+    "init_module": "libc.syscall(175, 0, 0, 0)",
+}
+
+
+@pytest.mark.parametrize("name", SYSCALLS)
+def test_the_seccomp_filter_refuses(name):
+    result = attempt(f"import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                     f"print({SYSCALLS[name]}, ctypes.get_errno())")
+    assert result.passed == 1 and result.stdout == "-1 1\n"  # EPERM
+
+
+def test_the_hosts_software_is_not_mounted():
+    result = attempt("""
+import os
+print(sorted(os.listdir('/')))
+for path in ['/usr', '/usr/lib/postgresql', '/usr/lib/chromium', '/usr/lib/jvm', '/usr/lib/python3/dist-packages',
+             '/bin/sh', '/etc']:
+    print(path, os.path.exists(path))
+""")
+    assert result.passed == 1
+    assert result.stdout.splitlines()[0] == "['dev', 'lib64', 'opt', 'proc', 'root', 'tmp']"
+    assert "True" not in result.stdout
+
+
+def test_removing_the_import_hook_imports_nothing_from_the_host():
+    result = attempt("""
+import sys
+sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__name__ != '_Refuse']
+sys.path += ['/usr/lib/python3/dist-packages', '/usr/lib/python3.11']
+for name in ['apt', 'debian', 'yaml', 'pandas']:
+    try:
+        __import__(name); print('IMPORTED', name)
+    except ImportError as exc:
+        print('blocked', name)
+""")
+    assert result.passed == 1 and "IMPORTED" not in result.stdout
