@@ -81,7 +81,7 @@ def test_a_wrong_bool_is_a_wrong_number_not_a_crash():
     b"\xff\xfe not json\n",
     b"[" * 5000 + b"\n",
     b"x" * 100_000,  # a line without end
-])
+], ids=["list", "id list", "no value", "1e999", "bool kind", "early end", "not json", "deep", "no line end"])
 def test_whatever_the_candidate_writes_to_the_answers_pipe_is_its_failure(written):
     result = attempt(f"import os, sys\nos.write(int(sys.argv[1]), {written!r})")
     assert result.passed == 0 and result.error.startswith(CHANNEL)
@@ -265,3 +265,30 @@ for name in ['apt', 'debian', 'yaml', 'pandas']:
         print('blocked', name)
 """)
     assert result.passed == 1 and "IMPORTED" not in result.stdout
+
+
+def test_without_a_writable_cgroup_the_sandbox_refuses_to_run(monkeypatch):
+    from kata import cgroups, sandbox
+
+    def unavailable():
+        raise cgroups.CgroupsUnavailable("no writable memory and pids hierarchy")
+
+    monkeypatch.setattr(cgroups, "backend", unavailable)
+    monkeypatch.setattr(sandbox, "_checked", [])
+    with pytest.raises(kata.SandboxUnavailable, match="caps each run's memory and processes together with cgroups"):
+        kata.run("rmse", "def rmse(predictions, actuals):\n    return 0.0\n", cases=1, pool=POOL)
+
+
+def test_the_limit_messages_read_the_same_through_the_catalogs():
+    from content import kata as kata_texts
+    from kata.judge import JudgeMessage
+
+    for message in (JudgeMessage("Time limit: one call of your function ran longer than 1 s (an endless loop, or far "
+                                 "too slow for this case).", "case_time_limit", seconds=1.0),
+                    JudgeMessage("Time limit: every call finished, but all of them together took longer than 10 s "
+                                 "(correct code, too slow overall).", "time_limit", seconds=10.0),
+                    JudgeMessage("Memory limit: your code (all its processes together) reached the 256 MB cap.",
+                                 "memory_limit", mb=256),
+                    JudgeMessage("Your code wrote to the judge's channel (a line that is not JSON): the run was "
+                                 "stopped.", "channel", detail="a line that is not JSON")):
+        assert kata_texts.judge_message(message, "rmse") == str(message)
