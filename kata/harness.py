@@ -120,9 +120,12 @@ def main():
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     sys.path.insert(0, SITE_PACKAGES)
     sys.meta_path.insert(0, _Refuse())
+    harness = os.getpid()
     setup = json.loads(requests.readline())
     _send(channel, {"loading": True})  # the app times loading from here, as it times each call
     candidate, error = _load(setup["source"], setup["function"])
+    if os.getpid() != harness:
+        os._exit(0)
     _send(channel, {"loaded": candidate is not None, "error": error})
     if candidate is None:
         return
@@ -137,6 +140,8 @@ def main():
                 answer = {"id": case["id"], "ok": True, "result": _encode_result(value)}
             except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are verdicts too
                 answer = {"id": case["id"], "ok": False, "error": _exception(exc)}
+            if os.getpid() != harness:  # a child the candidate forked came back here: it neither answers nor reads
+                os._exit(0)
             try:
                 sys.stdout.flush()
             except BaseException:  # noqa: BLE001 - the candidate may have replaced or closed stdout

@@ -6,6 +6,7 @@ happened, then returns the right value: "passed" means the attempt changed nothi
 
 import os
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -292,3 +293,29 @@ def test_the_limit_messages_read_the_same_through_the_catalogs():
                     JudgeMessage("Your code wrote to the judge's channel (a line that is not JSON): the run was "
                                  "stopped.", "channel", detail="a line that is not JSON")):
         assert kata_texts.judge_message(message, "rmse") == str(message)
+
+
+def test_a_fork_bomb_is_the_candidates_error_not_a_forged_channel():
+    # Every forked child raised BlockingIOError back into the harness, which answered for each: the duplicate
+    # answers read as a forged channel. Children now leave quietly; the verdict is the candidate's exception.
+    result = attempt("import os\nwhile True:\n    os.fork()")
+    assert result.error.startswith(("BlockingIOError", "Time limit", "Memory limit")), result.error
+
+
+def test_a_busy_app_does_not_blame_the_candidate_for_its_own_delay():
+    # The app read "start", then was busy (a page rerun holding the GIL) past the 1 s per call: the answer was
+    # already waiting. Under load, correct model solutions got "Time limit" this way (benchmarks/kata_load.py).
+    from kata.sandbox import Session
+
+    with POOL.slot() as uid:
+        session = Session(uid, Limits())
+        try:
+            session.send({"source": "import time\ndef f(x):\n    time.sleep(0.3)\n    return x\n", "function": "f"})
+            assert session.wait_for(lambda m: "loaded" in m) == {"loaded": True, "error": None}
+            session.send({"cases": [{"id": 0, "args": {"x": 1.5}}]})
+            assert session.wait_for(lambda m: "start" in m) == {"start": 0}
+            time.sleep(1.5)
+            assert session.wait_for(lambda m: m.get("batch_done")) == {"batch_done": True}
+            assert session.timed_out is None
+        finally:
+            session.close()
