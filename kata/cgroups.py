@@ -91,6 +91,9 @@ class V2:
         own = mount / _own("")
         if not {"memory", "pids"} <= set((own / "cgroup.controllers").read_text().split()):
             raise CgroupsUnavailable(f"cgroup v2 at {own} does not offer the memory and pids controllers")
+        # Handing controllers down needs a group without processes of its own (or the root): where the app
+        # sits in its group, the kernel refuses (EBUSY) and v1 is tried instead.
+        _write(own / "cgroup.subtree_control", "+memory +pids")
         self.base = own / GROUP
         self.base.mkdir(exist_ok=True)
         _write(self.base / "cgroup.subtree_control", "+memory +pids")

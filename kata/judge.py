@@ -118,7 +118,8 @@ def _plain(case: dict) -> dict:
 class JudgeMessage(str):
     """A message of the judge: its English text (``str``), plus a ``code`` and ``fields`` that a UI
     translates (codes: ``not_a_number``, ``syntax_error``, ``missing_function``, ``exception``,
-    ``output_limit``, ``time_limit``, ``cpu_limit``, ``file_limit``, ``crashed``, ``exited``)."""
+    ``output_limit``, ``case_time_limit``, ``time_limit``, ``memory_limit``, ``cpu_limit``, ``file_limit``,
+    ``crashed``, ``exited``, ``channel``)."""
 
     code: str
     fields: dict

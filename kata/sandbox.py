@@ -4,18 +4,23 @@ Why bubblewrap: it is a maintained, packaged (Debian ``bubblewrap``) front end t
 namespaces that needs no daemon and no setuid helper; nsjail is not packaged, firejail is a
 much larger setuid program, and in-process "sandboxes" (RestrictedPython) are not sandboxes.
 
-What a run gets (measured on this machine, tests/test_kata_sandbox.py checks each):
+What a run gets (measured on this machine, tests/test_kata_sandbox.py and test_kata_escapes.py check each):
 
 - its own uid (one per pool slot, never root: the kernel does not apply RLIMIT_NPROC to root,
   so a fork bomb would escape), no groups, no capabilities, dropped before bubblewrap starts;
-- new user, pid, network, ipc, uts and cgroup namespaces (``--unshare-all``): no network at
+- one cgroup for the whole run (:mod:`kata.cgroups`): memory, tmpfs pages included, and the
+  process count are capped for all its processes together; no cgroup, no run;
+- new user, pid, network, ipc, uts and cgroup namespaces (``--unshare-all``), no further user
+  namespaces (``--disable-userns``) and a seccomp filter (:mod:`kata.syscalls`): no network at
   all, not even the host's loopback; ``--die-with-parent`` and ``--new-session``;
 - a read-only root holding only the Python prefix (a world-readable copy, see
-  :func:`python_copy`), numpy, the system libraries and the harness; a private 16 MB /tmp;
+  :func:`python_copy`), numpy, the system libraries they load and the harness; a private 16 MB
+  /tmp, a 1 MB /dev/shm, a read-only /dev;
 - an empty environment: bubblewrap itself is started with ``env={}``, because its pid-1
   helper keeps the environment it was started with (readable at /proc/1/environ);
 - rlimits set in the child: CPU seconds, address space, processes, file size, open files;
-  a wall-clock deadline kills the whole process group; output is read with a cap.
+  two clocks (one call, the whole run) kill the whole process group; output is read with a cap;
+  every line on the answers pipe is checked (:mod:`kata.channel`).
 """
 
 from __future__ import annotations

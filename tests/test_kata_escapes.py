@@ -319,3 +319,22 @@ def test_a_busy_app_does_not_blame_the_candidate_for_its_own_delay():
             assert session.timed_out is None
         finally:
             session.close()
+
+
+def test_on_cgroup_v2_a_run_gets_one_group_with_both_caps(tmp_path, monkeypatch):
+    # This machine's cgroup2 has neither controller (they are on v1): the v2 layout is checked on a copy of its files.
+    from kata import cgroups
+
+    monkeypatch.setattr(cgroups, "_own", lambda hierarchy: "app.service")
+    own = tmp_path / "app.service"
+    own.mkdir()
+    (own / "cgroup.controllers").write_text("cpu memory pids\n")
+    backend = cgroups.V2(tmp_path)
+    assert (own / "cgroup.subtree_control").read_text() == "+memory +pids"
+    [folder] = backend.create("run-1", 256 * 1024 * 1024, 16)
+    assert (folder / "memory.max").read_text() == str(256 * 1024 * 1024)
+    assert (folder / "pids.max").read_text() == "16" and (folder / "memory.swap.max").read_text() == "0"
+    (folder / "memory.events").write_text("low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n")
+    assert backend.at_cap([folder]) == 0
+    (folder / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
+    assert backend.at_cap([folder]) > 0
