@@ -241,6 +241,9 @@ def judge_message(message: str | None, function: str) -> str | None:
         return "\n".join(lines)
     if code == "output_limit":
         return _("Output limit: your code printed more than {kb} KB.").format(kb=fields["kb"])
+    if code == "load_time_limit":
+        return _("Time limit: loading your code (its imports and top-level statements) took longer than {seconds} "
+                 "s.").format(seconds=numbers.general(fields["seconds"]))
     if code == "case_time_limit":
         return _("Time limit: one call of your function ran longer than {seconds} s (an endless loop, or far too "
                  "slow for this case).").format(seconds=numbers.general(fields["seconds"]))

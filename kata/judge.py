@@ -118,7 +118,7 @@ def _plain(case: dict) -> dict:
 class JudgeMessage(str):
     """A message of the judge: its English text (``str``), plus a ``code`` and ``fields`` that a UI
     translates (codes: ``not_a_number``, ``syntax_error``, ``missing_function``, ``exception``,
-    ``output_limit``, ``case_time_limit``, ``time_limit``, ``memory_limit``, ``cpu_limit``, ``file_limit``,
+    ``output_limit``, ``load_time_limit``, ``case_time_limit``, ``time_limit``, ``memory_limit``, ``cpu_limit``, ``file_limit``,
     ``crashed``, ``exited``, ``channel``)."""
 
     code: str
@@ -178,6 +178,9 @@ def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -
         return JudgeMessage(f"Time limit: one call of your function ran longer than {limits.case_seconds:g} s (an "
                             "endless loop, or far too slow for this case).", "case_time_limit",
                             seconds=limits.case_seconds)
+    if session.timed_out and not session.loaded:
+        return JudgeMessage(f"Time limit: loading your code (its imports and top-level statements) took longer than "
+                            f"{limits.wall_seconds:g} s.", "load_time_limit", seconds=limits.wall_seconds)
     if session.timed_out:
         return JudgeMessage("Time limit: every call finished, but all of them together took longer than "
                             f"{limits.wall_seconds:g} s (correct code, too slow overall).", "time_limit",

@@ -338,3 +338,13 @@ def test_on_cgroup_v2_a_run_gets_one_group_with_both_caps(tmp_path, monkeypatch)
     assert backend.at_cap([folder]) == 0
     (folder / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
     assert backend.at_cap([folder]) > 0
+
+
+def test_slow_loading_is_not_one_slow_call():
+    # Importing numpy took over 1 s on the busy test machine and a correct solution got "one call ... longer than 1 s".
+    slow_import = "import time\ntime.sleep(1.5)\n" + kata.PROBLEMS["rmse"].loop_solution
+    assert kata.run("rmse", slow_import, cases=3, pool=POOL).passed == 3
+    endless = "while True:\n    pass\n" + kata.PROBLEMS["rmse"].loop_solution
+    result = kata.run("rmse", endless, cases=3, pool=POOL, limits=Limits(wall_seconds=2, cpu_seconds=5))
+    assert result.error == ("Time limit: loading your code (its imports and top-level statements) took longer than "
+                            "2 s.")
