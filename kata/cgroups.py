@@ -3,11 +3,11 @@
 rlimits are per process: six forked children each under a 1 GiB address-space limit still took
 1.17 GB of the host. A cgroup counts the run's processes together, tmpfs pages they write included.
 
-Where: cgroup v2 when the app's own cgroup can hand the ``memory`` and ``pids`` controllers to a
-child (a pure-v2 machine, the app started in a delegated cgroup, e.g. systemd ``Delegate=yes``);
-else cgroup v1's ``memory`` and ``pids`` hierarchies (this machine: v2 is mounted at
-/sys/fs/cgroup/unified without those controllers). A run's group is made under the app's own
-group in each hierarchy, so a cap an administrator put on the app also holds for its sandboxes.
+Where: cgroup v2 when it offers the ``memory`` and ``pids`` controllers (a pure-v2 machine), under
+the app's own group if that can hand them down (a systemd unit with ``Delegate=yes``), else under
+the hierarchy's root; otherwise cgroup v1's ``memory`` and ``pids`` hierarchies (this machine: v2
+is mounted at /sys/fs/cgroup/unified without those controllers), under the app's own group, so a
+cap an administrator put on the app also holds for its sandboxes.
 Where neither is writable, :func:`backend` raises: the sandbox refuses to run rather than run
 without a cap on the whole run (kata/sandbox.py turns that into the page's message).
 """
@@ -57,6 +57,7 @@ class V1:
         self.pids = root / "pids" / _own("pids") / GROUP
         for folder in (self.memory, self.pids):
             folder.mkdir(exist_ok=True)
+            _sweep(folder)
 
     def create(self, name: str, memory_bytes: int, processes: int) -> list[Path]:
         memory, pids = self.memory / name, self.pids / name
@@ -88,15 +89,24 @@ class V2:
     version = 2
 
     def __init__(self, mount: Path):
-        own = mount / _own("")
-        if not {"memory", "pids"} <= set((own / "cgroup.controllers").read_text().split()):
-            raise CgroupsUnavailable(f"cgroup v2 at {own} does not offer the memory and pids controllers")
-        # Handing controllers down needs a group without processes of its own (or the root): where the app
-        # sits in its group, the kernel refuses (EBUSY) and v1 is tried instead.
-        _write(own / "cgroup.subtree_control", "+memory +pids")
-        self.base = own / GROUP
-        self.base.mkdir(exist_ok=True)
-        _write(self.base / "cgroup.subtree_control", "+memory +pids")
+        # Under the app's own group where it can hand the controllers down (delegated to it, nothing else
+        # inside); else under the hierarchy's root, which the rule "no processes beside child groups" spares
+        # (a pure-v2 Debian 12: the app's unit holds the app itself, so the kernel says EBUSY there).
+        problems = []
+        for parent in dict.fromkeys([mount / _own(""), mount]):
+            try:
+                if not {"memory", "pids"} <= set((parent / "cgroup.controllers").read_text().split()):
+                    raise CgroupsUnavailable(f"{parent} does not offer the memory and pids controllers")
+                _write(parent / "cgroup.subtree_control", "+memory +pids")
+                self.base = parent / GROUP
+                self.base.mkdir(exist_ok=True)
+                _write(self.base / "cgroup.subtree_control", "+memory +pids")
+            except (OSError, CgroupsUnavailable) as problem:
+                problems.append(f"cgroup v2 at {parent}: {problem}")
+                continue
+            _sweep(self.base)
+            return
+        raise CgroupsUnavailable("; ".join(problems))
 
     def create(self, name: str, memory_bytes: int, processes: int) -> list[Path]:
         folder = self.base / name
@@ -115,6 +125,16 @@ class V2:
     @staticmethod
     def fork_refusals(folders: list[Path]) -> int:
         return int((folders[0] / "pids.events").read_text().split()[1])
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the run groups an app process left when it died mid-run (its pid is in the name): never another's."""
+    for run in folder.glob("run-*-*"):
+        if not Path(f"/proc/{run.name.split('-')[1]}").exists():
+            try:
+                run.rmdir()
+            except OSError:  # a process still inside: RunGroup.remove of a later run kills it, or it ends
+                pass
 
 
 _chosen: list = []

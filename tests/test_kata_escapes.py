@@ -340,6 +340,17 @@ def test_on_cgroup_v2_a_run_gets_one_group_with_both_caps(tmp_path, monkeypatch)
     assert backend.at_cap([folder]) > 0
 
 
+def test_on_cgroup_v2_an_app_group_that_cannot_hand_down_falls_back_to_the_root(tmp_path, monkeypatch):
+    from kata import cgroups
+
+    monkeypatch.setattr(cgroups, "_own", lambda hierarchy: "app.service")
+    own = tmp_path / "app.service"
+    (own / "cgroup.subtree_control").mkdir(parents=True)  # writing it fails, as the kernel's EBUSY does
+    for folder in (own, tmp_path):
+        (folder / "cgroup.controllers").write_text("memory pids\n")
+    assert cgroups.V2(tmp_path).base == tmp_path / cgroups.GROUP
+
+
 def test_slow_loading_is_not_one_slow_call():
     # Importing numpy took over 1 s on the busy test machine and a correct solution got "one call ... longer than 1 s".
     slow_import = "import time\ntime.sleep(1.5)\n" + kata.PROBLEMS["rmse"].loop_solution
@@ -348,3 +359,22 @@ def test_slow_loading_is_not_one_slow_call():
     result = kata.run("rmse", endless, cases=3, pool=POOL, limits=Limits(wall_seconds=2, cpu_seconds=5))
     assert result.error == ("Time limit: loading your code (its imports and top-level statements) took longer than "
                             "2 s.")
+
+
+def test_groups_left_by_a_dead_app_process_are_removed_and_a_live_ones_kept(monkeypatch):
+    from kata import cgroups
+
+    backend = cgroups.backend()
+    dead = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1  # no process ever has it
+    left = [backend.memory / f"run-{dead}-0", backend.pids / f"run-{dead}-0"]
+    alive = [backend.memory / f"run-{os.getpid()}-999999", backend.pids / f"run-{os.getpid()}-999999"]
+    for folder in left + alive:
+        folder.mkdir()
+    try:
+        monkeypatch.setattr(cgroups, "_chosen", [])
+        cgroups.backend()
+        assert [folder.exists() for folder in left + alive] == [False, False, True, True]
+    finally:
+        for folder in left + alive:
+            if folder.exists():
+                folder.rmdir()
