@@ -145,8 +145,8 @@ def _copy_system_libraries(work: Path) -> None:
     for binary in [work / "bin" / "python3", *work.rglob("*.so"), *work.rglob("*.so.*")]:
         libraries, binary_loader = _needed(binary)
         loader = loader or binary_loader
-        found.update({name: path for name, path in libraries.items() if not Path(path).is_relative_to(work)
-                      and not path.startswith(sys.base_prefix)})
+        found.update({name: path for name, path in libraries.items()  # libpython is in the copy's lib already
+                      if not Path(path).is_relative_to(work) and not name.startswith("libpython")})
     if loader is None:
         raise OSError("ldd named no dynamic loader for the interpreter")
     libc_folder = Path(found["libc.so.6"]).parent
