@@ -50,8 +50,6 @@ def _write(path: Path, value: str) -> None:
 
 
 class V1:
-    version = 1
-
     def __init__(self, root: Path = ROOT):
         self.memory = root / "memory" / _own("memory") / GROUP
         self.pids = root / "pids" / _own("pids") / GROUP
@@ -76,18 +74,12 @@ class V1:
         folder = folders[0]
         kills = next((int(line.split()[1]) for line in (folder / "memory.oom_control").read_text().splitlines()
                       if line.startswith("oom_kill ")), 0)
-        peak, cap = (int((folder / name).read_text()) for name in ("memory.max_usage_in_bytes", "memory.limit_in_bytes"))
+        peak, cap = (int((folder / name).read_text())
+                     for name in ("memory.max_usage_in_bytes", "memory.limit_in_bytes"))
         return kills + (peak >= cap)
-
-    @staticmethod
-    def fork_refusals(folders: list[Path]) -> int:
-        events = folders[1] / "pids.events"
-        return int(events.read_text().split()[1]) if events.exists() else 0
 
 
 class V2:
-    version = 2
-
     def __init__(self, mount: Path):
         # Under the app's own group where it can hand the controllers down (delegated to it, nothing else
         # inside); else under the hierarchy's root, which the rule "no processes beside child groups" spares
@@ -121,10 +113,6 @@ class V2:
     def at_cap(folders: list[Path]) -> int:
         events = dict(line.split() for line in (folders[0] / "memory.events").read_text().splitlines())
         return int(events.get("max", 0)) + int(events.get("oom_kill", 0))
-
-    @staticmethod
-    def fork_refusals(folders: list[Path]) -> int:
-        return int((folders[0] / "pids.events").read_text().split()[1])
 
 
 def _sweep(folder: Path) -> None:
@@ -188,11 +176,6 @@ class RunGroup:
         except OSError:
             return False
 
-    def processes_exceeded(self) -> bool:
-        try:
-            return self.backend.fork_refusals(self.folders) > 0
-        except (OSError, IndexError, ValueError):
-            return False
 
     def remove(self, timeout: float = 2.0) -> None:
         """Kill whatever is left in the group, then remove it (the kernel refuses while a process is in)."""

@@ -132,8 +132,3 @@ class Expected:
         if expected[0] == "loaded" and not message["loaded"]:
             self._owed.clear()  # the harness stops after a failed load
         return message
-
-    @property
-    def in_call(self) -> bool:
-        """True between a ``loading`` or ``start`` and its answer: the candidate's code is running."""
-        return bool(self._owed) and self._owed[0][0] in ("loaded", "answer")

@@ -215,7 +215,9 @@ def _harness_current(copy: Path) -> Path:
 def bwrap_argv(copy: Path, answers_fd: int, seccomp_fd: int, limits: Limits) -> list[str]:
     prefix = str(Path(sys.base_prefix))
     loader = (copy / "loader-path").read_text()
-    return [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+    # --disable-userns needs --unshare-user named (--unshare-all only tries it).
+    return [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL",
             "--seccomp", str(seccomp_fd),
             "--ro-bind", str(copy), prefix,
             "--ro-bind", str(copy / "ld.so"), loader,

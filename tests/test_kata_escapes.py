@@ -56,7 +56,8 @@ def nothing_left_behind():
 
 
 def test_a_bool_is_judged_as_the_number_it_is():
-    any_hit = "def hit_rate_at_k(recommended, relevant, k):\n    return any(item in relevant for item in recommended[:k])\n"
+    any_hit = ("def hit_rate_at_k(recommended, relevant, k):\n"
+               "    return any(item in relevant for item in recommended[:k])\n")
     assert kata.run("hit_rate_at_k", any_hit, pool=POOL).passed == 200
     numpy_hit = ("import numpy as np\ndef hit_rate_at_k(recommended, relevant, k):\n"
                  "    return np.isin(recommended[:k], list(relevant)).any()\n")
