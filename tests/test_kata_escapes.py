@@ -282,8 +282,10 @@ def test_without_a_writable_cgroup_the_sandbox_refuses_to_run(monkeypatch):
 
 
 def test_the_limit_messages_read_the_same_through_the_catalogs():
+    from content import i18n
     from content import kata as kata_texts
     from kata.judge import JudgeMessage
+    from ui import language
 
     for message in (JudgeMessage("Time limit: one call of your function ran longer than 1 s (an endless loop, or far "
                                  "too slow for this case).", "case_time_limit", seconds=1.0),
@@ -294,6 +296,12 @@ def test_the_limit_messages_read_the_same_through_the_catalogs():
                     JudgeMessage("Your code wrote to the judge's channel (a line that is not JSON): the run was "
                                  "stopped.", "channel", detail="a line that is not JSON")):
         assert kata_texts.judge_message(message, "rmse") == str(message)
+        i18n.use_resolver(lambda: "tr")
+        try:
+            turkish = kata_texts.judge_message(message, "rmse")
+        finally:
+            i18n.use_resolver(language._session_language)
+        assert turkish != str(message) and any(str(n) in turkish for n in (1, 10, 256, "JSON"))
 
 
 def test_a_fork_bomb_is_the_candidates_error_not_a_forged_channel():
