@@ -241,9 +241,21 @@ def judge_message(message: str | None, function: str) -> str | None:
         return "\n".join(lines)
     if code == "output_limit":
         return _("Output limit: your code printed more than {kb} KB.").format(kb=fields["kb"])
+    if code == "load_time_limit":
+        return _("Time limit: loading your code (its imports and top-level statements) took longer than {seconds} "
+                 "s.").format(seconds=numbers.general(fields["seconds"]))
+    if code == "case_time_limit":
+        return _("Time limit: one call of your function ran longer than {seconds} s (an endless loop, or far too "
+                 "slow for this case).").format(seconds=numbers.general(fields["seconds"]))
     if code == "time_limit":
-        return _("Time limit: your code ran longer than {seconds} s (an endless loop, or far too slow).").format(
-            seconds=numbers.general(fields["seconds"]))
+        return _("Time limit: every call finished, but all of them together took longer than {seconds} s (correct "
+                 "code, too slow overall).").format(seconds=numbers.general(fields["seconds"]))
+    if code == "memory_limit":
+        return _("Memory limit: your code (all its processes together) reached the {mb} MB cap.").format(
+            mb=fields["mb"])
+    if code == "channel":  # the detail names the harness's protocol: it stays in English, like Python's messages
+        return _("Your code wrote to the judge's channel ({detail}): the run was stopped.").format(
+            detail=fields["detail"])
     if code == "cpu_limit":
         return _("CPU limit: your code used more than {seconds} s of CPU time.").format(
             seconds=numbers.general(fields["seconds"]))

@@ -41,21 +41,34 @@ def _decode(value):
     return value
 
 
+def _is_bool(value) -> bool:
+    """Python's bool or numpy's (numpy.bool_ is no numbers.Real, so it is named here)."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"))
+
+
 def _encode_result(value):
-    if isinstance(value, bool):
-        return {"kind": "bool", "repr": repr(value)}
+    if _is_bool(value):  # a bool is the number 0 or 1 (HR@K of one user is one): judged as such
+        return {"kind": "number", "value": "1.0" if value else "0.0", "type": _text(type(value).__name__, 40)}
     if isinstance(value, numbers.Real):
         try:
             number = float(value)
         except Exception:  # a hostile __float__ is the candidate's problem, not the judge's
             return {"kind": "other", "type": type(value).__name__, "repr": "?"}
         text = "nan" if math.isnan(number) else repr(number)
-        return {"kind": "number", "value": text, "type": type(value).__name__}
+        return {"kind": "number", "value": text, "type": _text(type(value).__name__, 40)}
+    return {"kind": "other", "type": _text(type(value).__name__, 40), "repr": _text(value, 300, repr)}
+
+
+def _text(value, limit: int, convert=str) -> str:
+    """``convert(value)`` cut to ``limit``: a hostile __str__ or __repr__ (raising, not a str) gives a note."""
     try:
-        text = repr(value)[:300]
-    except Exception:
-        text = "?"
-    return {"kind": "other", "type": type(value).__name__, "repr": text}
+        text = convert(value)
+        if type(text) is not str:
+            raise TypeError(f"{convert.__name__}() gave a {type(text).__name__}")
+        return text[:limit]
+    except BaseException as exc:  # noqa: BLE001 - the candidate's object can raise anything
+        return f"<{convert.__name__}() of this object raised {type(exc).__name__}>"
 
 
 def _candidate_lines(tb) -> list:
@@ -63,12 +76,17 @@ def _candidate_lines(tb) -> list:
     lines = []
     for frame in traceback.extract_tb(tb):
         if frame.filename == FILENAME:
-            lines.append({"line": frame.lineno, "function": frame.name, "code": (frame.line or "").strip()})
+            lines.append({"line": frame.lineno, "function": _text(frame.name, 100),
+                          "code": _text((frame.line or "").strip(), 200)})
     return lines
 
 
 def _exception(exc) -> dict:
-    return {"type": type(exc).__name__, "message": str(exc)[:500], "frames": _candidate_lines(exc.__traceback__)}
+    try:
+        frames = _candidate_lines(exc.__traceback__)[-20:]
+    except BaseException:  # noqa: BLE001 - a traceback the candidate tampered with
+        frames = []
+    return {"type": _text(type(exc).__name__, 100), "message": _text(exc, 500), "frames": frames}
 
 
 def _send(channel, message):
@@ -102,8 +120,12 @@ def main():
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     sys.path.insert(0, SITE_PACKAGES)
     sys.meta_path.insert(0, _Refuse())
+    harness = os.getpid()
     setup = json.loads(requests.readline())
+    _send(channel, {"loading": True})  # the app times loading from here, as it times each call
     candidate, error = _load(setup["source"], setup["function"])
+    if os.getpid() != harness:
+        os._exit(0)
     _send(channel, {"loaded": candidate is not None, "error": error})
     if candidate is None:
         return
@@ -118,10 +140,18 @@ def main():
                 answer = {"id": case["id"], "ok": True, "result": _encode_result(value)}
             except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are verdicts too
                 answer = {"id": case["id"], "ok": False, "error": _exception(exc)}
-            sys.stdout.flush()
+            if os.getpid() != harness:  # a child the candidate forked came back here: it neither answers nor reads
+                os._exit(0)
+            try:
+                sys.stdout.flush()
+            except BaseException:  # noqa: BLE001 - the candidate may have replaced or closed stdout
+                pass
             _send(channel, answer)
         _send(channel, {"batch_done": True})
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BaseException:  # noqa: BLE001 - the candidate broke the harness (closed its pipe, patched json...):
+        os._exit(70)  # no harness traceback among the candidate's output; the app reports the broken channel

@@ -18,7 +18,7 @@ import numpy as np
 from kata import cases as case_kinds
 from kata.pool import DEFAULT, Pool, Ticket
 from kata.problems import PROBLEMS, Problem
-from kata.sandbox import Limits, Session
+from kata.sandbox import Limits, SandboxUnavailable, Session
 
 TOLERANCE = 1e-9
 SHRINK_ROUNDS = 40
@@ -169,7 +169,8 @@ def _plain(case: dict) -> dict:
 class JudgeMessage(str):
     """A message of the judge: its English text (``str``), plus a ``code`` and ``fields`` that a UI
     translates (codes: ``not_a_number``, ``syntax_error``, ``missing_function``, ``exception``,
-    ``output_limit``, ``time_limit``, ``cpu_limit``, ``file_limit``, ``crashed``, ``exited``)."""
+    ``output_limit``, ``load_time_limit``, ``case_time_limit``, ``time_limit``, ``memory_limit``, ``cpu_limit``, ``file_limit``,
+    ``crashed``, ``exited``, ``channel``)."""
 
     code: str
     fields: dict
@@ -214,12 +215,27 @@ def format_error(error: dict) -> str:
 
 
 def _limit_error(session: Session, outcome_signal: str | None, limits: Limits) -> str:
+    if session.tampered:
+        return JudgeMessage(f"Your code wrote to the judge's channel ({session.tampered}): the run was stopped.",
+                            "channel", detail=session.tampered)
     if session.output_exceeded:
         kb = limits.output_bytes // 1024
         return JudgeMessage(f"Output limit: your code printed more than {kb} KB.", "output_limit", kb=kb)
+    if session.memory_exceeded:
+        mb = limits.memory_bytes // (1024 * 1024)
+        return JudgeMessage(f"Memory limit: your code (all its processes together) reached the {mb} MB cap.",
+                            "memory_limit", mb=mb)
+    if session.timed_out == "case":
+        return JudgeMessage(f"Time limit: one call of your function ran longer than {limits.case_seconds:g} s (an "
+                            "endless loop, or far too slow for this case).", "case_time_limit",
+                            seconds=limits.case_seconds)
+    if session.timed_out and not session.loaded:
+        return JudgeMessage(f"Time limit: loading your code (its imports and top-level statements) took longer than "
+                            f"{limits.wall_seconds:g} s.", "load_time_limit", seconds=limits.wall_seconds)
     if session.timed_out:
-        return JudgeMessage(f"Time limit: your code ran longer than {limits.wall_seconds:g} s (an endless loop, or "
-                            "far too slow).", "time_limit", seconds=limits.wall_seconds)
+        return JudgeMessage("Time limit: every call finished, but all of them together took longer than "
+                            f"{limits.wall_seconds:g} s (correct code, too slow overall).", "time_limit",
+                            seconds=limits.wall_seconds)
     if outcome_signal in ("SIGXCPU", "SIGKILL"):  # SIGKILL that the app did not send: the CPU hard limit
         return JudgeMessage(f"CPU limit: your code used more than {limits.cpu_seconds} s of CPU time.", "cpu_limit",
                             seconds=limits.cpu_seconds)
@@ -268,6 +284,8 @@ class _Judging:
         self.next_id += len(batch)
         self.session.send({"cases": [{"id": i, "args": _encode(case)} for i, case in zip(ids, batch)]})
         self.session.wait_for(lambda m: m.get("batch_done"))
+        if self.session.tampered:  # even answers read before the forged line are not trusted
+            return [None] * len(ids)
         answers = {m["id"]: m for m in self.session.messages if "id" in m and m["id"] in set(ids)}
         return [answers.get(i) for i in ids]
 
@@ -369,6 +387,9 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
         loaded = session.wait_for(lambda m: "loaded" in m)
         if loaded is None or not loaded["loaded"]:
             outcome = session.close()
+            if not session.messages:  # the harness never began: bubblewrap or Python failed, not the candidate
+                raise SandboxUnavailable("The code sandbox did not start: " + (outcome.stdout.strip()[:300]
+                                                                             or f"exit status {outcome.returncode}"))
             error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
             return Result(0, len(chosen), error, None, outcome.stdout, outcome.seconds)
         judging = _Judging(problem, session)
@@ -411,14 +432,14 @@ def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> R
                 case, expected, _, error_text = _shrink(judging, problem, case, expected, None, error_text, None)
             raised = Failure(_plain(case), expected, None, None, len(raising))
         outcome = session.close()
-        if died and error_text is None:
+        if (died and error_text is None) or session.tampered:  # a line forged after the last answer counts too
             error_text = _limit_error(session, outcome.signal_name, limits)
         model = _timed_model(problem, chosen, uid, limits) if passed == len(chosen) else None
         return Result(passed, len(chosen), error_text, failure or raised, outcome.stdout, outcome.seconds, raised,
                       cases=shown, call_seconds=None if died else batch_seconds / max(len(chosen), 1),
                       model_call_seconds=model)
     finally:
-        session.kill()
+        session.close()  # the process reaped, its cgroup removed, every descriptor closed, whatever happened
 
 
 def run(problem_key: str, source: str, *, seed: int | None = None, cases: int = 200, limits: Limits | None = None,
