@@ -192,7 +192,8 @@ def test_raising_the_recursion_limit_crashes_only_the_sandbox():
     result = attempt("import sys\nsys.setrecursionlimit(10 ** 7)\ndef deeper(n):\n    return deeper(n + 1)\ndeeper(0)",
                      cases=1)
     # CPython 3.11 keeps Python frames off the C stack, so this grows until a limit stops it.
-    assert result.error.startswith(("Your code crashed", "RecursionError", "MemoryError", "Time limit", "CPU limit"))
+    assert result.error.startswith(("Your code crashed", "RecursionError", "MemoryError", "Time limit", "CPU limit",
+                                    "Memory limit"))
 
 
 @pytest.mark.parametrize("module", ["pandas", "metrics", "kata", "streamlit", "scipy"])
