@@ -1,5 +1,5 @@
 """The layout's arrows: pages on top, ui/ draws, its sub-folders and content/ build values without
-Streamlit, and the engines (metrics/, kata/) import nothing above them."""
+Streamlit, and the engines (metrics/, kata/, protocols/) import nothing above them."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def _imports(path) -> set[str]:
     return found
 
 
-PURE = [p for folder in ("ui/figures", "ui/markup", "ui/input", "content", "metrics", "kata", "classroom")
+PURE = [p for folder in ("ui/figures", "ui/markup", "ui/input", "content", "metrics", "kata", "classroom", "protocols")
         for p in sorted((ROOT / folder).rglob("*.py"))]
-ENGINES = [p for folder in ("metrics", "kata") for p in sorted((ROOT / folder).rglob("*.py"))]
+ENGINES = [p for folder in ("metrics", "kata", "protocols") for p in sorted((ROOT / folder).rglob("*.py"))]
 
 
 @pytest.mark.parametrize("path", PURE, ids=[str(p.relative_to(ROOT)) for p in PURE])
