@@ -26,7 +26,7 @@ class Protocol:
     test_fraction: float = 0.2
     cut: int | None = None
     candidates: str = "full"
-    negatives: int = 100
+    """``full``, ``uniform:N`` or ``popular:N``: the N sampled negatives are part of the candidates' name."""
     k: int = 10
     seed: int = 0
     tuned: bool = False
@@ -115,8 +115,7 @@ def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.D
 
 def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None) -> Result:
     """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached)."""
-    kind, n = Protocol.parse_candidates(protocol.candidates) if ":" in protocol.candidates or \
-        protocol.candidates == "full" else Protocol.parse_candidates(protocol.candidates)
+    kind, n = Protocol.parse_candidates(protocol.candidates)
     split = split or splits.split(frame, protocol.split, test_fraction=protocol.test_fraction, cut=protocol.cut,
                                   seed=protocol.seed)
     enc = encoded(split)
