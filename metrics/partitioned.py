@@ -49,6 +49,7 @@ def _batches(path: Path, fmt: str, kind: str):
 
     if fmt == "parquet":
         source = pq.ParquetFile(path)
+        readers._named_once(source.schema_arrow.names)
         problem = readers._arrow_type_problem(source.schema_arrow, [*readers.TEXT_COLUMNS, *readers.NUMBER_COLUMNS])
         if problem:
             raise ValueError(problem)
@@ -63,9 +64,9 @@ def _batches(path: Path, fmt: str, kind: str):
     readers.check_head(head)
     if head.startswith((readers.GZIP_MAGIC, *readers.UTF16_BOMS)):
         raise ValueError("streaming reads plain UTF-8 CSV: decompress or re-encode the file first")
-    header = readers._text_head(head).split("\n", 1)[0].rstrip("\r")
+    header = readers.LINE_BREAK.split(readers._text_head(head), 1)[0]
     delimiter = max(readers.DELIMITERS, key=header.count)
-    names = readers._header_names(header, delimiter)
+    names = readers._named_once(readers._header_names(header, delimiter))
     readers._check_columns(pd.DataFrame(columns=names), kind)
     types = {n: pa.string() for n in names if n in readers.TEXT_COLUMNS}
     stream = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 24),
