@@ -456,8 +456,9 @@ def _parse_csv(data: bytes, skip: int, names: list[str], delimiter: str, types: 
             pass
         return parse(True)
     except pa.ArrowInvalid as error:
-        if "invalid UTF8" in str(error):
-            raise _undecodable(data, _first_undecodable(data)) from None
+        at = _first_undecodable(data) if "invalid UTF8" in str(error) else -1
+        if at >= 0:
+            raise _undecodable(data, at) from None
         raise DataError("csv_unreadable", f"could not read the file as CSV: {str(error).strip()}",
                         detail=str(error).strip()) from None
 
@@ -583,9 +584,10 @@ def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.
             nrows=None if max_rows is None else max_rows + 1, engine="c", keep_default_na=False,
             skiprows=set(comments.tolist()) or None,
         )
-    except UnicodeDecodeError:
-        raise _undecodable(data, _first_undecodable(data)) from None
-    except (pd.errors.ParserError, ValueError) as error:
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
+        at = _first_undecodable(data) if isinstance(error, UnicodeDecodeError) else -1
+        if at >= 0:
+            raise _undecodable(data, at) from None
         raise DataError("trec_unreadable", f"could not read the file as TREC {what}: {str(error).strip()}",
                         what=what, detail=str(error).strip()) from None
     frame.columns = names
