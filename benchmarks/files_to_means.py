@@ -7,8 +7,10 @@ Run from the project root (needs requirements-dev.txt)::
     python benchmarks/files_to_means.py --users 2000 --repeats 1   # a quick look
 
 A synthetic log (:func:`metrics.synthetic.synthetic_log`, 20 relevant items graded 1..3 per user,
-unrounded scores, so no tool's tie rule matters) is written once as CSV and as Parquet
-(``user, item, score`` and ``user, item, relevance``, integer ids, rows grouped by user). Every
+unrounded scores, so no tool's tie rule matters) is written once in each layout of :data:`LAYOUTS`
+(``user, item, score`` and ``user, item, relevance``): CSV as pandas writes it, with its header
+quoted (pyarrow's ``write_csv``), with its text fields quoted (R's ``write.csv``: ids written as
+text), each user's rows together or apart (the rows shuffled, as a log in time order), and Parquet. Every
 contender then runs in a fresh process, from the files to the means of P@10, R@10, HR@10, AP@10
 (divided by |Rel|: trec_eval's map_cut), NDCG@10 (linear gain) and RR; its wall time (interpreter
 start and imports included, as a shell would see it), CPU time (user + system, both cores) and peak
@@ -208,14 +210,39 @@ def means_of(name: str, text: str) -> dict:
     return data
 
 
+LAYOUTS = ("csv", "csv, header quoted", "csv, text quoted", "csv, users apart", "csv, users apart, quoted", "parquet")
+"""How the log is written: ``csv`` as pandas writes it (users' rows together), the header quoted as
+pyarrow's ``write_csv`` writes it, every text field quoted as R's ``write.csv`` (ids as text), the
+rows in random order (each user's rows apart, as a log written in time order), and Parquet."""
+
+
+def file_name(kind: str, layout: str) -> str:
+    """``recs.csv``, ``truth.csv-users-apart-quoted.csv``, ``recs.parquet``: the extension last."""
+    if layout == "parquet":
+        return f"{kind}.parquet"
+    return f"{kind}.{layout.replace(', ', '-').replace(' ', '-')}.csv" if layout != "csv" else f"{kind}.csv"
+
+
 def write_files(folder: Path, users: int) -> None:
+    import csv
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv
+
     from metrics.synthetic import synthetic_log
 
     recs, truth = synthetic_log(users=users, list_length=100, relevant=20, seed=0, decimals=None)
-    recs.to_csv(folder / "recs.csv", index=False)
-    truth.to_csv(folder / "truth.csv", index=False)
-    recs.to_parquet(folder / "recs.parquet", index=False)
-    truth.to_parquet(folder / "truth.parquet", index=False)
+    apart = recs.iloc[np.random.default_rng(1).permutation(len(recs))]
+    for kind, table in (("recs", recs), ("truth", truth)):
+        table.to_csv(folder / file_name(kind, "csv"), index=False)
+        pyarrow.csv.write_csv(pa.Table.from_pandas(table, preserve_index=False), folder / file_name(kind, "csv, header quoted"))
+        as_text = table.astype({"user": str, "item": str})
+        as_text.to_csv(folder / file_name(kind, "csv, text quoted"), index=False, quoting=csv.QUOTE_NONNUMERIC)
+        table.to_parquet(folder / file_name(kind, "parquet"), index=False)
+        (apart if kind == "recs" else table).to_csv(folder / file_name(kind, "csv, users apart"), index=False)
+        (apart if kind == "recs" else table).astype({"user": str, "item": str}).to_csv(
+            folder / file_name(kind, "csv, users apart, quoted"), index=False, quoting=csv.QUOTE_NONNUMERIC)
 
 
 def main() -> int:
@@ -223,7 +250,8 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip", nargs="*", default=[], help="contenders to leave out (e.g. ranx)")
-    parser.add_argument("--formats", nargs="+", default=["csv", "parquet"], choices=("csv", "parquet"))
+    parser.add_argument("--layouts", nargs="+", default=list(LAYOUTS), choices=LAYOUTS, metavar="LAYOUT",
+                        help=f"files to time (default: all of {', '.join(repr(n) for n in LAYOUTS)})")
     parser.add_argument("--contender", help=argparse.SUPPRESS)
     parser.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--write-to", help=argparse.SUPPRESS)
@@ -244,9 +272,10 @@ def main() -> int:
         subprocess.run([sys.executable, __file__, "--users", str(args.users), "--write-to", str(folder)], check=True)
         print(f"{args.users:,} users x 100 = {args.users * 100:,} rows; CSV {(folder / 'recs.csv').stat().st_size / 2**20:.0f} MiB, "
               f"Parquet {(folder / 'recs.parquet').stat().st_size / 2**20:.0f} MiB; load average {os.getloadavg()[0]:.1f}")
-        print(f"{'from files to means':<16} {'fmt':<8} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6} {'paired':>7} {'CLI ahead':>9}")
-        for fmt in args.formats:
-            recs, truth = folder / f"recs.{fmt}", folder / f"truth.{fmt}"
+        print(f"{'from files to means':<16} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6} {'paired':>7} {'CLI ahead':>9}")
+        for layout in args.layouts:
+            print(f"-- {layout}")
+            recs, truth = folder / file_name("recs", layout), folder / file_name("truth", layout)
             argvs = {name: command(name, recs, truth) for name in names}
             for argv in argvs.values():
                 measure(argv)  # warm-up
@@ -272,7 +301,7 @@ def main() -> int:
                 # between rounds weighs on both sides of the ratio alike.
                 paired = statistics.median(r[0] / c[0] for r, c in zip(runs[name], runs[names[0]], strict=True))
                 ahead = sum(c[0] < r[0] for r, c in zip(runs[name], runs[names[0]], strict=True))
-                print(f"{name:<16} {fmt:<8} {wall:>7.2f} {cpu:>7.2f} {peak:>9.2f} {wall / ours:>6.2f} {paired:>7.2f} "
+                print(f"{name:<16} {wall:>7.2f} {cpu:>7.2f} {peak:>9.2f} {wall / ours:>6.2f} {paired:>7.2f} "
                       f"{f'{ahead}/{len(runs[name])}':>9}   ({walls})", flush=True)
             print("  means:", {m: round(v, 6) for m, v in reference.items()})
         print(f"load average after: {os.getloadavg()[0]:.1f}")

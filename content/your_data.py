@@ -172,8 +172,13 @@ def error_message(error: Exception) -> str:
     if code == "parquet_not_text":
         return _("this is a Parquet file, not a text file: choose the Parquet format")
     if code == "not_utf8":
-        return _("this is not a UTF-8 text file (undecodable byte at position {position}); save it as UTF-8 (or "
-                 "UTF-16 with a BOM) CSV or TREC text").format(position=integer(f["position"]))
+        return _("this is not a UTF-8 text file: line {line}, field {field} holds the byte {byte} (position "
+                 "{position}), which UTF-8 cannot decode; save it as UTF-8 (or UTF-16 with a BOM) CSV or TREC "
+                 "text").format(line=integer(f["line"]), field=integer(f["field"]), byte=f["byte"],
+                                position=integer(f["position"]))
+    if code == "duplicate_column":
+        return _("the header names column '{column}' twice (columns {first} and {second}): name each column "
+                 "once").format(column=f["column"], first=integer(f["columns"][0]), second=integer(f["columns"][1]))
     if code == "missing_column":
         message = _("the {kind} file is missing column {names} (found columns: {found})").format(
             kind=kind_name(f["kind"]), names=_missing(f["missing"]), found=_quoted(f["found"]))

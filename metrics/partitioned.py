@@ -49,6 +49,7 @@ def _batches(path: Path, fmt: str, kind: str):
 
     if fmt == "parquet":
         source = pq.ParquetFile(path)
+        readers._named_once(source.schema_arrow.names)
         problem = readers._arrow_type_problem(source.schema_arrow, [*readers.TEXT_COLUMNS, *readers.NUMBER_COLUMNS])
         if problem:
             raise ValueError(problem)
@@ -63,9 +64,9 @@ def _batches(path: Path, fmt: str, kind: str):
     readers.check_head(head)
     if head.startswith((readers.GZIP_MAGIC, *readers.UTF16_BOMS)):
         raise ValueError("streaming reads plain UTF-8 CSV: decompress or re-encode the file first")
-    header = readers._text_head(head).split("\n", 1)[0].rstrip("\r")
+    header = readers.LINE_BREAK.split(readers._text_head(head), 1)[0]
     delimiter = max(readers.DELIMITERS, key=header.count)
-    names = readers._header_names(header, delimiter)
+    names = readers._named_once(readers._header_names(header, delimiter))
     readers._check_columns(pd.DataFrame(columns=names), kind)
     types = {n: pa.string() for n in names if n in readers.TEXT_COLUMNS}
     stream = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 24),
@@ -146,19 +147,52 @@ def _evaluate_partition(rec_file: Path | None, truth_file: Path | None, k, setti
     return batch.evaluate(recs, truth, k, **settings)
 
 
+SAMPLES = 32
+"""Windows of :data:`metrics.readers.SNIFF_BYTES` read across a text file to estimate its rows."""
+
+
+def _line_breaks(text: bytes) -> int:
+    return text.count(b"\n") + text.count(b"\r") - text.count(b"\r\n")
+
+
 def count_rows(path: Path, fmt: str) -> int:
-    """The rows of a Parquet file (from its footer), or an estimate for a text file (from its size
-    and the length of its first lines)."""
+    """The rows of a Parquet file (from its footer), or an estimate for a text file: its size over
+    the mean length of a line in windows spread evenly over the whole file (a log's first lines
+    can be shorter than the rest: small ids first, say), or over its decompressed start for gzip."""
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
         return pq.ParquetFile(path).metadata.num_rows
-    size = path.stat().st_size
+    size, window = path.stat().st_size, readers.SNIFF_BYTES
     with open(path, "rb") as handle:
-        head = handle.read(readers.SNIFF_BYTES)
-    lines = max(head.count(b"\n"), 1)
-    ratio = 4 if head.startswith(readers.GZIP_MAGIC) else 1  # a gzip log is about a quarter of its text
-    return int(size * ratio / (len(head) / lines))
+        if handle.read(2) == readers.GZIP_MAGIC:
+            return _gzip_rows(handle, size)
+        if size <= SAMPLES * window:
+            handle.seek(0)
+            return _line_breaks(handle.read()) + 1
+        sampled = lines = 0
+        for sample in range(SAMPLES):
+            handle.seek(sample * (size - window) // (SAMPLES - 1))
+            text = handle.read(window)
+            sampled, lines = sampled + len(text), lines + _line_breaks(text)
+    return int(size * max(lines, 1) / sampled)
+
+
+def _gzip_rows(handle, size: int) -> int:
+    """The rows of a gzip text file, estimated from its first MiBs: lines per decompressed byte, and
+    decompressed bytes per compressed byte."""
+    import zlib
+
+    handle.seek(0)
+    decompressor, read, text = zlib.decompressobj(wbits=31), 0, b""
+    while len(text) < 1 << 22 and not decompressor.eof:
+        chunk = handle.read(readers.SNIFF_BYTES)
+        if not chunk:
+            break
+        read += len(chunk)
+        text += decompressor.decompress(chunk)
+    used = read - len(decompressor.unused_data)
+    return int(_line_breaks(text) * size / max(used, 1))
 
 
 def evaluate_files(recs_path, truth_path, k, *, recs_format: str, truth_format: str,

@@ -19,6 +19,7 @@ meant for the person who made the file.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
@@ -51,6 +52,11 @@ ARCHIVES = {b"PK\x03\x04": "a ZIP archive: unzip it and choose the file inside",
 ARCHIVE_KINDS = dict(zip(ARCHIVES, ("zip", "bzip2", "xz", "zstd"), strict=True))
 SNIFF_BYTES = 64 * 1024
 SHOWN = 5  # offending lines listed in a message
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""Where pyarrow ends a CSV row: LF, CRLF, or CR alone (an old Mac file)."""
+QUOTE_OR_BREAK = (b'"', b"\n", b"\r")
+BLOCK_BYTES = 1 << 24
+"""The CSV parser's blocks: each is parsed on a core of its own."""
 
 
 def _bytes(source) -> bytes:
@@ -120,11 +126,41 @@ def _text_head(data: bytes) -> str:
         return head.decode("utf-8")
     except UnicodeDecodeError as error:
         if error.start < len(head) - 4:  # not just a character cut at the sniffing boundary
-            raise DataError(
-                "not_utf8", f"this is not a UTF-8 text file (undecodable byte at position {error.start}); "
-                "save it as UTF-8 (or UTF-16 with a BOM) CSV or TREC text", position=error.start,
-            ) from None
+            raise _undecodable(data, error.start) from None
         return head[: error.start].decode("utf-8")
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    """The line (from 1) holding the byte at ``offset``; LF, CRLF and a lone CR each end a line."""
+    before = bytes(data[:offset])
+    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+
+
+def _first_undecodable(data: bytes) -> int:
+    """The position of the first byte that is not UTF-8, or -1; read in slices, never decoded whole."""
+    decoder, step = codecs.getincrementaldecoder("utf-8")(), 1 << 24
+    for at in range(0, len(data), step):
+        pending = len(decoder.getstate()[0])  # a character's first bytes, carried from the previous slice
+        try:
+            decoder.decode(data[at:at + step], final=at + step >= len(data))
+        except UnicodeDecodeError as error:
+            return at - pending + error.start
+    return -1
+
+
+def _undecodable(data: bytes, at: int) -> DataError:
+    """The refusal of a byte that is not UTF-8, naming its line and field (counted by the delimiter of
+    the file's first line, or by blanks in a TREC file; a quoted delimiter may shift the count)."""
+    line = _line_at(data, at)
+    start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+    before = bytes(data[start:at]).decode("utf-8", errors="replace")
+    first = LINE_BREAK.split(bytes(data[:SNIFF_BYTES]).decode("utf-8", errors="replace"), 1)[0]
+    delimiter = max(DELIMITERS, key=first.count)
+    field = before.count(delimiter) + 1 if first.count(delimiter) else len((before + "x").split())
+    byte = data[at]
+    return DataError("not_utf8", f"this is not a UTF-8 text file: line {line}, field {field} holds the byte 0x{byte:02X} "
+                     f"(position {at}), which UTF-8 cannot decode; save it as UTF-8 (or UTF-16 with a BOM) CSV or "
+                     "TREC text", line=line, field=field, byte=f"0x{byte:02X}", position=at)
 
 
 def _is_number(text: str) -> bool:
@@ -137,7 +173,7 @@ def _is_number(text: str) -> bool:
 
 def _content_lines(head: str) -> list[str]:
     """The first lines that are neither blank nor '#' comments."""
-    return [line for line in head.splitlines()[:50] if line.strip() and not line.lstrip().startswith("#")][:5]
+    return [line for line in LINE_BREAK.split(head, 50)[:50] if line.strip() and not line.lstrip().startswith("#")][:5]
 
 
 def looks_trec(head: str) -> str | None:
@@ -163,7 +199,22 @@ def looks_trec(head: str) -> str | None:
 
 
 def _header_names(header: str, delimiter: str) -> list[str]:
-    return [name.strip() for name in next(csv.reader([header], delimiter=delimiter))]
+    """The names in a header line (the first line of ``header``, whatever ends it)."""
+    return [name.strip() for name in next(csv.reader(LINE_BREAK.split(header, 1)[:1], delimiter=delimiter))]
+
+
+def _named_once(names: list[str]) -> list[str]:
+    """The column names, refused when a column the readers use is named twice (which one would be a guess);
+    a repeated name the readers do not use becomes "name (column N)"."""
+    seen: dict[str, int] = {}
+    unique = []
+    for number, name in enumerate(names, start=1):
+        if name in seen and name in (*TEXT_COLUMNS, *NUMBER_COLUMNS):
+            raise DataError("duplicate_column", f"the header names column '{name}' twice (columns {seen[name]} and "
+                            f"{number}): name each column once", column=name, columns=[seen[name], number])
+        unique.append(f"{name} (column {number})" if name in seen else name)
+        seen.setdefault(name, number)
+    return unique
 
 
 def looks_csv(head: str) -> bool:
@@ -243,40 +294,62 @@ def _label_lines(frame: pd.DataFrame, first_line: int) -> pd.DataFrame:
     return frame[~frame.isna().all(axis=1)]
 
 
-def _leading_comments(data: bytes) -> int:
+def _leading_comments(lines: list[str]) -> int:
     """How many lines before the header are '#' comments or blank."""
-    count, at = 0, 0
-    while at < len(data):
-        end = data.find(b"\n", at)
-        end = len(data) if end < 0 else end
-        line = data[at:end].strip()
-        if line and not line.startswith(b"#"):
-            break
-        count, at = count + 1, end + 1
-    return count
+    return next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), len(lines))
 
 
-def _row_lines(data: bytes, first: int, n_rows: int, delimiter: str, quoted: bool) -> pd.Index:
+def _holds(buffer, marks: tuple[bytes, ...]) -> bool:
+    """Whether an Arrow buffer holds any of ``marks`` (single bytes), read a MiB at a time."""
+    if buffer is None:
+        return False
+    view, step = memoryview(buffer), 1 << 20
+    for at in range(0, len(view), step):
+        piece = view[at:at + step].tobytes()
+        if any(mark in piece for mark in marks):
+            return True
+    return False
+
+
+def _text_values(table):
+    """``(first row, chunk, values)`` for every chunk of text of a table (values: a dictionary
+    column's distinct values, else the chunk itself)."""
+    import pyarrow as pa
+
+    for column in table.columns:
+        at = 0
+        for chunk in column.chunks:
+            values = chunk.dictionary if pa.types.is_dictionary(chunk.type) else chunk
+            if pa.types.is_string(values.type) or pa.types.is_binary(values.type):
+                yield at, chunk, values
+            at += len(chunk)
+
+
+def _row_lines(table, first: int, quoted: bool) -> pd.Index:
     """The line of the file where each CSV row starts (line 1 = the file's first line).
 
     ``first`` is the line of the first data row. The parser keeps blank lines as rows (dropped
-    later), so when no field is ``quoted`` (none holds a newline) that is ``first, first + 1, ...``,
-    known without reading the file again; otherwise the lines are counted.
+    later), so a row starts one line after the previous one, plus the line breaks inside its quoted
+    values: when the file has no quote or no text value holds one (checked on the parsed values, not
+    on the file), that is ``first, first + 1, ...``.
     """
-    if not quoted:
-        return pd.RangeIndex(first, first + n_rows, name="line")
-    reader = csv.reader(io.StringIO(bytes(data).decode("utf-8", errors="replace")), delimiter=delimiter, strict=False)
-    lines, previous = [], 0
-    for row in reader:
-        if previous + 1 >= first and row and any(field.strip() for field in row):
-            lines.append(previous + 1)
-        previous = reader.line_num
-    return pd.Index(lines[:n_rows], name="line")
+    import pyarrow.compute as pc
+
+    if not quoted or not any(_holds(values.buffers()[2], (b"\n", b"\r")) for _, _, values in _text_values(table)):
+        return pd.RangeIndex(first, first + table.num_rows, name="line")
+    breaks = np.zeros(table.num_rows, dtype=np.int64)
+    for at, chunk, values in _text_values(table):
+        counts = pc.count_substring_regex(values, LINE_BREAK.pattern)
+        if values is not chunk:
+            counts = counts.take(chunk.indices)
+        breaks[at:at + len(chunk)] += counts.fill_null(0).to_numpy(zero_copy_only=False)
+    starts = first + np.arange(table.num_rows) + np.concatenate(([0], np.cumsum(breaks)[:-1]))
+    return pd.Index(starts, name="line")
 
 
 def _line_of(data: bytes, text: str, start: int) -> int:
     at = data.find(text.encode("utf-8"), start)
-    return data[:at].count(b"\n") + 1 if at >= 0 else 0
+    return _line_at(data, at) if at >= 0 else 0
 
 
 def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = None,
@@ -294,13 +367,12 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     {2: {'user': 'u1', 'item': '007', 'score': 0.5}}
     """
     import pyarrow as pa
-    import pyarrow.csv as pacsv
 
     data = unwrap(_bytes(source))
     head = _text_head(data)
-    skipped = _leading_comments(data)
-    lines = head.split("\n", skipped + 2)
-    header = lines[skipped].rstrip("\r") if len(lines) > skipped else ""
+    lines = LINE_BREAK.split(head)
+    skipped = _leading_comments(lines)
+    header = lines[skipped] if len(lines) > skipped else ""
     if not header.strip():
         raise DataError("no_header", "the file is empty or its first line is blank; expected a header row such as "
                         "user,item,rank")
@@ -309,29 +381,14 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         delimiter = ","
     names = _header_names(header, delimiter)
     names = [name or f"column {i + 1}" for i, name in enumerate(names)]
-    first_row = lines[skipped + 1].rstrip("\r") if len(lines) > skipped + 1 else ""
+    first_row = lines[skipped + 1] if len(lines) > skipped + 1 else ""
     if first_row.endswith(delimiter) and len(_header_names(first_row, delimiter)) == len(names) + 1:
         names.append("trailing delimiter")  # "1,2,3," under "user,item,rank": an empty last field
-    bad_rows: list = []
-
-    def invalid(row) -> str:
-        bad_rows.append(row)
-        return "skip"
-
-    quoted = data.find(b'"') >= 0  # a scan of the whole file: once
+    names = _named_once(names)
     text = pa.dictionary(pa.int32(), pa.string()) if categorical_ids else pa.string()
     types = {name: text for name in names if name in TEXT_COLUMNS}
-    try:
-        table = pacsv.read_csv(
-            pa.py_buffer(data),
-            read_options=pacsv.ReadOptions(skip_rows=skipped + 1, column_names=names, block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=quoted,
-                                              ignore_empty_lines=False, invalid_row_handler=invalid),
-            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
-        )
-    except pa.ArrowInvalid as error:
-        raise DataError("csv_unreadable", f"could not read the file as CSV: {str(error).strip()}",
-                        detail=str(error).strip()) from None
+    quoted = data.find(b'"') >= 0  # a scan of the whole file: once
+    table, bad_rows = _parse_csv(data, skipped + 1, names, delimiter, types, quoted)
     if bad_rows:
         shown = "; ".join(f"line {_line_of(data, row.text, len(header))} has {row.actual_columns} fields: {row.text!r}"
                           for row in bad_rows[:SHOWN])
@@ -342,6 +399,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
                         lines=[(_line_of(data, row.text, len(header)), row.actual_columns, row.text)
                                for row in bad_rows[:SHOWN]])
     _too_many(table.num_rows, max_rows)
+    row_lines = _row_lines(table, skipped + 2, quoted)  # before the ids are trimmed: "u\n" holds a line break
     table = _trim_ids(table)
     frame = table.to_pandas()
     frame.columns = [str(c).strip() for c in frame.columns]
@@ -353,8 +411,56 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         hint = ("; the header has no , ; tab or | between names: is this a TREC file "
                 "(choose TREC) or separated by spaces?")
     _check_columns(frame, kind, hint)
-    frame.index = _row_lines(data, skipped + 2, len(frame), delimiter, quoted)
+    frame.index = row_lines
     return _drop_blank(frame)
+
+
+def _parse_csv(data: bytes, skip: int, names: list[str], delimiter: str, types: dict, quoted: bool):
+    """The table pyarrow parses, and the rows it refused (wrong number of fields).
+
+    Parsed first as if no quoted value held a line break, so pyarrow splits the file into blocks at
+    any line break and parses them on every core (the fast way, quoted or not). A line break inside
+    a quoted value can fall where a block is cut, and then the parse goes wrong, but never without
+    trace: it fails, refuses a row, or leaves a quote or a line break in a value. Any of these, in
+    a file holding a quote, and the file is parsed again the slow way (blocks cut between whole
+    rows), which the parse of a file with quoted line breaks always needs.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    def parse(newlines_in_values: bool):
+        bad_rows: list = []
+
+        def invalid(row) -> str:
+            bad_rows.append(row)
+            return "skip"
+
+        table = pacsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pacsv.ReadOptions(skip_rows=skip, column_names=names, block_size=BLOCK_BYTES),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=newlines_in_values,
+                                              ignore_empty_lines=False, invalid_row_handler=invalid),
+            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
+        )
+        return table, bad_rows
+
+    try:
+        if not quoted:
+            return parse(False)
+        try:
+            table, bad_rows = parse(False)
+            if not bad_rows and not any(_holds(values.buffers()[2], QUOTE_OR_BREAK) for _, _, values in
+                                        _text_values(table)):
+                return table, bad_rows
+        except pa.ArrowInvalid:
+            pass
+        return parse(True)
+    except pa.ArrowInvalid as error:
+        at = _first_undecodable(data) if "invalid UTF8" in str(error) else -1
+        if at >= 0:
+            raise _undecodable(data, at) from None
+        raise DataError("csv_unreadable", f"could not read the file as CSV: {str(error).strip()}",
+                        detail=str(error).strip()) from None
 
 
 def _trim_ids(table):
@@ -426,6 +532,7 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
         table_file = pq.ParquetFile(pa.BufferReader(data))
         _too_many(table_file.metadata.num_rows, max_rows)
         schema = table_file.schema_arrow
+        _named_once([str(name).strip() for name in schema.names])
         problem = _arrow_type_problem(schema, [*TEXT_COLUMNS, *NUMBER_COLUMNS])
         if problem:
             raise DataError("parquet_type", problem, detail=problem)
@@ -478,6 +585,9 @@ def _read_trec(source, names: list[str], what: str, max_rows: int | None) -> pd.
             skiprows=set(comments.tolist()) or None,
         )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
+        at = _first_undecodable(data) if isinstance(error, UnicodeDecodeError) else -1
+        if at >= 0:
+            raise _undecodable(data, at) from None
         raise DataError("trec_unreadable", f"could not read the file as TREC {what}: {str(error).strip()}",
                         what=what, detail=str(error).strip()) from None
     frame.columns = names

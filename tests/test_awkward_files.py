@@ -67,6 +67,9 @@ READ_RIGHT = [
     ("trailing comma", "recs.csv", RECS_CSV.replace("\n", ",\n").replace("rank,\n", "rank\n")),
     ("spaces around ids", "recs.csv", RECS_CSV.replace("u1,7", " u1 , 7 ")),
     ("crlf and blank lines", "recs.csv", RECS_CSV.replace("\n", "\r\n").replace("u2,9,1", "\r\nu2,9,1")),
+    ("old-Mac CR line endings", "recs.csv", RECS_CSV.replace("\n", "\r")),
+    ("header quoted, as pyarrow's write_csv", "recs.csv", RECS_CSV.replace("user,item,rank", '"user","item","rank"')),
+    ("every field quoted, as R's write.csv", "recs.csv", re.sub(r"([^,\n]+)", r'"\1"', RECS_CSV)),
     ("trec run named .txt, tabs", "run.txt", "u1\tQ0\t7\t1\t2.0\tm\nu1\tQ0\t5\t2\t1.0\tm\nu2\tQ0\t9\t1\t2.0\tm\nu2\tQ0\t8\t2\t1.0\tm\n"),
     ("trec run with comments and extra fields", "run.tsv",
      "# run file\nu1 Q0 7 1 2.0 m extra\nu1 Q0 5 2 1.0 m\n#another\nu2 Q0 9 1 2.0 m x y\nu2 Q0 8 2 1.0 m\n"),
@@ -168,6 +171,8 @@ REFUSED = [
     ("trec run given as csv", "run.csv", "u1 Q0 7 1 2.0 m\n", TRUTH_CSV, r"reads as a TREC run .*choose TREC"),
     ("zip", "recs.csv", b"PK\x03\x04" + b"\x00" * 40, TRUTH_CSV, r"recs.csv: this file is a ZIP archive"),
     ("capitalised header", "recs.csv", "User,Item,Rank\nu1,7,1\n", TRUTH_CSV, r"names are case-sensitive"),
+    ("a column named twice", "recs.csv", "user,item,rank,rank\nu1,7,1,1\n", TRUTH_CSV,
+     r"recs.csv: the header names column 'rank' twice \(columns 3 and 4\): name each column once"),
 ]
 
 
@@ -202,3 +207,94 @@ def test_library_refuses_nested_ids_in_a_dataframe():
 def test_trec_comment_lines_keep_line_numbers_right():
     with pytest.raises(ValueError, match=r"score field of a TREC run must be a number; line\(s\) 4 \('x'\)"):
         readers.read_trec_run(b"# header comment\nq1 Q0 d1 1 2.0 t\n#q1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 x t\n")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("name", ["recs.csv", "run.txt"])
+def test_a_latin1_byte_far_into_a_file_is_named_by_its_line_and_field(tmp_path, newline, name):
+    """Past the first 64 KiB the sniffer has seen: the parser's own message named no line."""
+    if name == "recs.csv":
+        rows = "user,item,rank\n" + "".join(f"u{n},{n},1\n" for n in range(20_000)) + "u1,caf\xe9,2\n"
+        where = "line 20002, field 2 holds the byte 0xE9"
+    else:
+        rows = "".join(f"u{n} Q0 {n} 1 1.0 t\n" for n in range(20_000)) + "u1 Q0 caf\xe9 2 0.5 t\n"
+        where = "line 20001, field 3 holds the byte 0xE9"
+    content = rows.replace("\n", newline).encode("latin-1")
+    assert content.find(b"\xe9") > readers.SNIFF_BYTES
+    code, out, err = evaluate(tmp_path, name, content)
+    assert code == 4 and not out and "Traceback" not in err
+    assert f"{name}: this is not a UTF-8 text file: {where}" in err, err
+    with pytest.raises(ValueError, match=f"^this is not a UTF-8 text file: {where} \\(position"):
+        readers.read_table(content, "recommendations")
+
+
+def test_a_column_named_twice_is_refused_by_the_library_and_an_unused_one_renamed():
+    with pytest.raises(ValueError, match=r"^the header names column 'user' twice \(columns 1 and 3\)"):
+        readers.read_table(b"user,item,user,rank\nu1,7,u1,1\n", "recommendations")
+    with pytest.raises(ValueError, match=r"column 'rank' twice"):
+        readers.read_table(_parquet(pa.table([["u1"], ["7"], [1], [2]], names=["user", "item", "rank", "rank"])),
+                           "recommendations")
+    frame = readers.read_table(b"user,item,rank,note,note\nu1,7,1,a,b\n", "recommendations")
+    assert list(frame.columns) == ["user", "item", "rank", "note", "note (column 5)"]
+
+
+def test_old_mac_line_endings_keep_line_numbers_right():
+    with pytest.raises(ValueError, match="line 4 holds 'x'"):
+        batch.evaluate(readers.read_csv(b"# exported\ruser,item,rank\ru1,7,1\ru1,8,x\r"),
+                       pd.DataFrame({"user": ["u1"], "item": ["8"]}), 1)
+    with pytest.raises(ValueError, match="line 3 has 4 fields"):
+        readers.read_csv(b"user,item,rank\ru1,7,1\ru1,8,1,9\r")
+
+
+# ------------------------------------------------------------------ quoted files: the fast parse, lines right
+
+def _reference(content: bytes) -> tuple[list, list]:
+    """Rows and the line each starts on, by Python's csv module (universal newlines, blank lines kept)."""
+    import csv
+
+    reader = csv.reader(io.StringIO(content.decode(), newline=""))
+    rows, starts, previous = [], [], 0
+    for row in reader:
+        if previous >= 1 and row:
+            rows.append(row)
+            starts.append(previous + 1)
+        previous = reader.line_num
+    return rows, starts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quoted_line_breaks_anywhere_give_the_rows_and_lines_of_pythons_csv(monkeypatch, seed):
+    """Blocks cut at any line break, even inside a quoted value: the parse and the line numbers are
+    those of a parse that knows every quote (pyarrow alone, cut there, can misread such a file)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in range(60):
+        user = rng.choice([f"u{n}", f'"u{n}"', f'"u\n{n}"', f'"u,\r\n{n}"', f'"q""\n{n}"'], p=[.4, .4, .08, .06, .06])
+        rows.append(f'{user},"{n % 7}",{n % 5 + 1}')
+    content = ('"user","item","rank"\n' + "\n".join(rows) + "\n").encode()
+    expected_rows, expected_lines = _reference(content)
+    for block in (64, 97, 150, 1 << 24):
+        monkeypatch.setattr(readers, "BLOCK_BYTES", block)
+        frame = readers.read_csv(content)
+        assert list(frame.index) == expected_lines, block
+        # pyarrow itself, cutting a block between the CR and the LF of a quoted CRLF, keeps the CR alone
+        got = [[u.replace("\r\n", "\r"), i, r] for u, i, r in frame.astype(str).values.tolist()]
+        assert got == [[u.strip().replace("\r\n", "\r"), i, r] for u, i, r in expected_rows], block
+
+
+def test_a_quoted_file_without_line_breaks_in_its_values_is_parsed_once_the_fast_way(monkeypatch):
+    """pyarrow's write_csv quotes the header, R's write.csv every text field: neither needs the slow
+    parse (blocks cut between whole rows), nor a second pass over the file to number its lines."""
+    import pyarrow.csv as pacsv
+
+    parses = []
+    real = pacsv.read_csv
+    monkeypatch.setattr(pacsv, "read_csv", lambda *a, **k: parses.append(k["parse_options"].newlines_in_values)
+                        or real(*a, **k))
+    content = ('"user","item","rank"\n' + "".join(f'"u{n // 10}","{n}",{n % 10 + 1}\n' for n in range(100))
+               + '"u1","x",y\n').encode()
+    frame = readers.read_csv(content)
+    assert parses == [False]
+    assert frame.index[-1] == 102
+    with pytest.raises(ValueError, match="line 102 holds 'y'"):
+        batch.evaluate(frame, pd.DataFrame({"user": ["u1"], "item": ["x"]}), 1)

@@ -107,3 +107,18 @@ def test_an_item_with_two_categories_is_named_in_each_language_with_its_lines():
                                                   "'sport' (4 numaralı satır); her öğeye tek bir kategori verin")
     i18n.use_resolver(lambda: "zh")
     assert words.error_message(refused.value).startswith("物品 '1' 有两个类别：'news'（第 2 行）")
+
+
+@pytest.mark.parametrize(("content", "tr", "zh"), [
+    (b"user,item,rank,rank\nu1,a,1,2\n", "başlık 'rank' sütununu iki kez adlandırıyor (3. ve 4. sütunlar)",
+     "表头两次使用列名 'rank'（第 3 列和第 4 列）"),
+    (("user,item,rank\n" + "u1,a,1\n" * 20_000 + "u1,caf\xe9,2\n").encode("latin-1"),
+     "20.002. satırın 2. alanında UTF-8'in çözemediği 0xE9 baytı var", "第 20,002 行第 2 个字段含有 UTF-8 无法解码的字节 0xE9"),
+], ids=["a column twice", "a latin-1 byte far in"])
+def test_the_new_file_errors_are_said_in_turkish_and_chinese(content, tr, zh):
+    with pytest.raises(DataError) as refused:
+        readers.read_table(content, "recommendations", "csv")
+    i18n.use_resolver(lambda: "tr")
+    assert tr in words.error_message(refused.value)
+    i18n.use_resolver(lambda: "zh")
+    assert zh in words.error_message(refused.value)

@@ -77,6 +77,18 @@ def test_upload_of_a_generated_csv_pair_gives_the_engine_numbers():
     assert not at.error
 
 
+def test_upload_of_old_mac_and_quoted_files_gives_the_engine_numbers():
+    """An old Mac's CR line endings, and every field quoted as R's write.csv writes them."""
+    import csv
+
+    recs, truth = synthetic_log(users=40, list_length=8, relevant=3, quality=0.4, seed=3)
+    at = upload(run_page(PAGE), ("recs.csv", recs.to_csv(index=False, lineterminator="\r").encode()),
+                ("truth.csv", truth.to_csv(index=False, quoting=csv.QUOTE_ALL).encode()))
+    assert not at.error, [e.value for e in at.error]
+    expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
+    assert summary_value(at, "NDCG@K", 5) == pytest.approx(expected["ndcg@5"])
+
+
 def test_upload_of_a_trec_pair():
     run = b"q1 Q0 d1 1 3.0 mine\nq1 Q0 d2 2 2.0 mine\nq1 Q0 d3 3 1.0 mine\nq2 Q0 d9 1 5.0 mine\n"
     qrels = b"q1 0 d3 2\nq1 0 d8 1\nq2 0 d9 1\nq3 0 d1 1\n"
@@ -96,12 +108,16 @@ def test_upload_of_a_trec_pair():
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file"),
     (b"user,item,rank\nu1,a,1\nu1,b,x\n", "column 'rank' must hold finite numbers; line 3 holds 'x'"),
     (b"user,item,rank\nu1,a,1\nu1,a,2\n", "duplicate (user, item) pairs"),
-], ids=["missing column", "wrong delimiter", "not a csv", "wrong type", "duplicates"])
+    (b"user,item,rank,rank\nu1,a,1,2\n", "the header names column 'rank' twice (columns 3 and 4)"),
+    (("user,item,rank\n" + "u1,a,1\n" * 20_000 + "u1,caf\xe9,2\n").encode("latin-1"),
+     "not a UTF-8 text file: line 20002, field 2 holds the byte 0xE9"),
+], ids=["missing column", "wrong delimiter", "not a csv", "wrong type", "duplicates", "a column twice",
+        "a latin-1 byte far in"])
 def test_malformed_upload_says_why_and_keeps_the_previous_results(opened, content, message):
     at = run_page(PAGE)
     before = summary_value(at, "MAP@K", 10)
     at = upload(at, ("bad.csv", content), ("truth.csv", b"user,item\nu1,a\n"))
-    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    errors = " ".join(e.value for e in at.error).replace("\\", "").replace("\u2060", "")
     assert "Not loaded:" in errors and "Recommendations file “bad.csv”" in errors or "recommendations" in errors
     assert message in errors
     assert summary_value(at, "MAP@K", 10) == before

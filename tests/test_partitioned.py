@@ -93,3 +93,35 @@ def test_a_data_error_survives_the_trip_between_processes():
     back = pickle.loads(pickle.dumps(error))
     assert (type(back), str(back), back.code, back.fields, back.table) == (
         batch.DuplicatePairsError, str(error), "duplicate_pairs", error.fields, "recommendations")
+
+
+def _short_lines_first(path) -> int:
+    """A log whose first 200 KB hold short lines (small ids) and the rest lines ten times as long; its row count."""
+    users = [f"{u},{i},{i}" for u in range(10) for i in range(1, 4000)]  # about 7 bytes a line
+    rest = [f"user-{u:040d},item-{i:08d},{i}" for u in range(10, 700) for i in range(1, 100)]  # about 65
+    with open(path, "w") as handle:
+        handle.write("user,item,rank\n" + "\n".join(users + rest) + "\n")
+    return len(users) + len(rest)
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_rows_are_estimated_from_the_whole_file_not_its_first_lines(tmp_path, compress):
+    import gzip
+
+    path = tmp_path / "recs.csv"
+    rows = _short_lines_first(path)
+    if compress:
+        (tmp_path / "recs.csv.gz").write_bytes(gzip.compress(path.read_bytes()))
+        path = tmp_path / "recs.csv.gz"
+    estimate = partitioned.count_rows(path, "csv")
+    assert abs(estimate - rows) < (0.2 if compress else 0.05) * rows, (estimate, rows)
+
+
+def test_a_log_that_fits_is_not_refused_for_its_short_first_lines(tmp_path, monkeypatch):
+    rows = _short_lines_first(tmp_path / "recs.csv")
+    (tmp_path / "truth.csv").write_text("user,item\n0,1\n")
+    need = rows * partitioned.BYTES_PER_ROW["csv"]
+    monkeypatch.setattr(cli, "available_memory", lambda: int(2 * need))  # room for the log, not for 3x its rows
+    code, out, err = run("evaluate", "--recommendations", str(tmp_path / "recs.csv"), "--ground-truth",
+                         str(tmp_path / "truth.csv"), "--quiet")
+    assert code == 0, err
