@@ -254,3 +254,28 @@ def test_the_step_box_and_the_lesson_box_still_move_the_class_and_an_old_lesson_
     assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)
     at._run(widget_state=before)
     assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)
+
+
+def test_an_old_answer_replayed_after_the_class_moved_on_is_not_called_late_on_the_next_question():
+    """Issue 32 item 4: the browser's poll can carry the last question's radio (its old value) after the
+    reveal; Streamlit then fires that radio's callback, the store refuses the revealed question, and the
+    refusal used to surface as "locked just before your choice" on the next, unanswered question."""
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.75")
+    ran(ann)
+    still_in_the_browser = ann._tree.get_widget_states()
+    at.button(key="live_reveal").click()
+    ran(at)
+    ran(ann)
+    for _click in range(2):  # Next twice: to the next question (HR@K for a shorter window)
+        at.button(key="live_next").click()
+        ran(at)
+    ann._run(widget_state=still_in_the_browser)
+    assert not ann.exception, [e.value for e in ann.exception]
+    assert "shorter window" in texts(ann) or "HR@" in texts(ann)
+    assert "locked the answers just before" not in texts(ann)
+    assert live_class.store().my_answer(code, ann.query_params["student"][0] if isinstance(
+        ann.query_params["student"], list) else ann.query_params["student"], "topn:2") == "0.75"

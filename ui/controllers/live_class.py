@@ -321,7 +321,7 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
                         st.error(text.markdown(str(problem)))
                     except PermissionError as problem:
                         st.warning(text.markdown(str(problem)))
-    if st.session_state.pop("live_late", False):
+    if st.session_state.pop("live_late", None) == question_id:  # only this question's own refusal
         st.warning(_(words.LATE))
     elif mine is not None:
         st.success(words.answer_in(text.quoted(mine)))
@@ -362,14 +362,20 @@ def _number_verdict(mine: str, step: LiveStep) -> str:
 
 
 def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) -> None:
+    """A radio's choice. The browser can send a question's radio again after the class moved on (a poll
+    that left before the new screen arrived): Streamlit then calls this with the old question's id. An
+    unchanged answer is not sent again, and a refusal is remembered for its own question only, so it
+    never shows as "too late" under the next question's box."""
     value = st.session_state.get(widget_key)
     if value is None:
         return
     try:
+        if store().my_answer(code, student_id, question_id) == value:
+            return
         store().answer(code, student_id, question_id, value)
     except PermissionError:
-        st.session_state["live_late"] = True
-    except RoomNotFound:
+        st.session_state["live_late"] = question_id
+    except LookupError:  # the class ended, or the student was removed
         pass
 
 
