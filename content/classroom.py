@@ -12,6 +12,10 @@ from content.i18n import N_, _, ngettext
 
 PLAYGROUND_TITLE = N_("Predict from the teacher's list")
 PLAYGROUND_TEXT = N_("The teacher's scenario: the list, the relevant items and K are below. Work it out, then answer.")
+REMOVE = N_("Remove")
+KEEP_ANSWERS = N_("Keep the answers of a student I remove")
+KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
+                       "the student.")
 
 
 def nickname_problem(error: ValueError) -> str:
@@ -28,10 +32,28 @@ def nickname_problem(error: ValueError) -> str:
     if code == "control":
         return _("A nickname cannot hold control or invisible characters (found {character}).").format(
             character=fields["character"])
-    if hasattr(error, "nickname"):  # NicknameTaken
-        return _("Someone in this class is already called {nickname}: choose another nickname.").format(
-            nickname=repr(error.nickname))
+    if code == "invisible":
+        return _("A nickname cannot hold invisible characters such as zero-width joiners or direction marks "
+                 "(found {character}).").format(character=fields["character"])
+    if hasattr(error, "nickname"):  # NicknameTaken: says nothing of who is in the class
+        return _("That nickname cannot be used in this class: choose another one.")
     return str(error)
+
+
+def join_throttled(reason: str, seconds: int) -> str:
+    """classroom.limits.JoinThrottled: whole seconds, at least 1."""
+    if reason == "wrong_codes":
+        return ngettext("Too many wrong class codes from this address: wait {seconds} s, then try again.",
+                        "Too many wrong class codes from this address: wait {seconds} s, then try again.",
+                        seconds).format(seconds=numbers.integer(seconds))
+    return ngettext("Too many joins from this address: wait {seconds} s, then try again.",
+                    "Too many joins from this address: wait {seconds} s, then try again.",
+                    seconds).format(seconds=numbers.integer(seconds))
+
+
+def class_full(most: int) -> str:
+    return ngettext("This class is full ({most} student).", "This class is full ({most} students).", most).format(
+        most=numbers.integer(most))
 
 
 def answers_closed(state: str) -> str:

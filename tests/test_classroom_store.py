@@ -14,7 +14,9 @@ from sqlalchemy import func, select
 
 import classroom
 from classroom import codes, schema
-from classroom.store import QuestionNotFound
+from classroom import limits
+from classroom.limits import JoinThrottled
+from classroom.store import ClassFull, QuestionNotFound
 from tests.conftest import new_postgres_database
 
 Q1, Q2 = "topn:3", "topn:5"
@@ -182,7 +184,7 @@ def test_export_has_one_row_per_student_and_question_with_the_last_answer(store,
     store.answer(room.code, bob, Q1, "0.3")
     store.answer(room.code, bob, "free", "anything")
     table = store.export(room.code, room.teacher_key)
-    assert list(table.columns[:1]) == ["nickname"]
+    assert list(table.columns[:1]) == ["answered_at"]  # a log of the lesson, in time order
     assert {"nickname", "question", "answer", "right", "answered_at"} <= set(table.columns)
     got = {(r.nickname, r.question): (r.answer, r.right) for r in table.itertuples()}
     assert got == {("Ann", Q1): ("3/4", True), ("<b>Bob</b>", Q1): ("0.3", False), ("<b>Bob</b>", "free"): ("anything", None)}
@@ -192,7 +194,7 @@ def test_export_has_one_row_per_student_and_question_with_the_last_answer(store,
 
 # ---------------------------------------------------------------------------- nicknames
 
-@pytest.mark.parametrize("nickname", ["  Ann  ", "**bold** [link](http://x.io)", "<script>x</script>", "👩‍💻 Zoë",
+@pytest.mark.parametrize("nickname", ["  Ann  ", "**bold** [link](http://x.io)", "<script>x</script>", "🧑🏽 Zoë ❤️",
                                       "x" * 40, "$\\frac{1}{2}$"], ids=["spaces", "markdown", "html", "emoji", "forty", "latex"])
 def test_a_nickname_is_kept_literally(store, room, nickname):
     student = store.join(room.code, nickname)
@@ -214,7 +216,6 @@ def test_a_nickname_is_unique_within_a_room_only(store, room):
     with pytest.raises(classroom.NicknameTaken):
         store.join(room.code, "Ann")
     assert issubclass(classroom.NicknameTaken, ValueError)
-    store.join(room.code, "ann")  # kept literally: another nickname
     other = store.create_room()
     store.join(other.code, "Ann")
 
@@ -510,3 +511,115 @@ def test_one_store_is_safe_from_several_threads(store, room):
         thread.join()
     assert not problems
     assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 12, "0.75": 12}
+
+
+# ---------------------------------------------------------------------------- issue 32: identity
+
+@pytest.mark.parametrize("look_alike", ["Ann ", " Ann", "ANN", "ann", "Ａｎｎ", "Ann\ufe0f", "Ann\u00a0", "A\u200anN"],
+                         ids=["trailing", "leading", "upper", "lower", "full-width", "variation", "nbsp", "hair-space"])
+def test_a_nickname_that_looks_like_one_in_the_class_is_refused(store, room, look_alike):
+    store.join(room.code, "Ann")
+    with pytest.raises(classroom.NicknameTaken):
+        store.join(room.code, look_alike)
+    assert store.roster(room.code, room.teacher_key)["nickname"].tolist() == ["Ann"]
+
+
+@pytest.mark.parametrize("invisible", ["Ann\u200d", "An\u200bn", "\u2066Ann", "Ann\u200e", "Ann\u3164", "\U000e0041Ann"],
+                         ids=["zwj", "zero-width-space", "bidi-isolate", "lrm", "hangul-filler", "tag"])
+def test_a_nickname_with_an_invisible_character_is_refused_with_the_reason(store, room, invisible):
+    with pytest.raises(ValueError, match="invisible") as refused:
+        store.join(room.code, invisible)
+    assert refused.value.code in ("invisible", "control")
+    assert store.roster(room.code, room.teacher_key).empty
+
+
+def test_a_taken_nickname_is_refused_without_saying_who_is_in_the_class(store, room):
+    store.join(room.code, "Zephyrine")
+    with pytest.raises(classroom.NicknameTaken) as refused:
+        store.join(room.code, "zephyrine ")
+    assert "Zephyrine" not in str(refused.value) and "zephyrine" not in str(refused.value)
+    assert "already" not in str(refused.value)
+
+
+# ---------------------------------------------------------------------------- issue 32: limits
+
+def test_a_class_takes_at_most_its_cap_and_a_removed_student_frees_a_place(database_url):
+    store = classroom.Store(database_url, max_students=3)
+    room = store.create_room("topn")
+    first = [store.join(room.code, f"s{n}") for n in range(3)]
+    with pytest.raises(ClassFull):
+        store.join(room.code, "one too many")
+    store.remove(room.code, room.teacher_key, first[0])
+    store.join(room.code, "now there is room")
+    assert len(store.roster(room.code, room.teacher_key)) == 3
+    store.engine.dispose()
+
+
+def test_joins_from_one_address_are_limited_across_processes_and_reloads(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    for n in range(limits.JOIN_BURST):
+        store.join(room.code, f"fake {n}", client="203.0.113.7")
+    another_process = classroom.Store(database_url, clock=lambda: now[0])  # a reload, another process
+    with pytest.raises(JoinThrottled) as refused:
+        another_process.join(room.code, "one more", client="203.0.113.7")
+    assert refused.value.reason == "joins" and refused.value.seconds == limits.JOIN_EVERY
+    store.join(room.code, "a classmate", client="203.0.113.8")  # another phone is not held back
+    now[0] += limits.JOIN_EVERY - 0.5
+    with pytest.raises(JoinThrottled) as refused:
+        store.join(room.code, "one more", client="203.0.113.7")
+    assert refused.value.seconds == 1  # 0.5 s left is "wait 1 s", never "wait 0 s"
+    now[0] += 0.5
+    store.join(room.code, "one more", client="203.0.113.7")
+    assert len(store.roster(room.code, room.teacher_key)) == limits.JOIN_BURST + 2
+    store.engine.dispose()
+    another_process.engine.dispose()
+
+
+def test_wrong_codes_are_counted_by_address_and_the_wait_is_whole_seconds(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    for attempt in range(limits.FREE_WRONG_CODES):
+        with pytest.raises(classroom.RoomNotFound):
+            store.join(f"AAAA{attempt}A", "Eve", client="198.51.100.4")
+    with pytest.raises(JoinThrottled) as refused:
+        store.join(room.code, "Eve", client="198.51.100.4")  # even the right code waits
+    assert refused.value.reason == "wrong_codes" and refused.value.seconds == 5
+    now[0] += 4.7
+    assert store.join_wait("198.51.100.4") == 1
+    store.join(room.code, "Eve", client="198.51.100.5")
+    now[0] += 0.3
+    store.join(room.code, "Eve again", client="198.51.100.4")
+    store.engine.dispose()
+
+
+def test_the_client_address_is_the_peer_or_the_loopback_proxys_forwarded_address():
+    from classroom.clients import client_address
+
+    assert client_address("203.0.113.7", "10.9.9.9") == "203.0.113.7"  # a far client cannot choose its address
+    assert client_address(None, "10.9.9.9, 198.51.100.4") == "198.51.100.4"  # nginx appended the last one
+    assert client_address("127.0.0.1", "198.51.100.4") == "198.51.100.4"
+    assert client_address(None, None) is None  # this machine: not limited
+    assert client_address("2001:db8:1:2:3:4:5:6") == client_address("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert client_address("::ffff:198.51.100.4") == "198.51.100.4"
+
+
+@pytest.mark.parametrize("keep", [True, False], ids=["answers-stay", "answers-go"])
+def test_a_removed_student_leaves_the_counts_and_cannot_answer(store, room, keep):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "rude name")
+    store.answer(room.code, ann, Q1, "0.75")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.hide(room.code, room.teacher_key, bob)
+    assert store.counts(room.code, room.teacher_key, Q1) == {"joined": 2, "answered": 2}  # hidden still counts
+    store.remove(room.code, room.teacher_key, bob, keep_answers=keep)
+    assert store.counts(room.code, room.teacher_key, Q1) == {"joined": 1, "answered": 1}
+    assert store.roster(room.code, room.teacher_key)["nickname"].tolist() == ["Ann"]
+    assert store.tally(room.code, room.teacher_key, Q1) == ({"0.75": 1, "0.3": 1} if keep else {"0.75": 1})
+    with pytest.raises(LookupError):
+        store.student(room.code, bob)
+    with pytest.raises(LookupError):
+        store.answer(room.code, bob, Q1, "0.75")
+    assert ("rude name" in store.export(room.code, room.teacher_key)["nickname"].tolist()) is keep

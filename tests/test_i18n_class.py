@@ -250,7 +250,16 @@ def test_the_classroom_messages_english_is_the_engines_english():
         with pytest.raises(ValueError) as refused:
             codes.check_nickname(typed)
         assert class_texts.nickname_problem(refused.value) == str(refused.value)
-    taken = NicknameTaken("Someone in this class is already called 'Ann': choose another nickname.", "Ann")
-    assert class_texts.nickname_problem(taken) == str(taken)
+    taken = NicknameTaken(nickname="Ann")
+    assert class_texts.nickname_problem(taken) == str(taken) and "Ann" not in str(taken)
+    with pytest.raises(ValueError) as refused:
+        codes.check_nickname("Ann\u200d")
+    assert class_texts.nickname_problem(refused.value) == str(refused.value)
+    from classroom.limits import JoinThrottled
+    from classroom.store import ClassFull
+
+    for reason in ("wrong_codes", "joins"):
+        assert class_texts.join_throttled(reason, 7) == str(JoinThrottled(reason, 7))
+    assert class_texts.class_full(300) == str(ClassFull(300))
     for state in ("locked", "revealed"):
         assert class_texts.answers_closed(state) == str(AnswersClosed(state))

@@ -16,8 +16,9 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from classroom import NicknameTaken, RoomNotFound, Store, codes
-from classroom.store import AnswersClosed
+from classroom import RoomNotFound, Store, clients, codes
+from classroom.limits import JoinThrottled
+from classroom.store import AnswersClosed, ClassFull
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
 from classroom.summary import summarize
 from content import classroom as class_texts
@@ -62,12 +63,18 @@ def qr_svg(link: str) -> str:
     return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
 
 
-def browser_key() -> str:
-    """What identifies one browser across reloads: Streamlit's XSRF cookie (this session without it)."""
-    cookie = st.context.cookies.get("_streamlit_xsrf")
-    if isinstance(cookie, str) and cookie:
-        return f"xsrf:{cookie}"
+def client_key() -> str:
+    """What the limits on joins and wrong codes are keyed on: the client's address (a cookie changes with
+    every reload). A client on this machine without a proxy's address is keyed on its session."""
+    address = clients.client_address(peer_address(), st.context.headers.get("X-Forwarded-For"))
+    if address is not None:
+        return address
     return "session:" + st.session_state.setdefault("live_browser", codes.new_student_id())
+
+
+def peer_address() -> str | None:
+    address = st.context.ip_address  # None on loopback (then the proxy's X-Forwarded-For is read)
+    return address if isinstance(address, str) else None
 
 
 # --------------------------------------------------------------------------- drawing a step
@@ -224,33 +231,24 @@ def join_form(code: str) -> None:
         submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
         return
-    wait = store().join_wait(browser_key())
-    if wait > 0:
-        st.error(words.too_many_codes(wait))
-        return
     code = codes.normal_code(typed)
-    try:
-        for _draw in range(5):  # an anonymous name drawn twice in one class: draw again
-            try:
-                student = store().join(code, nickname if nickname.strip() else _anonymous())
-                break
-            except NicknameTaken:
-                if nickname.strip():
-                    raise
+    try:  # every rule (limits, cap, look-alike names) is the store's; the page only says what it answered
+        student = store().join(code, nickname if nickname.strip() else None, client=client_key(),
+                               anonymous=_(words.ANONYMOUS))
+    except JoinThrottled as problem:
+        st.error(class_texts.join_throttled(problem.reason, problem.seconds))
+        return
     except RoomNotFound:
-        store().wrong_code(browser_key())
         st.error(words.no_such_class(text.quoted(typed)))
         return
-    except ValueError as problem:  # the nickname: taken, too long, control characters
+    except ClassFull as problem:
+        st.error(class_texts.class_full(problem.most))
+        return
+    except ValueError as problem:  # the nickname: taken, too long, invisible characters
         st.error(text.markdown(class_texts.nickname_problem(problem)))
         return
     st.query_params.from_dict(with_language({"room": code, "student": student}))
     st.rerun()
-
-
-def _anonymous() -> str:
-    """A drawn nickname ("Student 7K42"), its word in the joining student's language."""
-    return _(words.ANONYMOUS).format(tag=codes.anonymous_nickname().rsplit(" ", 1)[-1])
 
 
 # --------------------------------------------------------------------------- the student's screen
@@ -517,11 +515,10 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
     @st.fragment(run_every=POLL_SECONDS)
     def counts() -> None:
         try:
-            answered = sum(store().tally(code, key, step.question_id).values())
-            joined = len(store().roster(code, key))
+            counted = store().counts(code, key, step.question_id)  # removed students are not counted
         except RoomNotFound:
             return
-        st.metric(_(words.ANSWERED), words.joined_count(answered, joined), border=True)
+        st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
 
     st.markdown(f"**{text.markdown(prompt(step))}**")
     left, right = st.columns([1, 2], vertical_alignment="center")
@@ -549,16 +546,29 @@ def class_tools(code: str, key: str) -> None:
         roster = store().roster(code, key)
         if roster.empty:
             st.caption(_(words.NOBODY_YET))
+        else:
+            st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
         for row in roster.itertuples():
-            name, hide = st.columns([4, 1], vertical_alignment="center")
-            name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
-            hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
-                        args=(code, key, row.student_id, not row.hidden))
+            roster_row(code, key, row)
         st.download_button(_(words.DOWNLOAD), lambda: store().export(code, key).to_csv(index=False),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def roster_row(code: str, key: str, row) -> None:
+    """One student: the nickname (or hidden), Hide/Show, Remove (keeping the answers if the box says so)."""
+    tag = codes.digest(row.student_id)[:16]
+    name, hide, remove = st.columns([4, 1, 1], vertical_alignment="center")
+    name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
+    hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{tag}", on_click=store().hide,
+                args=(code, key, row.student_id, not row.hidden))
+    remove.button(_(class_texts.REMOVE), key=f"live_remove_{tag}", on_click=_remove, args=(code, key, row.student_id))
+
+
+def _remove(code: str, key: str, student_id: str) -> None:
+    store().remove(code, key, student_id, keep_answers=bool(st.session_state.get("live_keep_answers")))
 
 
 def _end(code: str, key: str) -> None:
