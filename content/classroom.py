@@ -86,3 +86,13 @@ def playground_prompt(metric_label: str) -> str:
 
 def playground_why(value: str) -> str:
     return _("The exact value is {value}.").format(value=value)
+
+
+EXPORT_COLUMNS = {"answered_at": N_("answered at (UTC)"), "step": N_("step"), "question": N_("question"),
+                  "round": N_("round"), "nickname": N_("nickname"), "hidden": N_("hidden"), "answer": N_("answer"),
+                  "right": N_("right")}
+
+
+def export_columns() -> dict[str, str]:
+    """The CSV export's column names in the teacher's language (classroom.export.COLUMNS in English)."""
+    return {key: _(name) for key, name in EXPORT_COLUMNS.items()}

@@ -623,3 +623,47 @@ def test_a_removed_student_leaves_the_counts_and_cannot_answer(store, room, keep
     with pytest.raises(LookupError):
         store.answer(room.code, bob, Q1, "0.75")
     assert ("rude name" in store.export(room.code, room.teacher_key)["nickname"].tolist()) is keep
+
+
+# ---------------------------------------------------------------------------- issue 32: the export
+
+def _as_a_spreadsheet_reads(text: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_the_csv_export_is_safe_in_a_spreadsheet_and_says_the_question_in_time_order(database_url):
+    from classroom.export import csv_text
+
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    asked(store, room, Q1, "0.75", step=2)
+    hostile = ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "＝SUM(1)", "=HYPERLINK(\"http://x\")", "Ann"]
+    ids = [store.join(room.code, name) for name in hostile]
+    store.set_step(room.code, room.teacher_key, "topn", 4, "topn:4", "down")
+    for n, student in enumerate(reversed(ids)):  # answers in the reverse order of joining
+        now[0] += 1
+        store.answer(room.code, student, Q1 if n % 2 else "topn:4", "-1" if n == 0 else "0.75")
+    cells = _as_a_spreadsheet_reads(csv_text(store.export(room.code, room.teacher_key)))
+    header, body = cells[0], cells[1:]
+    for cell in (c for line in cells for c in line):
+        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r", "＝")), cell
+    column = {name: [line[header.index(name)] for line in body] for name in header}
+    assert column["nickname"] == [name if name == "Ann" else "'" + name for name in reversed(hostile)]  # in order
+    assert column["answered at (UTC)"] == sorted(column["answered at (UTC)"])
+    assert set(column["question"]) == {"Three of the four relevant items are in the top 10. What is Recall@10?",
+                                       "K shrinks from 10 to 2. What happens to HR@K?"}
+    assert set(column["step"]) == {"3. Predict Recall@10", "5. Predict HR@K for a shorter window"}
+    assert column["answer"][0] == "'-1" and column["right"][0] == "False"
+    assert column["right"][1:] == ["True" if n % 2 else "False" for n in range(1, len(hostile))]
+    store.engine.dispose()
+
+
+@pytest.mark.parametrize("cell", ["=1", "+1", "-1", "@SUM(1)", "\tx", "\rx", "＝1", "＠x"])
+def test_a_cell_a_spreadsheet_would_run_gets_an_apostrophe(cell):
+    from classroom.export import safe_cell
+
+    assert safe_cell(cell) == "'" + cell and safe_cell("Ann") == "Ann" and safe_cell(None) == ""

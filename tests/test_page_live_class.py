@@ -324,3 +324,19 @@ def test_the_teacher_removes_a_student_who_then_leaves_the_count():
     assert "rude name" not in texts(at)
     ran(bob)
     assert "not part of this class" in texts(bob)
+
+
+def test_the_teachers_download_names_the_question_and_runs_no_formula():
+    import csv
+    import io
+
+    at, code, key = teacher()
+    eve = student(code, "=1+2")
+    go_to_predict_step(at)
+    ran(eve)
+    eve.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(eve)
+    cells = list(csv.reader(io.StringIO(live_class.export_csv(code, key))))
+    assert cells[1][cells[0].index("nickname")] == "'=1+2"
+    assert "What is Recall@10?" in cells[1][cells[0].index("question")]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for line in cells for cell in line)

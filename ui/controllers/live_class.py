@@ -17,6 +17,7 @@ import segno
 import streamlit as st
 
 from classroom import RoomNotFound, Store, clients, codes
+from classroom.export import csv_text
 from classroom.limits import JoinThrottled
 from classroom.store import AnswersClosed, ClassFull
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
@@ -550,11 +551,18 @@ def class_tools(code: str, key: str) -> None:
             st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
         for row in roster.itertuples():
             roster_row(code, key, row)
-        st.download_button(_(words.DOWNLOAD), lambda: store().export(code, key).to_csv(index=False),
+        st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def export_csv(code: str, key: str) -> str:
+    """Every answer in time order with its step and question in the teacher's language, safe in a spreadsheet."""
+    def describe(step: LiveStep) -> tuple[str, str]:
+        return words.step_option(step.index + 1, _(step.title)), prompt(step)
+    return csv_text(store().export(code, key), describe, class_texts.export_columns())
 
 
 def roster_row(code: str, key: str, row) -> None:
