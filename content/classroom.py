@@ -7,8 +7,13 @@ nickname refused (``NicknameError.code``), taken (``NicknameTaken``), an answer 
 
 from __future__ import annotations
 
+import re
+
+from classroom.summary import same_answers
 from content import numbers
 from content.i18n import N_, _, ngettext
+
+NUMBER_OPTION = re.compile(r"-?\d+\.\d+")
 
 PLAYGROUND_TITLE = N_("Predict from the teacher's list")
 PLAYGROUND_TEXT = N_("The teacher's scenario: the list, the relevant items and K are below. Work it out, then answer.")
@@ -56,6 +61,14 @@ def class_full(most: int) -> str:
         most=numbers.integer(most))
 
 
+def option_text(label: str) -> str:
+    """A lesson's option as the reader reads it: a number with the reader's decimal mark (Turkish 0,75, as
+    the cards write it), any other option through the catalogs. The stored answer stays the label."""
+    if NUMBER_OPTION.fullmatch(label):
+        return label.replace(".", numbers.decimal_mark())
+    return _(label)
+
+
 def answers_closed(state: str) -> str:
     if state == "revealed":
         return _("Answers to this question are revealed: yours was not recorded.")
@@ -74,7 +87,7 @@ def standing(summary, my_answer: str | None) -> str:
         return ngettext("You did not answer; {right} of {answered} student got it right.",
                         "You did not answer; {right} of {answered} students got it right.", summary.answered).format(
             right=numbers.integer(summary.right), answered=numbers.integer(summary.answered))
-    others = sum(n for value, n, _right in summary.counts if value == my_answer) - 1
+    others = same_answers(summary.counts, my_answer) - 1
     return ngettext("{share}; {others} other student gave the same answer as you.",
                     "{share}; {others} other students gave the same answer as you.", others).format(
         share=right_of(summary.right, summary.answered), others=numbers.integer(others))

@@ -340,3 +340,24 @@ def test_the_teachers_download_names_the_question_and_runs_no_formula():
     assert cells[1][cells[0].index("nickname")] == "'=1+2"
     assert "What is Recall@10?" in cells[1][cells[0].index("question")]
     assert not any(cell.startswith(("=", "+", "-", "@")) for line in cells for cell in line)
+
+
+def test_the_same_number_written_with_a_point_and_a_comma_is_the_same_answer():
+    """Issue 32 item 11: "0.8278" and "0,8278" were both right, and each student was told that 0 others
+    gave the same answer."""
+    at, code, _ = teacher()
+    ann, bob = student(code, "Ann"), student(code, "Bob")
+    at.selectbox(key=FIRST_LESSON_BOX).set_value(live_class.PLAYGROUND_CHOICE)
+    ran(at)
+    step = live_step(live_class.store().current(code)["lesson"], 0)
+    point = f"{step.exact_value:.4f}"
+    for screen, typed in ((ann, point), (bob, point.replace(".", ","))):
+        ran(screen)
+        next(t for t in screen.text_input if t.key and t.key.startswith("live_answer_playground")).input(typed)
+        next(b for b in screen.button if b.key and "live_number_playground" in b.key).click()
+        ran(screen)
+    at.button(key="live_reveal").click()
+    ran(at)
+    for screen in (ann, bob):
+        ran(screen)
+        assert "2 of 2 students got it right; 1 other student gave the same answer as you." in texts(screen)

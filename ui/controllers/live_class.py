@@ -299,7 +299,7 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     widget_key = f"live_answer_{question_id}"
     if step.options:
         labels = [o.label for o in step.options]  # the values stored: the same for every reader
-        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: _(label) for label in labels}),
+        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: class_texts.option_text(label) for label in labels}),
                  index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
     else:
         with st.form(f"live_number_{question_id}", border=False):
@@ -323,12 +323,13 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     if st.session_state.pop("live_late", None) == question_id:  # only this question's own refusal
         st.warning(_(words.LATE))
     elif mine is not None:
-        st.success(words.answer_in(text.quoted(mine)))
+        st.success(words.answer_in(text.quoted(class_texts.option_text(mine) if step.options else mine)))
 
 
 def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine: str | None) -> None:
     if state == "locked":
-        st.info(words.locked_yours(text.quoted(mine) if mine else None))
+        st.info(words.locked_yours(text.quoted(class_texts.option_text(mine) if step.options else mine) if mine
+                                   else None))
         return
     right = step.right_answer
     tally = store().distribution(code, question_id)
@@ -340,7 +341,7 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         if not step.options:
             chosen = _number_verdict(mine, step)
-        answer = text.markdown(_(right) if step.options else describe(step.exact_value))
+        answer = text.markdown(class_texts.option_text(right) if step.options else describe(step.exact_value))
         st.error(_(words.NOT_QUITE).format(explanation=chosen, answer=answer))
     if why(step):
         st.info(why(step))
