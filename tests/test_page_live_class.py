@@ -361,3 +361,12 @@ def test_the_same_number_written_with_a_point_and_a_comma_is_the_same_answer():
     for screen in (ann, bob):
         ran(screen)
         assert "2 of 2 students got it right; 1 other student gave the same answer as you." in texts(screen)
+
+
+def test_the_database_is_where_the_readme_says(monkeypatch):
+    """Issue 32 item 13: the README said ./.receval-data/, the app wrote ui/.receval-data/live_class.db."""
+    monkeypatch.delenv("RECEVAL_DATA_DIR")
+    monkeypatch.chdir(ROOT / "tests")  # started from another folder: the same file
+    path = live_class.database_url().removeprefix("sqlite:///")
+    assert path == str(ROOT / ".receval-data" / "live_class.db")
+    assert "`.receval-data/live_class.db` at the repository root" in (ROOT / "README.md").read_text()

@@ -44,12 +44,18 @@ def store() -> Store:
     return Store(database_url())
 
 
+DATA_DIR = Path(__file__).resolve().parents[2] / ".receval-data"  # the repository root, next to app.py
+
+
 def database_url() -> str:
-    """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite under RECEVAL_DATA_DIR or ./.receval-data."""
+    """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite in RECEVAL_DATA_DIR or <repository>/.receval-data.
+
+    The repository root, not the working directory: every process of the app (``streamlit run`` from any
+    folder, deploy/serve.py's workers, a benchmark) must open the same file, or they hold different classes."""
     url = os.environ.get("RECEVAL_CLASSROOM_URL")
     if url:
         return url
-    folder = Path(os.environ.get("RECEVAL_DATA_DIR") or Path(__file__).resolve().parents[1] / ".receval-data")
+    folder = Path(os.environ.get("RECEVAL_DATA_DIR") or DATA_DIR)
     return f"sqlite:///{folder.resolve() / 'live_class.db'}"
 
 
