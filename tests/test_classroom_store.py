@@ -667,3 +667,94 @@ def test_a_cell_a_spreadsheet_would_run_gets_an_apostrophe(cell):
     from classroom.export import safe_cell
 
     assert safe_cell(cell) == "'" + cell and safe_cell("Ann") == "Ann" and safe_cell(None) == ""
+
+
+# ---------------------------------------------------------------------------- issue 32: classroom features
+
+def test_a_timer_locks_the_answers_for_every_process_when_it_runs_out(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    other_process = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    version = store.current(room.code)["version"]
+    assert store.start_timer(room.code, room.teacher_key, Q1, 30) > version
+    now[0] += 29.5
+    seen = other_process.current(room.code)
+    assert seen["state"] == "open" and seen["seconds_left"] == 1 and seen["deadline"] == 1_000_030.0
+    other_process.answer(room.code, ann, Q1, "0.75")
+    now[0] += 0.5
+    assert other_process.current(room.code)["state"] == store.question(room.code, Q1)["state"] == "locked"
+    assert store.current(room.code)["seconds_left"] is None
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.answer(room.code, ann, Q1, "0.3")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.75": 1}
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.start_timer(room.code, room.teacher_key, Q1, 30)  # a locked question has no timer to start
+    store.reset(room.code, room.teacher_key, Q1)  # open again, without the timer
+    assert store.current(room.code)["state"] == "open" and store.current(room.code)["deadline"] is None
+    for wrong in (0, -5, 3601):
+        with pytest.raises(ValueError):
+            store.start_timer(room.code, room.teacher_key, Q1, wrong)
+    store.engine.dispose()
+    other_process.engine.dispose()
+
+
+def test_anonymous_mode_hides_every_name_of_who_answered(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.answer(room.code, ann, Q1, "0.75")
+    store.hide(room.code, room.teacher_key, bob)
+    assert store.who_answered(room.code, room.teacher_key, Q1) == [None, "Ann"]
+    store.set_anonymous(room.code, room.teacher_key, True)
+    assert store.current(room.code)["anonymous"] is True
+    assert store.who_answered(room.code, room.teacher_key, Q1) == [None, None]
+    store.set_anonymous(room.code, room.teacher_key, False)
+    assert store.current(room.code)["anonymous"] is False
+
+
+def test_asking_a_question_again_keeps_the_first_rounds_answers_to_compare(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.reveal(room.code, room.teacher_key, Q1)
+    again = store.ask_again(room.code, room.teacher_key, Q1)
+    assert again == Q1 + "#2"
+    now = store.current(room.code)
+    assert (now["question_id"], now["base_question"], now["round"], now["state"]) == (again, Q1, 2, "open")
+    store.answer(room.code, ann, again, "0.75")
+    store.answer(room.code, bob, again, "0.75")
+    rounds = store.rounds(room.code, room.teacher_key, Q1)
+    assert [(r["round"], r["state"], r["tally"]) for r in rounds] == [(1, "revealed", {"0.3": 2}), (2, "open", {"0.75": 2})]
+    store.set_step(room.code, room.teacher_key, "topn", 3)
+    asked(store, room)  # Back to the question's step: its last round, not the first
+    assert store.current(room.code)["question_id"] == again
+    assert store.ask_again(room.code, room.teacher_key, again) == Q1 + "#3"
+    exported = store.export(room.code, room.teacher_key)
+    assert sorted(exported["round"].tolist()) == [1, 1, 2, 2]
+
+
+def test_at_the_end_each_student_sees_their_own_answers_against_the_right_ones(store, room):
+    asked(store, room, Q1, "0.75", step=2)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "bobs-answer")
+    store.set_step(room.code, room.teacher_key, "topn", 4, Q2, "down")
+    store.answer(room.code, ann, Q2, "down")
+    before = store.my_answers(room.code, ann)
+    assert [(a["question_id"], a["answer"], a["right_answer"], a["right"]) for a in before] == \
+        [(Q1, "0.3", None, None), (Q2, "down", None, None)]  # nothing before the reveal
+    store.finish(room.code, room.teacher_key)
+    assert store.current(room.code)["finished"] is True
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.answer(room.code, bob, Q2, "up")  # the lesson is over: open questions locked
+    mine = store.my_answers(room.code, ann)
+    assert [(a["question_id"], a["step"], a["answer"], a["right_answer"], a["right"]) for a in mine] == \
+        [(Q1, 2, "0.3", "0.75", False), (Q2, 4, "down", "down", True)]
+    assert "bobs-answer" not in repr(mine) and "Bob" not in repr(mine)
+    assert [a["answer"] for a in store.my_answers(room.code, bob)] == ["bobs-answer", None]
+    with pytest.raises(LookupError):
+        store.my_answers(room.code, "forged-student-id")
