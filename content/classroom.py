@@ -18,6 +18,21 @@ NUMBER_OPTION = re.compile(r"-?\d+\.\d+")
 PLAYGROUND_TITLE = N_("Predict from the teacher's list")
 PLAYGROUND_TEXT = N_("The teacher's scenario: the list, the relevant items and K are below. Work it out, then answer.")
 REMOVE = N_("Remove")
+TIMER_SECONDS = N_("Seconds to answer")
+START_TIMER = N_("⏱ Start the timer")
+ASK_AGAIN = N_("↻ Ask again")
+ASK_AGAIN_HELP = N_("Ask this question once more (after explaining it, say) and compare the rounds; the first "
+                    "round's answers are kept.")
+HIDE_NAMES = N_("Hide every name (anonymous mode)")
+SHOW_NAMES = N_("Show the names again")
+FINISH = N_("End of lesson: show each student their answers")
+FINISH_HELP = N_("Locks every open question; each student sees their own answers against the right ones until "
+                 "you end the class.")
+YOUR_ANSWERS = N_("Your answers")
+NO_ANSWERS = N_("You did not answer any question.")
+COLUMN_QUESTION = N_("Question")
+COLUMN_YOURS = N_("Yours")
+COLUMN_RIGHT_ANSWER = N_("Right answer")
 KEEP_ANSWERS = N_("Keep the answers of a student I remove")
 KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
                        "the student.")
@@ -109,3 +124,13 @@ EXPORT_COLUMNS = {"answered_at": N_("answered at (UTC)"), "step": N_("step"), "q
 def export_columns() -> dict[str, str]:
     """The CSV export's column names in the teacher's language (classroom.export.COLUMNS in English)."""
     return {key: _(name) for key, name in EXPORT_COLUMNS.items()}
+
+
+def seconds_left(seconds: int) -> str:
+    return ngettext("⏱ Answers lock in {seconds} second.", "⏱ Answers lock in {seconds} seconds.", seconds).format(
+        seconds=numbers.integer(seconds))
+
+
+def round_result(number: int, right: int, answered: int) -> str:
+    """One round of a question asked again: '**Round 2:** 5 of 7 students got it right'."""
+    return _("**Round {number}:** {share}").format(number=numbers.integer(number), share=right_of(right, answered))

@@ -370,3 +370,65 @@ def test_the_database_is_where_the_readme_says(monkeypatch):
     path = live_class.database_url().removeprefix("sqlite:///")
     assert path == str(ROOT / ".receval-data" / "live_class.db")
     assert "`.receval-data/live_class.db` at the repository root" in (ROOT / "README.md").read_text()
+
+
+def test_a_timer_locks_the_answers_on_every_screen_when_it_runs_out():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    at.number_input(key="live_timer_seconds_topn:2").set_value(20)
+    at.button(key="live_timer_topn:2").click()
+    ran(at)
+    ran(ann)
+    assert "Answers lock in 20 seconds" in texts(ann) or "Answers lock in 19 seconds" in texts(ann)
+    real = live_class.store().clock
+    live_class.store().clock = lambda: real() + 21
+    try:
+        ran(ann)
+        ran(at)
+        assert "The teacher locked the answers" in texts(ann)
+        assert not [r for r in ann.radio if r.key == "live_answer_topn:2"]
+        assert "Answers are locked" in texts(at)
+    finally:
+        live_class.store().clock = real
+
+
+def test_a_question_asked_again_is_answered_afresh_and_the_rounds_are_compared():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(ann)
+    at.button(key="live_reveal").click()
+    ran(at)
+    at.button(key="live_again_topn:2").click()
+    ran(at)
+    ran(ann)
+    again = ann.radio(key="live_answer_topn:2#2")
+    assert again.value is None
+    again.set_value("0.75")
+    ran(ann)
+    at.button(key="live_reveal").click()
+    ran(at)
+    shown = texts(at)
+    assert "Round 1:** 0 of 1 student got it right" in shown and "Round 2:** 1 of 1 student got it right" in shown
+
+
+def test_at_the_end_of_the_lesson_each_student_sees_their_answers_and_the_projector_can_hide_names():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(ann)
+    at.button(key="live_anonymous").click()
+    ran(at)
+    assert "Ann" not in texts(at)
+    at.button(key="live_finish").click()
+    ran(at)
+    ran(ann)
+    assert "Your answers" in texts(ann)
+    table = ann.dataframe[0].value
+    assert table.iloc[0].tolist()[1:] == ["0.3", "0.75", "✗"]
+    assert "Recall@10" in table.iloc[0].tolist()[0]

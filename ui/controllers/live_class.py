@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+import pandas as pd
 import segno
 import streamlit as st
 
@@ -191,16 +192,30 @@ def _is_number(value: str) -> bool:
 # --------------------------------------------------------------------------- follow the teacher
 
 def follow(code: str, seen_key: str) -> None:
-    """Rerun the whole page when the room's version moved; else redraw nothing."""
+    """Rerun the whole page when the room's version or state moved; else redraw only the timer, if any."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         try:
-            version = store().current(code)["version"]
+            now = store().current(code)
         except RoomNotFound:
-            version = -1
-        if st.session_state.get(seen_key) != version:
+            now = None
+        if st.session_state.get(seen_key) != seen(now):
             st.rerun(scope="app")
+        if now and now["seconds_left"]:
+            st.markdown(f"**{class_texts.seconds_left(now['seconds_left'])}**")
     poll()
+
+
+def seen(now: dict | None):
+    """What a screen was drawn from: the version, and the state (a timer running out locks without a version)."""
+    return None if now is None else (now["version"], now["state"])
+
+
+def asked_question(step: LiveStep, now: dict) -> str | None:
+    """The question the class answers on this step: the last round the teacher asked of it."""
+    if step.question_id is None:
+        return None
+    return now["question_id"] if now.get("base_question") == step.question_id else step.question_id
 
 
 # --------------------------------------------------------------------------- landing: teach or join
@@ -274,15 +289,17 @@ def student_screen(code: str, student_id: str) -> None:
         st.warning(_(words.NOT_IN_CLASS))
         join_form(code)
         return
-    st.session_state["live_seen"] = now["version"]
+    st.session_state["live_seen"] = seen(now)
     follow(code, "live_seen")
     nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
     st.caption(words.student_caption(now["code"], nickname))
+    if now["finished"]:
+        my_answers_table(code, student_id)
     step = live_step(now["lesson"], now["step"])
     if step is None:
         st.info(_(words.WAITING))
         return
-    question_id = step.question_id
+    question_id = asked_question(step, now)
     state = now["state"] if question_id == now["question_id"] else "open"
     draw_step(step, state, f"live_student_{now['version']}")
     if question_id is not None:
@@ -415,7 +432,7 @@ def teacher_screen() -> None:
         st.info(_(words.ENDED_FOR_TEACHER))
         st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
-    st.session_state["live_teacher_seen"] = now["version"]
+    st.session_state["live_teacher_seen"] = seen(now)
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
     join_link = f"{page_address()}?{urlencode(with_language({'room': code}))}"
     head = st.columns([2, 1, 3], vertical_alignment="center")
@@ -431,11 +448,12 @@ def teacher_screen() -> None:
     if step is None:
         st.info(_(words.NOTHING_SHOWN))
     else:
-        state = now["state"] if step.question_id == now["question_id"] else "open"
+        question_id = asked_question(step, now)
+        state = now["state"] if question_id == now["question_id"] else "open"
         draw_step(step, state, f"live_teacher_{now['version']}")
-        if step.question_id:
-            question_panel(code, key, step, state)
-    class_tools(code, key)
+        if question_id:
+            question_panel(code, key, step, state, question_id)
+    class_tools(code, key, now)
 
 
 def _teacher_link(teacher: dict, code: str, key: str) -> None:
@@ -518,12 +536,12 @@ def _push_playground(code: str, key: str) -> None:
     store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
 
 
-def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
+def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str) -> None:
     """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary."""
     @st.fragment(run_every=POLL_SECONDS)
     def counts() -> None:
         try:
-            counted = store().counts(code, key, step.question_id)  # removed students are not counted
+            counted = store().counts(code, key, question_id)  # removed students are not counted
         except RoomNotFound:
             return
         st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
@@ -535,29 +553,61 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
     with right:
         buttons = st.columns(3)
         buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
-                          on_click=store().lock, args=(code, key, step.question_id))
+                          on_click=store().lock, args=(code, key, question_id))
         buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
-                          width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
+                          width="stretch", on_click=store().reveal, args=(code, key, question_id))
         buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
-                          args=(code, key, step.question_id), help=_(words.RESET_HELP))
+                          args=(code, key, question_id), help=_(words.RESET_HELP))
+    if state == "open":
+        timer_controls(code, key, question_id)
     if state == "locked":
         st.caption(_(words.LOCKED_CAPTION))
     if state == "revealed":
         if why(step):
             st.info(why(step))
-        draw_summary(step, store().tally(code, key, step.question_id), None, f"live_teacher_summary_{step.question_id}")
+        draw_summary(step, store().tally(code, key, question_id), None, f"live_teacher_summary_{question_id}")
+        compare_rounds(code, key, step, question_id)
 
 
-def class_tools(code: str, key: str) -> None:
+def timer_controls(code: str, key: str, question_id: str) -> None:
+    """Seconds, and a button that starts the timer: the store locks the answers when it runs out."""
+    seconds, start = st.columns([1, 1], vertical_alignment="bottom")
+    seconds.number_input(_(class_texts.TIMER_SECONDS), min_value=5, max_value=600, value=30, step=5,
+                         key=f"live_timer_seconds_{question_id}")
+    start.button(_(class_texts.START_TIMER), key=f"live_timer_{question_id}", on_click=_start_timer,
+                 args=(code, key, question_id))
+
+
+def _start_timer(code: str, key: str, question_id: str) -> None:
+    try:
+        store().start_timer(code, key, question_id, int(st.session_state[f"live_timer_seconds_{question_id}"]))
+    except PermissionError:  # locked in the meantime (AnswersClosed)
+        pass
+
+
+def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> None:
+    """After the reveal: Ask again (a new round), and each round's share right, first to last."""
+    st.button(_(class_texts.ASK_AGAIN), key=f"live_again_{question_id}", on_click=store().ask_again,
+              args=(code, key, question_id), help=_(class_texts.ASK_AGAIN_HELP))
+    rounds = store().rounds(code, key, question_id)
+    if len(rounds) < 2:
+        return
+    for asked in rounds:
+        summary = summarize(step, asked["tally"])
+        st.markdown(class_texts.round_result(asked["round"], summary.right, summary.answered))
+
+
+def class_tools(code: str, key: str, now: dict) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
     with st.expander(_(words.CLASS_TOOLS)):
+        class_features(code, key, now)
         roster = store().roster(code, key)
         if roster.empty:
             st.caption(_(words.NOBODY_YET))
         else:
             st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
         for row in roster.itertuples():
-            roster_row(code, key, row)
+            roster_row(code, key, row, now["anonymous"])
         st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
@@ -572,11 +622,43 @@ def export_csv(code: str, key: str) -> str:
     return csv_text(store().export(code, key), describe, class_texts.export_columns())
 
 
-def roster_row(code: str, key: str, row) -> None:
-    """One student: the nickname (or hidden), Hide/Show, Remove (keeping the answers if the box says so)."""
+def class_features(code: str, key: str, now: dict) -> None:
+    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back) and the end
+    of the lesson, where each student sees their own answers against the right ones."""
+    left, right = st.columns(2)
+    left.button(_(class_texts.SHOW_NAMES) if now["anonymous"] else _(class_texts.HIDE_NAMES), key="live_anonymous",
+                on_click=store().set_anonymous, args=(code, key, not now["anonymous"]), width="stretch")
+    right.button(_(class_texts.FINISH), key="live_finish", disabled=now["finished"], on_click=store().finish,
+                 args=(code, key), help=_(class_texts.FINISH_HELP), width="stretch")
+
+
+def my_answers_table(code: str, student_id: str) -> None:
+    """The end of the lesson on a student's phone: each question, their answer, the right one."""
+    rows = []
+    for mine in store().my_answers(code, student_id):
+        step = live_step(mine["lesson"], mine["step"]) if mine["lesson"] else None
+        if step is None or step.prompt is None:
+            continue
+        shown = (lambda value: class_texts.option_text(value)) if step.options else str
+        rows.append({_(class_texts.COLUMN_QUESTION): prompt(step),
+                     _(class_texts.COLUMN_YOURS): shown(mine["answer"]) if mine["answer"] is not None else "—",
+                     _(class_texts.COLUMN_RIGHT_ANSWER): (shown(mine["right_answer"]) if step.options else
+                                                         describe(step.exact_value))
+                     if mine["right_answer"] is not None else "—",
+                     "": "✓" if mine["right"] else ("✗" if mine["right"] is False else "")})
+    st.markdown("#### " + _(class_texts.YOUR_ANSWERS))
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+    else:
+        st.caption(_(class_texts.NO_ANSWERS))
+
+
+def roster_row(code: str, key: str, row, anonymous: bool = False) -> None:
+    """One student: the nickname (hidden, or every one in anonymous mode), Hide/Show, Remove (keeping the
+    answers if the box says so)."""
     tag = codes.digest(row.student_id)[:16]
     name, hide, remove = st.columns([4, 1, 1], vertical_alignment="center")
-    name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
+    name.markdown(_(words.HIDDEN) if row.hidden or anonymous else text.markdown(row.nickname))
     hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{tag}", on_click=store().hide,
                 args=(code, key, row.student_id, not row.hidden))
     remove.button(_(class_texts.REMOVE), key=f"live_remove_{tag}", on_click=_remove, args=(code, key, row.student_id))
