@@ -243,10 +243,19 @@ def _teacher_calls(store, room, key):
         "roster": lambda: store.roster(room.code, key),
         "hide": lambda: store.hide(room.code, key, "someone"),
         "end_room": lambda: store.end_room(room.code, key),
+        "remove": lambda: store.remove(room.code, key, "someone"),
+        "counts": lambda: store.counts(room.code, key, Q1),
+        "who_answered": lambda: store.who_answered(room.code, key, Q1),
+        "start_timer": lambda: store.start_timer(room.code, key, Q1, 30),
+        "set_anonymous": lambda: store.set_anonymous(room.code, key, True),
+        "ask_again": lambda: store.ask_again(room.code, key, Q1),
+        "rounds": lambda: store.rounds(room.code, key, Q1),
+        "finish": lambda: store.finish(room.code, key),
     }
 
 
-TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room"]
+TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room", "remove",
+                 "counts", "who_answered", "start_timer", "set_anonymous", "ask_again", "rounds", "finish"]
 
 
 def _snapshot(store, room):
@@ -277,10 +286,11 @@ def _student_calls(store, code, student, question):
         "my_answer": lambda: store.my_answer(code, student, question),
         "question": lambda: store.question(code, question),
         "distribution": lambda: store.distribution(code, question),
+        "my_answers": lambda: store.my_answers(code, student),
     }
 
 
-STUDENT_CALLS = ["join", "current", "student", "answer", "my_answer", "question", "distribution"]
+STUDENT_CALLS = ["join", "current", "student", "answer", "my_answer", "question", "distribution", "my_answers"]
 
 
 @pytest.mark.parametrize("call", STUDENT_CALLS + TEACHER_CALLS)
