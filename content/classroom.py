@@ -30,9 +30,7 @@ FINISH_HELP = N_("Locks every open question; each student sees their own answers
                  "you end the class.")
 YOUR_ANSWERS = N_("Your answers")
 NO_ANSWERS = N_("You did not answer any question.")
-COLUMN_QUESTION = N_("Question")
-COLUMN_YOURS = N_("Yours")
-COLUMN_RIGHT_ANSWER = N_("Right answer")
+
 KEEP_ANSWERS = N_("Keep the answers of a student I remove")
 KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
                        "the student.")
@@ -134,3 +132,13 @@ def seconds_left(seconds: int) -> str:
 def round_result(number: int, right: int, answered: int) -> str:
     """One round of a question asked again: '**Round 2:** 5 of 7 students got it right'."""
     return _("**Round {number}:** {share}").format(number=numbers.integer(number), share=right_of(right, answered))
+
+
+def own_answer(yours: str | None, right: str | None, is_right: bool | None) -> str:
+    """One question at the end of the lesson: the student's answer against the right one."""
+    mark = {True: "✓", False: "✗"}.get(is_right, "")
+    if yours is None:
+        yours = _("no answer")
+    if right is None:
+        return _("Yours: {yours}").format(yours=yours)
+    return _("Yours: {yours} · right answer: {right} {mark}").format(yours=yours, right=right, mark=mark).strip()

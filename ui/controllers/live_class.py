@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-import pandas as pd
 import segno
 import streamlit as st
 
@@ -633,23 +632,23 @@ def class_features(code: str, key: str, now: dict) -> None:
 
 
 def my_answers_table(code: str, student_id: str) -> None:
-    """The end of the lesson on a student's phone: each question, their answer, the right one."""
-    rows = []
+    """The end of the lesson on a student's phone: each question, their answer, the right one (one line
+    each, not a table: a 390 px phone cuts a table's last columns)."""
+    st.markdown("#### " + _(class_texts.YOUR_ANSWERS))
+    shown_any = False
     for mine in store().my_answers(code, student_id):
         step = live_step(mine["lesson"], mine["step"]) if mine["lesson"] else None
         if step is None or step.prompt is None:
             continue
-        shown = (lambda value: class_texts.option_text(value)) if step.options else str
-        rows.append({_(class_texts.COLUMN_QUESTION): prompt(step),
-                     _(class_texts.COLUMN_YOURS): shown(mine["answer"]) if mine["answer"] is not None else "—",
-                     _(class_texts.COLUMN_RIGHT_ANSWER): (shown(mine["right_answer"]) if step.options else
-                                                         describe(step.exact_value))
-                     if mine["right_answer"] is not None else "—",
-                     "": "✓" if mine["right"] else ("✗" if mine["right"] is False else "")})
-    st.markdown("#### " + _(class_texts.YOUR_ANSWERS))
-    if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True)
-    else:
+        def shown(value):
+            return class_texts.option_text(value) if step.options else value
+        right = (shown(mine["right_answer"]) if step.options else describe(step.exact_value)) \
+            if mine["right_answer"] is not None else None
+        st.markdown(f"**{text.markdown(prompt(step))}**  \n" + class_texts.own_answer(
+            text.quoted(shown(mine["answer"])) if mine["answer"] is not None else None,
+            text.markdown(right) if right is not None else None, mine["right"]))
+        shown_any = True
+    if not shown_any:
         st.caption(_(class_texts.NO_ANSWERS))
 
 
