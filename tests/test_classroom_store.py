@@ -768,3 +768,25 @@ def test_at_the_end_each_student_sees_their_own_answers_against_the_right_ones(s
     assert [a["answer"] for a in store.my_answers(room.code, bob)] == ["bobs-answer", None]
     with pytest.raises(LookupError):
         store.my_answers(room.code, "forged-student-id")
+
+
+def test_a_database_made_before_these_columns_gets_them_when_a_store_opens_it(database_url):
+    from sqlalchemy import text
+
+    old = classroom.Store(database_url)
+    with old.engine.begin() as connection:  # the tables as the previous version made them
+        connection.execute(text("DROP INDEX live_students_nickname_key"))
+        for table, column in (("live_rooms", "anonymous"), ("live_rooms", "finished"), ("live_questions", "deadline"),
+                              ("live_questions", "lesson"), ("live_students", "nickname_key"),
+                              ("live_students", "removed")):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+    old.engine.dispose()
+    store = classroom.Store(database_url)
+    room = store.create_room("topn")
+    asked(store, room)
+    store.join(room.code, "Ann")
+    with pytest.raises(classroom.NicknameTaken):
+        store.join(room.code, "ANN")
+    store.start_timer(room.code, room.teacher_key, Q1, 30)
+    assert store.current(room.code)["anonymous"] is False and store.current(room.code)["seconds_left"] == 30
+    store.engine.dispose()
