@@ -6,6 +6,9 @@ code path.
 """
 
 from classroom.codes import ALPHABET, CODE_LENGTH
-from classroom.store import NicknameTaken, Room, RoomNotFound, Store
+from classroom.clients import client_address
+from classroom.limits import JoinThrottled
+from classroom.store import AnswersClosed, ClassFull, NicknameTaken, Room, RoomNotFound, Store
 
-__all__ = ["ALPHABET", "CODE_LENGTH", "NicknameTaken", "Room", "RoomNotFound", "Store"]
+__all__ = ["ALPHABET", "CODE_LENGTH", "AnswersClosed", "ClassFull", "JoinThrottled", "NicknameTaken", "Room",
+           "RoomNotFound", "Store", "client_address"]

@@ -41,11 +41,21 @@ def same_secret(secret: str, stored_digest: str) -> bool:
 
 class NicknameError(ValueError):
     """What is wrong with a nickname: English text, plus ``code`` and ``fields`` for a UI to translate
-    (``not_text``, ``empty``, ``too_long`` {length, most}, ``control`` {character})."""
+    (``not_text``, ``empty``, ``too_long`` {length, most}, ``control`` {character}, ``invisible`` {character})."""
 
     def __init__(self, text: str, code: str, **fields):
         super().__init__(text)
         self.code, self.fields = code, fields
+
+
+# Letters and symbols that draw nothing: Hangul fillers, the braille blank, the Mongolian vowel separator,
+# the combining grapheme joiner. (Format characters, Cf, are refused by category.)
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f")
+
+
+def _variation_selector(character: str) -> bool:
+    point = ord(character)
+    return 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF
 
 
 def check_nickname(nickname: str) -> str:
@@ -57,16 +67,38 @@ def check_nickname(nickname: str) -> str:
     if len(nickname) > MAX_NICKNAME:
         raise NicknameError(f"That nickname is {len(nickname)} characters long; at most {MAX_NICKNAME}.", "too_long",
                             length=len(nickname), most=MAX_NICKNAME)
-    # Format characters are refused (a right-to-left override would turn the projector's text around),
-    # except the zero-width joiner that joins emoji such as 👩‍💻.
-    control = [c for c in nickname if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
-               and c != "\u200d"]
+    control = [c for c in nickname if unicodedata.category(c) in ("Cc", "Cs", "Co", "Zl", "Zp")]
     if control:
         found = f"U+{ord(control[0]):04X}"
         raise NicknameError(f"A nickname cannot hold control or invisible characters (found {found}).", "control",
                             character=found)
+    # Format characters (zero-width joiners and spaces, bidi controls, tags) and blank letters let two names
+    # look the same, or turn the projector's text around.
+    invisible = [c for c in nickname if unicodedata.category(c) == "Cf" or c in BLANK_LETTERS]
+    if invisible:
+        found = f"U+{ord(invisible[0]):04X}"
+        raise NicknameError(f"A nickname cannot hold invisible characters such as zero-width joiners or direction "
+                            f"marks (found {found}).", "invisible", character=found)
+    if not nickname_key(nickname):
+        raise NicknameError("Type a nickname, or choose to stay anonymous.", "empty")
     return nickname
 
 
+def nickname_key(nickname: str) -> str:
+    """What two nicknames are compared by: NFKC, case-folded, variation selectors and every space dropped
+    ("Ann", "ANN ", "Ａｎｎ", "A\u200anN" with a hair space and "Ann" with an emoji variation selector are one
+    name). Dropping inner spaces too refuses "Ann Lee" after "AnnLee": a refusal costs a student a second
+    try, a look-alike on the roster costs the teacher knowing who is who."""
+    text = unicodedata.normalize("NFKC", str(nickname))
+    text = "".join(c for c in text if not _variation_selector(c))
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return "".join(text.split())
+
+
+def anonymous_tag() -> str:
+    """The drawn part of an anonymous nickname ("7K42" in "Student 7K42")."""
+    return f"{secrets.choice(ALPHABET)}{secrets.choice(ALPHABET)}{secrets.randbelow(100):02d}"
+
+
 def anonymous_nickname() -> str:
-    return f"Student {secrets.choice(ALPHABET)}{secrets.choice(ALPHABET)}{secrets.randbelow(100):02d}"
+    return f"Student {anonymous_tag()}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import (Boolean, Column, Float, ForeignKeyConstraint, Index, Integer, MetaData,
-                        PrimaryKeyConstraint, String, Table, Text, text)
+                        PrimaryKeyConstraint, String, Table, Text, inspect, text)
 from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateIndex, CreateTable
 
@@ -18,6 +18,8 @@ rooms = Table(
     Column("question_id", Text),
     Column("version", Integer, nullable=False, default=1),
     Column("created_at", Float, nullable=False),
+    Column("anonymous", Boolean),  # names hidden on the projector (NULL: a room from before, not anonymous)
+    Column("finished", Boolean),   # every student sees their own answers against the right ones
 )
 
 questions = Table(
@@ -26,6 +28,10 @@ questions = Table(
     Column("question_id", Text, nullable=False),
     Column("right_answer", Text),
     Column("state", String(8), nullable=False),  # open, locked, revealed
+    Column("lesson", Text),        # what the question was asked on: its text and step for the export
+    Column("step", Integer),
+    Column("deadline", Float),     # the timer: answers lock at this time (epoch seconds), the same for every process
+    Column("asked_at", Float),
     PrimaryKeyConstraint("room", "question_id"),
     ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
 )
@@ -37,8 +43,11 @@ students = Table(
     Column("nickname", Text, nullable=False),
     Column("hidden", Boolean, nullable=False, default=False),
     Column("joined_at", Float, nullable=False),
+    Column("nickname_key", Text),  # codes.nickname_key: two names that look the same have the same key
+    Column("removed", Boolean),    # removed by the teacher, answers kept
     ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
     Index("live_students_nickname", "room", "nickname", unique=True),
+    Index("live_students_nickname_key", "room", "nickname_key", unique=True),
 )
 
 answers = Table(
@@ -59,12 +68,22 @@ retired_codes = Table(
     Column("day", String(10), nullable=False),
 )
 
-# Wrong join codes per browser (by digest), so guessing codes gets slower for everyone's processes.
+# Wrong join codes per client address (by digest), so guessing codes gets slower for everyone's processes.
 join_failures = Table(
     "live_join_failures", metadata,
     Column("browser_digest", String(64), primary_key=True),
     Column("failures", Integer, nullable=False),
     Column("last_at", Float, nullable=False),
+)
+
+# Joins per client address (by digest): a bucket of tokens that refills with time, kept across reloads.
+throttle = Table(
+    "live_throttle", metadata,
+    Column("kind", String(16), nullable=False),
+    Column("client_digest", String(64), nullable=False),
+    Column("tokens", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("kind", "client_digest"),
 )
 
 SCHEMA_LOCK = 7_254_012  # any constant: PostgreSQL's advisory lock for creating the tables
@@ -80,5 +99,15 @@ def create(connection: Connection) -> None:
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
     for table in metadata.sorted_tables:
         connection.execute(CreateTable(table, if_not_exists=True))
+        _add_missing_columns(connection, table)
         for index in table.indexes:
             connection.execute(CreateIndex(index, if_not_exists=True))
+
+
+def _add_missing_columns(connection: Connection, table: Table) -> None:
+    """A database made by an earlier version gets the columns added since (all of them nullable)."""
+    present = {column["name"] for column in inspect(connection).get_columns(table.name)}
+    for column in table.columns:
+        if column.name not in present:
+            kind = column.type.compile(dialect=connection.dialect)
+            connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))

@@ -10,27 +10,29 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import re
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
-from sqlalchemy import and_, delete, exists, func, insert, select, update
+from sqlalchemy import and_, delete, exists, false, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from classroom import codes, schema
+from classroom import codes, limits, schema
 from classroom.engine import make_engine, reclaim_deleted
 from classroom.judge import is_right
-from classroom.schema import answers, join_failures, questions, retired_codes, rooms, students
+from classroom.limits import JoinThrottled
+from classroom.schema import answers, join_failures, questions, retired_codes, rooms, students, throttle
 
 STATES = ("open", "locked", "revealed")
 MAX_ANSWER = 200
-# Wrong join codes a browser may type at full speed; then 5 s, and each further one doubles it, up to a minute.
-FREE_WRONG_CODES = 5
-MAX_JOIN_WAIT = 60.0
-FORGET_FAILURES_AFTER = 15 * 60.0
+MAX_STUDENTS = 1000  # a lecture hall; a flood of joins stops here even from many addresses
+MAX_TIMER = 3600
+ANONYMOUS = "Student {tag}"
+ROUND = "#"  # a question asked again: "<question id>#2", "#3", ...
 
 
 class RoomNotFound(LookupError):
@@ -38,11 +40,21 @@ class RoomNotFound(LookupError):
 
 
 class NicknameTaken(ValueError):
-    """Another student of this class already has this nickname (``.nickname``)."""
+    """This nickname, or one that looks the same (``codes.nickname_key``), is in use in this class. The
+    message says only that it cannot be used, not that someone of that name is in the class."""
 
-    def __init__(self, text: str, nickname: str = ""):
+    def __init__(self, text: str = "That nickname cannot be used in this class: choose another one.",
+                 nickname: str = ""):
         super().__init__(text)
         self.nickname = nickname
+
+
+class ClassFull(PermissionError):
+    """The class has as many students as it may (``.most``)."""
+
+    def __init__(self, most: int):
+        super().__init__(f"This class is full ({most} students).")
+        self.most = most
 
 
 class AnswersClosed(PermissionError):
@@ -70,10 +82,12 @@ class Store:
     """One database of live classes; safe to share between threads (each call takes its own connection)."""
 
     def __init__(self, url: str, *, max_age: datetime.timedelta = datetime.timedelta(hours=12),
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, max_students: int = MAX_STUDENTS,
+                 join_burst: int = limits.JOIN_BURST, join_every: float = limits.JOIN_EVERY):
         self.engine: Engine = make_engine(url)
         self.max_age = max_age.total_seconds()
         self.clock = clock
+        self.max_students, self.join_burst, self.join_every = int(max_students), int(join_burst), float(join_every)
         with self._write() as connection:
             schema.create(connection)
 
@@ -88,8 +102,9 @@ class Store:
         with self.engine.connect().execution_options(receval_read_only=True) as connection, connection.begin():
             yield connection
 
-    def _room(self, connection: Connection, code: str):
-        row = connection.execute(select(rooms).where(rooms.c.code == codes.normal_code(code))).first()
+    def _room(self, connection: Connection, code: str, lock: bool = False):
+        query = select(rooms).where(rooms.c.code == codes.normal_code(code))
+        row = connection.execute(query.with_for_update() if lock else query).first()
         if row is None:
             raise RoomNotFound(f"No class has the code {code!r}.")
         if row.created_at + self.max_age <= self.clock():
@@ -148,7 +163,9 @@ class Store:
                 self._delete_rooms(connection, old)
             connection.execute(delete(retired_codes).where(retired_codes.c.day != self._today()))
             connection.execute(delete(join_failures).where(
-                join_failures.c.last_at < self.clock() - FORGET_FAILURES_AFTER))
+                join_failures.c.last_at < self.clock() - limits.FORGET_FAILURES_AFTER))
+            connection.execute(delete(throttle).where(  # a bucket this old is full again: the same as no row
+                throttle.c.updated_at < self.clock() - self.join_burst * self.join_every))
         if old:
             reclaim_deleted(self.engine)
         return len(old)
@@ -168,20 +185,58 @@ class Store:
 
     # ------------------------------------------------------------------ students
 
-    def join(self, code: str, nickname: str) -> str:
-        """A new student of the class; returns the student id (a secret of the student's)."""
-        nickname = codes.check_nickname(nickname)
+    def join(self, code: str, nickname: str | None = None, *, client: str | None = None,
+             anonymous: str = ANONYMOUS) -> str:
+        """A new student of the class; returns the student id (a secret of the student's).
+
+        ``nickname`` None draws an anonymous one from ``anonymous`` (its ``{tag}`` filled in, in the
+        student's language). ``client`` is the address the limits are keyed on (classroom.clients); None
+        (this machine, a test) is not limited. Raises, in this order: :class:`JoinThrottled` (wrong codes),
+        ``NicknameError``, :class:`RoomNotFound` (counted as a wrong code), :class:`ClassFull`,
+        :class:`JoinThrottled` (joins), :class:`NicknameTaken`.
+        """
+        if client is not None:
+            wait = self.join_wait(client)
+            if wait:
+                raise JoinThrottled("wrong_codes", wait)
+        if nickname is not None:
+            nickname = codes.check_nickname(nickname)
         student_id = codes.new_student_id()
 
         def work(connection):
-            row = self._room(connection, code)
-            connection.execute(insert(students).values(student_id=student_id, room=row.code, nickname=nickname,
-                                                       hidden=False, joined_at=self.clock()))
+            row = self._room(connection, code, lock=True)  # joins to one room one at a time: the cap holds
+            present = connection.execute(select(func.count()).select_from(students).where(
+                students.c.room == row.code, _present())).scalar_one()
+            if present >= self.max_students:
+                return ClassFull(self.max_students)
+            if client is not None:
+                wait = limits.take_join_token(connection, _upsert(connection), client, self.clock(),
+                                              self.join_burst, self.join_every)
+                if wait:
+                    return JoinThrottled("joins", wait)
+            names = [nickname] if nickname is not None else [anonymous.format(tag=codes.anonymous_tag())
+                                                             for _ in range(20)]
+            for name in names:
+                key = codes.nickname_key(name)
+                taken = connection.execute(select(exists().where(
+                    students.c.room == row.code, or_(students.c.nickname_key == key, students.c.nickname == name)))
+                ).scalar()
+                if not taken:
+                    connection.execute(insert(students).values(
+                        student_id=student_id, room=row.code, nickname=name, nickname_key=key, hidden=False,
+                        removed=False, joined_at=self.clock()))
+                    return None
+            return NicknameTaken(nickname=nickname or "")  # the spent join token stays spent: probing costs
         try:
-            self._call(True, work)
-        except IntegrityError:
-            raise NicknameTaken(f"Someone in this class is already called {nickname!r}: choose another nickname.",
-                                nickname) from None
+            problem = self._call(True, work)
+        except RoomNotFound:
+            if client is not None:
+                self.wrong_code(client)
+            raise
+        except IntegrityError:  # the same name in the same instant from another process
+            raise NicknameTaken(nickname=nickname or "") from None
+        if problem is not None:
+            raise problem
         return student_id
 
     def student(self, code: str, student_id: str) -> dict:
@@ -189,18 +244,18 @@ class Store:
         def work(connection):
             row = self._room(connection, code)
             found = connection.execute(select(students.c.nickname, students.c.hidden).where(
-                students.c.room == row.code, students.c.student_id == str(student_id))).first()
+                students.c.room == row.code, students.c.student_id == str(student_id), _present())).first()
             if found is None:
                 raise LookupError("This student is not in this class.")
             return {"nickname": found.nickname, "hidden": bool(found.hidden)}
         return self._call(False, work)
 
     def roster(self, code: str, teacher_key: str) -> pd.DataFrame:
-        """Every student of the class: id, nickname, hidden, joined in order."""
+        """Every student in the class (not the removed): id, nickname, hidden, joined in order."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
             return connection.execute(select(students.c.student_id, students.c.nickname, students.c.hidden)
-                                      .where(students.c.room == row.code)
+                                      .where(students.c.room == row.code, _present())
                                       .order_by(students.c.joined_at, students.c.nickname)).all()
         return pd.DataFrame(self._call(False, work), columns=["student_id", "nickname", "hidden"])
 
@@ -212,23 +267,31 @@ class Store:
                                .values(hidden=bool(hidden)))
         self._call(True, work)
 
-    def join_wait(self, browser: str) -> float:
-        """Seconds this browser must wait before its next join code is tried (0 at first)."""
-        with self._read() as connection:
-            row = connection.execute(select(join_failures).where(
-                join_failures.c.browser_digest == codes.digest(browser))).first()
-        if row is None or row.failures < FREE_WRONG_CODES or row.last_at < self.clock() - FORGET_FAILURES_AFTER:
-            return 0.0
-        wait = min(MAX_JOIN_WAIT, 5.0 * 2.0 ** (row.failures - FREE_WRONG_CODES))
-        return max(0.0, row.last_at + wait - self.clock())
+    def remove(self, code: str, teacher_key: str, student_id: str, keep_answers: bool = False) -> None:
+        """Take a student out of the class: out of the roster and the counts, unable to answer or see the
+        class as that student. ``keep_answers`` keeps their answers in the tallies and the export (and their
+        nickname in use); otherwise the answers and the nickname are deleted."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            mine = and_(students.c.room == row.code, students.c.student_id == str(student_id))
+            if keep_answers:
+                connection.execute(update(students).where(mine).values(removed=True))
+            else:
+                connection.execute(delete(answers).where(answers.c.room == row.code,
+                                                         answers.c.student_id == str(student_id)))
+                connection.execute(delete(students).where(mine))
+            return self._bump(connection, row.code)
+        self._call(True, work)
 
-    def wrong_code(self, browser: str) -> None:
-        digest = codes.digest(browser)
+    def join_wait(self, client: str) -> int:
+        """Whole seconds this client address must wait before its next join code is tried (0 at first)."""
+        with self._read() as connection:
+            return limits.wrong_code_wait(connection, client, self.clock())
+
+    def wrong_code(self, client: str) -> None:
+        """Count a wrong join code against this client address (join counts its own)."""
         with self._write() as connection:
-            done = connection.execute(update(join_failures).where(join_failures.c.browser_digest == digest).values(
-                failures=join_failures.c.failures + 1, last_at=self.clock())).rowcount
-            if not done:
-                connection.execute(insert(join_failures).values(browser_digest=digest, failures=1, last_at=self.clock()))
+            limits.count_wrong_code(connection, _upsert(connection), client, self.clock())
 
     # ------------------------------------------------------------------ steps and questions
 
@@ -241,14 +304,27 @@ class Store:
                 known = connection.execute(select(questions.c.state).where(
                     questions.c.room == row.code, questions.c.question_id == question_id)).first()
                 if known is None:
-                    connection.execute(insert(questions).values(room=row.code, question_id=question_id,
-                                                                right_answer=right_answer, state="open"))
+                    connection.execute(insert(questions).values(
+                        room=row.code, question_id=question_id, right_answer=right_answer, state="open",
+                        lesson=lesson, step=int(step), asked_at=self.clock()))
                 elif right_answer is not None:
                     connection.execute(update(questions).where(
                         questions.c.room == row.code, questions.c.question_id == question_id).values(
                         right_answer=right_answer))
-            return self._bump(connection, row.code, lesson=lesson, step=int(step), question_id=question_id)
+                question = self._latest_round(connection, row.code, question_id)
+            else:
+                question = None
+            return self._bump(connection, row.code, lesson=lesson, step=int(step), question_id=question)
         return self._call(True, work)
+
+    def _latest_round(self, connection: Connection, room: str, question_id: str) -> str:
+        """The last time this question was asked (``question_id`` or ``question_id#n``): coming back to its
+        step shows the last round, not the first."""
+        found = connection.execute(select(questions.c.question_id).where(
+            questions.c.room == room, or_(questions.c.question_id == question_id,
+                                          questions.c.question_id.startswith(question_id + ROUND, autoescape=True)))
+        ).scalars().all()
+        return max(found, key=round_number, default=question_id)
 
     def _bump(self, connection: Connection, code: str, **values) -> int:
         connection.execute(update(rooms).where(rooms.c.code == code).values(version=rooms.c.version + 1, **values))
@@ -260,12 +336,19 @@ class Store:
             row = self._room(connection, code)
             question = None
             if row.question_id is not None:
-                question = connection.execute(select(questions.c.state, questions.c.right_answer).where(
+                question = connection.execute(select(questions.c.state, questions.c.right_answer,
+                                                     questions.c.deadline).where(
                     questions.c.room == row.code, questions.c.question_id == row.question_id)).first()
-            state = question.state if question else "open"
+            now = self.clock()
+            state = self._state(question, now) if question else "open"
+            deadline = question.deadline if question and state == "open" else None
             return {"code": row.code, "lesson": row.lesson, "step": row.step, "question_id": row.question_id,
                     "version": row.version, "state": state,
-                    "right_answer": question.right_answer if question and state == "revealed" else None}
+                    "right_answer": question.right_answer if question and state == "revealed" else None,
+                    "base_question": base_question(row.question_id) if row.question_id else None,
+                    "round": round_number(row.question_id) if row.question_id else None,
+                    "deadline": deadline, "seconds_left": limits.whole_seconds(deadline - now) if deadline else None,
+                    "anonymous": bool(row.anonymous), "finished": bool(row.finished)}
         return self._call(False, work)
 
     def question(self, code: str, question_id: str) -> dict:
@@ -273,8 +356,9 @@ class Store:
         def work(connection):
             row = self._room(connection, code)
             found = self._question(connection, row.code, question_id)
-            return {"question_id": question_id, "state": found.state,
-                    "right_answer": found.right_answer if found.state == "revealed" else None}
+            state = self._state(found, self.clock())
+            return {"question_id": question_id, "state": state,
+                    "right_answer": found.right_answer if state == "revealed" else None}
         return self._call(False, work)
 
     def _question(self, connection: Connection, room: str, question_id: str):
@@ -283,6 +367,13 @@ class Store:
         if found is None:
             raise QuestionNotFound(f"This class has no question {question_id!r}.")
         return found
+
+    @staticmethod
+    def _state(question, now: float) -> str:
+        """The question's state as every screen sees it: an open question whose timer ran out is locked."""
+        if question.state == "open" and question.deadline is not None and question.deadline <= now:
+            return "locked"
+        return question.state
 
     def _set_state(self, code: str, teacher_key: str, question_id: str, state: str, clear: bool = False) -> int:
         def work(connection):
@@ -294,7 +385,8 @@ class Store:
                                                          answers.c.question_id == question_id))
             if state == "locked":  # locking a revealed question leaves it revealed
                 where = and_(where, questions.c.state == "open")
-            connection.execute(update(questions).where(where).values(state=state))
+            connection.execute(update(questions).where(where).values(
+                state=state, **({"deadline": None} if state == "open" else {})))
             return self._bump(connection, row.code)
         return self._call(True, work)
 
@@ -317,9 +409,9 @@ class Store:
         def work(connection):
             row = self._room(connection, code)
             found = self._question(connection, row.code, question_id)
-            if found.state != "open":
-                raise AnswersClosed(found.state)
-            if not connection.execute(select(exists().where(students.c.room == row.code,
+            if self._state(found, self.clock()) != "open":
+                raise AnswersClosed(self._state(found, self.clock()))
+            if not connection.execute(select(exists().where(students.c.room == row.code, _present(),
                                                             students.c.student_id == str(student_id)))).scalar():
                 raise LookupError("This student is not in this class.")
             key = {"room": row.code, "question_id": str(question_id), "student_id": str(student_id)}
@@ -347,7 +439,7 @@ class Store:
         """The tally as students may see it: only after the teacher revealed the question."""
         def work(connection):
             row = self._room(connection, code)
-            if self._question(connection, row.code, question_id).state != "revealed":
+            if self._state(self._question(connection, row.code, question_id), self.clock()) != "revealed":
                 raise PermissionError("The class's answers are shown only after the teacher reveals them.")
             return self._counts(connection, row.code, question_id)
         return self._call(False, work)
@@ -359,28 +451,167 @@ class Store:
             .group_by(answers.c.value).order_by(count.desc(), answers.c.value)).all()
         return {value: n for value, n in rows}
 
+    def counts(self, code: str, teacher_key: str, question_id: str | None = None) -> dict:
+        """``joined``: students in the class (hidden ones too, removed ones not); ``answered``: how many of
+        them answered ``question_id`` (0 without one)."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            joined = connection.execute(select(func.count()).select_from(students).where(
+                students.c.room == row.code, _present())).scalar_one()
+            answered = 0 if question_id is None else connection.execute(
+                select(func.count()).select_from(answers.join(students, students.c.student_id == answers.c.student_id))
+                .where(answers.c.room == row.code, answers.c.question_id == str(question_id), _present())).scalar_one()
+            return {"joined": joined, "answered": answered}
+        return self._call(False, work)
+
+    def who_answered(self, code: str, teacher_key: str, question_id: str) -> list[str | None]:
+        """The nicknames of the students in the class who answered, in the order they answered; None for
+        a hidden nickname, and for every one in anonymous mode (the count still shows)."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            found = connection.execute(select(students.c.nickname, students.c.hidden).select_from(
+                answers.join(students, students.c.student_id == answers.c.student_id))
+                .where(answers.c.room == row.code, answers.c.question_id == str(question_id), _present())
+                .order_by(answers.c.answered_at)).all()
+            return [None if row.anonymous or hidden else nickname for nickname, hidden in found]
+        return self._call(False, work)
+
+    # ------------------------------------------------------------------ classroom features
+
+    def start_timer(self, code: str, teacher_key: str, question_id: str, seconds: float | None) -> int:
+        """Answers to ``question_id`` lock ``seconds`` from now (None: no timer). The deadline is in the
+        database, so every process and every view lock at the same moment; :meth:`current` says what is left."""
+        if seconds is not None and not 1 <= float(seconds) <= MAX_TIMER:
+            raise ValueError(f"A timer runs 1 to {MAX_TIMER} seconds, not {seconds}.")
+
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            found = self._question(connection, row.code, question_id)
+            if self._state(found, self.clock()) != "open":
+                raise AnswersClosed(self._state(found, self.clock()))
+            connection.execute(update(questions).where(
+                questions.c.room == row.code, questions.c.question_id == str(question_id)).values(
+                deadline=None if seconds is None else self.clock() + float(seconds)))
+            return self._bump(connection, row.code)
+        return self._call(True, work)
+
+    def set_anonymous(self, code: str, teacher_key: str, anonymous: bool = True) -> int:
+        """Anonymous mode: no screen of the class shows a nickname (:meth:`who_answered` gives None)."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            return self._bump(connection, row.code, anonymous=bool(anonymous))
+        return self._call(True, work)
+
+    def ask_again(self, code: str, teacher_key: str, question_id: str) -> str:
+        """Ask a question again (after teaching, to compare): a new round, open and empty, becomes the
+        class's question; the earlier rounds keep their answers. Returns the new round's id."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            base = base_question(question_id)
+            first = self._question(connection, row.code, base)
+            latest = self._latest_round(connection, row.code, base)
+            again = f"{base}{ROUND}{round_number(latest) + 1}"
+            connection.execute(insert(questions).values(
+                room=row.code, question_id=again, right_answer=first.right_answer, state="open", lesson=first.lesson,
+                step=first.step, asked_at=self.clock()))
+            self._bump(connection, row.code, question_id=again)
+            return again
+        return self._call(True, work)
+
+    def rounds(self, code: str, teacher_key: str, question_id: str) -> list[dict]:
+        """Every round of a question, first to last: id, round, state and tally, to compare before and after."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            base = base_question(question_id)
+            found = connection.execute(select(questions.c.question_id, questions.c.state, questions.c.deadline).where(
+                questions.c.room == row.code, or_(questions.c.question_id == base,
+                                                  questions.c.question_id.startswith(base + ROUND, autoescape=True)))
+            ).all()
+            return [{"question_id": q.question_id, "round": round_number(q.question_id),
+                     "state": self._state(q, self.clock()), "tally": self._counts(connection, row.code, q.question_id)}
+                    for q in sorted(found, key=lambda q: round_number(q.question_id))]
+        return self._call(False, work)
+
+    def finish(self, code: str, teacher_key: str, finished: bool = True) -> int:
+        """The end of the lesson: every open question locks, and each student sees their own answers
+        against the right ones (:meth:`my_answers`), until the teacher ends the class."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            if finished:
+                connection.execute(update(questions).where(questions.c.room == row.code, questions.c.state == "open")
+                                   .values(state="locked"))
+            return self._bump(connection, row.code, finished=bool(finished))
+        return self._call(True, work)
+
+    def my_answers(self, code: str, student_id: str) -> list[dict]:
+        """One student's own answers, in the order the questions were asked: question id, lesson, step,
+        round, the answer, and, once the question is revealed or the lesson finished, the right answer and
+        whether theirs is right (None before). Questions they did not answer are listed with answer None."""
+        def work(connection):
+            row = self._room(connection, code)
+            if not connection.execute(select(exists().where(students.c.room == row.code, _present(),
+                                                            students.c.student_id == str(student_id)))).scalar():
+                raise LookupError("This student is not in this class.")
+            mine = answers.c.student_id == str(student_id)
+            found = connection.execute(
+                select(questions, answers.c.value)
+                .select_from(questions.outerjoin(answers, and_(answers.c.room == questions.c.room,
+                                                               answers.c.question_id == questions.c.question_id, mine)))
+                .where(questions.c.room == row.code)).all()
+            now, finished = self.clock(), bool(row.finished)
+            shown = []
+            for q in sorted(found, key=lambda q: (q.asked_at or 0.0, q.question_id)):
+                told = finished or self._state(q, now) == "revealed"
+                shown.append({"question_id": q.question_id, "lesson": q.lesson, "step": q.step,
+                              "round": round_number(q.question_id), "answer": q.value,
+                              "right_answer": q.right_answer if told else None,
+                              "right": is_right(q.value, q.right_answer) if told and q.value is not None else None})
+            return shown
+        return self._call(False, work)
+
     def export(self, code: str, teacher_key: str) -> pd.DataFrame:
-        """One row per student and question with the last answer, whether it is right, and when."""
+        """One row per student and question with the last answer, in the order they were given: when, the
+        question (id, lesson and step it was asked on), the nickname, the answer and whether it is right.
+        ``classroom.export`` turns it into a CSV a spreadsheet opens safely."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
             return connection.execute(
                 select(students.c.nickname, students.c.hidden, answers.c.question_id, answers.c.value,
-                       questions.c.right_answer, answers.c.answered_at)
+                       questions.c.right_answer, answers.c.answered_at, questions.c.lesson, questions.c.step)
                 .join(students, students.c.student_id == answers.c.student_id)
                 .join(questions, and_(questions.c.room == answers.c.room,
                                       questions.c.question_id == answers.c.question_id))
                 .where(answers.c.room == row.code)
-                .order_by(answers.c.question_id, answers.c.answered_at, students.c.nickname)).all()
+                .order_by(answers.c.answered_at, answers.c.question_id, students.c.nickname)).all()
         rows = self._call(False, work)
         frame = pd.DataFrame({
+            "answered_at": pd.to_datetime(pd.Series([r.answered_at for r in rows], dtype=float), unit="s", utc=True),
+            "question": pd.Series([r.question_id for r in rows], dtype=object),
+            "lesson": pd.Series([r.lesson for r in rows], dtype=object),
+            "step": pd.Series([r.step for r in rows], dtype=object),
+            "round": pd.Series([round_number(r.question_id) for r in rows], dtype=int),
             "nickname": pd.Series([r.nickname for r in rows], dtype=object),
             "hidden": pd.Series([bool(r.hidden) for r in rows], dtype=bool),
-            "question": pd.Series([r.question_id for r in rows], dtype=object),
             "answer": pd.Series([r.value for r in rows], dtype=object),
             "right": pd.Series([is_right(r.value, r.right_answer) for r in rows], dtype=object),
-            "answered_at": pd.to_datetime(pd.Series([r.answered_at for r in rows], dtype=float), unit="s", utc=True),
         })
         return frame
+
+
+def _present():
+    """Students still in the class (``removed`` is NULL in rooms made before students could be removed)."""
+    return or_(students.c.removed.is_(None), students.c.removed == false())
+
+
+def base_question(question_id: str) -> str:
+    """The question a round belongs to: ``topn:2#3`` -> ``topn:2``."""
+    return re.sub(rf"{ROUND}\d+$", "", str(question_id))
+
+
+def round_number(question_id: str) -> int:
+    """1 for a question asked once, n for ``...#n``."""
+    found = re.search(rf"{ROUND}(\d+)$", str(question_id))
+    return int(found.group(1)) if found else 1
 
 
 class _Expired(Exception):

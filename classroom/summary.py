@@ -44,11 +44,26 @@ def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
     return Summary(answered, right, counts, sorted(named.items(), key=lambda m: -m[1]), numbers)
 
 
+def same_value(value: str, other: str) -> bool:
+    """Whether two answers are the same answer: the same text, or the same number however written
+    ("0.8278" and "0,8278"; "3/4" and "0.75"), compared exactly."""
+    if value == other:
+        return True
+    try:
+        return practice.parse_answer(value) == practice.parse_answer(other)
+    except ValueError:
+        return False
+
+
+def same_answers(counts: list[tuple[str, int, bool]], my_answer: str) -> int:
+    """How many students gave ``my_answer``, the student included, counting equal numbers as one answer."""
+    return sum(n for value, n, _right in counts if same_value(value, my_answer))
+
+
 def standing(summary: Summary, my_answer: str | None) -> str:
     """Where one student stands, in a sentence (no one else's name or answer)."""
     if my_answer is None:
         return f"You did not answer; {summary.right} of {summary.answered} students got it right."
-    same = sum(n for value, n, _ in summary.counts if value == my_answer)
-    others = same - 1
+    others = same_answers(summary.counts, my_answer) - 1
     share = f"{summary.right} of {summary.answered} students got it right"
     return f"{share}; {others} other student{'s' if others != 1 else ''} gave the same answer as you."

@@ -7,11 +7,33 @@ nickname refused (``NicknameError.code``), taken (``NicknameTaken``), an answer 
 
 from __future__ import annotations
 
+import re
+
+from classroom.summary import same_answers
 from content import numbers
 from content.i18n import N_, _, ngettext
 
+NUMBER_OPTION = re.compile(r"-?\d+\.\d+")
+
 PLAYGROUND_TITLE = N_("Predict from the teacher's list")
 PLAYGROUND_TEXT = N_("The teacher's scenario: the list, the relevant items and K are below. Work it out, then answer.")
+REMOVE = N_("Remove")
+TIMER_SECONDS = N_("Seconds to answer")
+START_TIMER = N_("⏱ Start the timer")
+ASK_AGAIN = N_("↻ Ask again")
+ASK_AGAIN_HELP = N_("Ask this question once more (after explaining it, say) and compare the rounds; the first "
+                    "round's answers are kept.")
+HIDE_NAMES = N_("Hide every name (anonymous mode)")
+SHOW_NAMES = N_("Show the names again")
+FINISH = N_("End of lesson: show each student their answers")
+FINISH_HELP = N_("Locks every open question; each student sees their own answers against the right ones until "
+                 "you end the class.")
+YOUR_ANSWERS = N_("Your answers")
+NO_ANSWERS = N_("You did not answer any question.")
+
+KEEP_ANSWERS = N_("Keep the answers of a student I remove")
+KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
+                       "the student.")
 
 
 def nickname_problem(error: ValueError) -> str:
@@ -28,10 +50,36 @@ def nickname_problem(error: ValueError) -> str:
     if code == "control":
         return _("A nickname cannot hold control or invisible characters (found {character}).").format(
             character=fields["character"])
-    if hasattr(error, "nickname"):  # NicknameTaken
-        return _("Someone in this class is already called {nickname}: choose another nickname.").format(
-            nickname=repr(error.nickname))
+    if code == "invisible":
+        return _("A nickname cannot hold invisible characters such as zero-width joiners or direction marks "
+                 "(found {character}).").format(character=fields["character"])
+    if hasattr(error, "nickname"):  # NicknameTaken: says nothing of who is in the class
+        return _("That nickname cannot be used in this class: choose another one.")
     return str(error)
+
+
+def join_throttled(reason: str, seconds: int) -> str:
+    """classroom.limits.JoinThrottled: whole seconds, at least 1."""
+    if reason == "wrong_codes":
+        return ngettext("Too many wrong class codes from this address: wait {seconds} s, then try again.",
+                        "Too many wrong class codes from this address: wait {seconds} s, then try again.",
+                        seconds).format(seconds=numbers.integer(seconds))
+    return ngettext("Too many joins from this address: wait {seconds} s, then try again.",
+                    "Too many joins from this address: wait {seconds} s, then try again.",
+                    seconds).format(seconds=numbers.integer(seconds))
+
+
+def class_full(most: int) -> str:
+    return ngettext("This class is full ({most} student).", "This class is full ({most} students).", most).format(
+        most=numbers.integer(most))
+
+
+def option_text(label: str) -> str:
+    """A lesson's option as the reader reads it: a number with the reader's decimal mark (Turkish 0,75, as
+    the cards write it), any other option through the catalogs. The stored answer stays the label."""
+    if NUMBER_OPTION.fullmatch(label):
+        return label.replace(".", numbers.decimal_mark())
+    return _(label)
 
 
 def answers_closed(state: str) -> str:
@@ -52,7 +100,7 @@ def standing(summary, my_answer: str | None) -> str:
         return ngettext("You did not answer; {right} of {answered} student got it right.",
                         "You did not answer; {right} of {answered} students got it right.", summary.answered).format(
             right=numbers.integer(summary.right), answered=numbers.integer(summary.answered))
-    others = sum(n for value, n, _right in summary.counts if value == my_answer) - 1
+    others = same_answers(summary.counts, my_answer) - 1
     return ngettext("{share}; {others} other student gave the same answer as you.",
                     "{share}; {others} other students gave the same answer as you.", others).format(
         share=right_of(summary.right, summary.answered), others=numbers.integer(others))
@@ -64,3 +112,33 @@ def playground_prompt(metric_label: str) -> str:
 
 def playground_why(value: str) -> str:
     return _("The exact value is {value}.").format(value=value)
+
+
+EXPORT_COLUMNS = {"answered_at": N_("answered at (UTC)"), "step": N_("step"), "question": N_("question"),
+                  "round": N_("round"), "nickname": N_("nickname"), "hidden": N_("hidden"), "answer": N_("answer"),
+                  "right": N_("right")}
+
+
+def export_columns() -> dict[str, str]:
+    """The CSV export's column names in the teacher's language (classroom.export.COLUMNS in English)."""
+    return {key: _(name) for key, name in EXPORT_COLUMNS.items()}
+
+
+def seconds_left(seconds: int) -> str:
+    return ngettext("⏱ Answers lock in {seconds} second.", "⏱ Answers lock in {seconds} seconds.", seconds).format(
+        seconds=numbers.integer(seconds))
+
+
+def round_result(number: int, right: int, answered: int) -> str:
+    """One round of a question asked again: '**Round 2:** 5 of 7 students got it right'."""
+    return _("**Round {number}:** {share}").format(number=numbers.integer(number), share=right_of(right, answered))
+
+
+def own_answer(yours: str | None, right: str | None, is_right: bool | None) -> str:
+    """One question at the end of the lesson: the student's answer against the right one."""
+    mark = {True: "✓", False: "✗"}.get(is_right, "")
+    if yours is None:
+        yours = _("no answer")
+    if right is None:
+        return _("Yours: {yours}").format(yours=yours)
+    return _("Yours: {yours} · right answer: {right} {mark}").format(yours=yours, right=right, mark=mark).strip()

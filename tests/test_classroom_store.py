@@ -14,7 +14,9 @@ from sqlalchemy import func, select
 
 import classroom
 from classroom import codes, schema
-from classroom.store import QuestionNotFound
+from classroom import limits
+from classroom.limits import JoinThrottled
+from classroom.store import ClassFull, QuestionNotFound
 from tests.conftest import new_postgres_database
 
 Q1, Q2 = "topn:3", "topn:5"
@@ -182,7 +184,7 @@ def test_export_has_one_row_per_student_and_question_with_the_last_answer(store,
     store.answer(room.code, bob, Q1, "0.3")
     store.answer(room.code, bob, "free", "anything")
     table = store.export(room.code, room.teacher_key)
-    assert list(table.columns[:1]) == ["nickname"]
+    assert list(table.columns[:1]) == ["answered_at"]  # a log of the lesson, in time order
     assert {"nickname", "question", "answer", "right", "answered_at"} <= set(table.columns)
     got = {(r.nickname, r.question): (r.answer, r.right) for r in table.itertuples()}
     assert got == {("Ann", Q1): ("3/4", True), ("<b>Bob</b>", Q1): ("0.3", False), ("<b>Bob</b>", "free"): ("anything", None)}
@@ -192,7 +194,7 @@ def test_export_has_one_row_per_student_and_question_with_the_last_answer(store,
 
 # ---------------------------------------------------------------------------- nicknames
 
-@pytest.mark.parametrize("nickname", ["  Ann  ", "**bold** [link](http://x.io)", "<script>x</script>", "👩‍💻 Zoë",
+@pytest.mark.parametrize("nickname", ["  Ann  ", "**bold** [link](http://x.io)", "<script>x</script>", "🧑🏽 Zoë ❤️",
                                       "x" * 40, "$\\frac{1}{2}$"], ids=["spaces", "markdown", "html", "emoji", "forty", "latex"])
 def test_a_nickname_is_kept_literally(store, room, nickname):
     student = store.join(room.code, nickname)
@@ -214,7 +216,6 @@ def test_a_nickname_is_unique_within_a_room_only(store, room):
     with pytest.raises(classroom.NicknameTaken):
         store.join(room.code, "Ann")
     assert issubclass(classroom.NicknameTaken, ValueError)
-    store.join(room.code, "ann")  # kept literally: another nickname
     other = store.create_room()
     store.join(other.code, "Ann")
 
@@ -242,10 +243,19 @@ def _teacher_calls(store, room, key):
         "roster": lambda: store.roster(room.code, key),
         "hide": lambda: store.hide(room.code, key, "someone"),
         "end_room": lambda: store.end_room(room.code, key),
+        "remove": lambda: store.remove(room.code, key, "someone"),
+        "counts": lambda: store.counts(room.code, key, Q1),
+        "who_answered": lambda: store.who_answered(room.code, key, Q1),
+        "start_timer": lambda: store.start_timer(room.code, key, Q1, 30),
+        "set_anonymous": lambda: store.set_anonymous(room.code, key, True),
+        "ask_again": lambda: store.ask_again(room.code, key, Q1),
+        "rounds": lambda: store.rounds(room.code, key, Q1),
+        "finish": lambda: store.finish(room.code, key),
     }
 
 
-TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room"]
+TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room", "remove",
+                 "counts", "who_answered", "start_timer", "set_anonymous", "ask_again", "rounds", "finish"]
 
 
 def _snapshot(store, room):
@@ -276,10 +286,11 @@ def _student_calls(store, code, student, question):
         "my_answer": lambda: store.my_answer(code, student, question),
         "question": lambda: store.question(code, question),
         "distribution": lambda: store.distribution(code, question),
+        "my_answers": lambda: store.my_answers(code, student),
     }
 
 
-STUDENT_CALLS = ["join", "current", "student", "answer", "my_answer", "question", "distribution"]
+STUDENT_CALLS = ["join", "current", "student", "answer", "my_answer", "question", "distribution", "my_answers"]
 
 
 @pytest.mark.parametrize("call", STUDENT_CALLS + TEACHER_CALLS)
@@ -510,3 +521,272 @@ def test_one_store_is_safe_from_several_threads(store, room):
         thread.join()
     assert not problems
     assert store.tally(room.code, room.teacher_key, Q1) == {"0.3": 12, "0.75": 12}
+
+
+# ---------------------------------------------------------------------------- issue 32: identity
+
+@pytest.mark.parametrize("look_alike", ["Ann ", " Ann", "ANN", "ann", "Ａｎｎ", "Ann\ufe0f", "Ann\u00a0", "A\u200anN"],
+                         ids=["trailing", "leading", "upper", "lower", "full-width", "variation", "nbsp", "hair-space"])
+def test_a_nickname_that_looks_like_one_in_the_class_is_refused(store, room, look_alike):
+    store.join(room.code, "Ann")
+    with pytest.raises(classroom.NicknameTaken):
+        store.join(room.code, look_alike)
+    assert store.roster(room.code, room.teacher_key)["nickname"].tolist() == ["Ann"]
+
+
+@pytest.mark.parametrize("invisible", ["Ann\u200d", "An\u200bn", "\u2066Ann", "Ann\u200e", "Ann\u3164", "\U000e0041Ann"],
+                         ids=["zwj", "zero-width-space", "bidi-isolate", "lrm", "hangul-filler", "tag"])
+def test_a_nickname_with_an_invisible_character_is_refused_with_the_reason(store, room, invisible):
+    with pytest.raises(ValueError, match="invisible") as refused:
+        store.join(room.code, invisible)
+    assert refused.value.code in ("invisible", "control")
+    assert store.roster(room.code, room.teacher_key).empty
+
+
+def test_a_taken_nickname_is_refused_without_saying_who_is_in_the_class(store, room):
+    store.join(room.code, "Zephyrine")
+    with pytest.raises(classroom.NicknameTaken) as refused:
+        store.join(room.code, "zephyrine ")
+    assert "Zephyrine" not in str(refused.value) and "zephyrine" not in str(refused.value)
+    assert "already" not in str(refused.value)
+
+
+# ---------------------------------------------------------------------------- issue 32: limits
+
+def test_a_class_takes_at_most_its_cap_and_a_removed_student_frees_a_place(database_url):
+    store = classroom.Store(database_url, max_students=3)
+    room = store.create_room("topn")
+    first = [store.join(room.code, f"s{n}") for n in range(3)]
+    with pytest.raises(ClassFull):
+        store.join(room.code, "one too many")
+    store.remove(room.code, room.teacher_key, first[0])
+    store.join(room.code, "now there is room")
+    assert len(store.roster(room.code, room.teacher_key)) == 3
+    store.engine.dispose()
+
+
+def test_joins_from_one_address_are_limited_across_processes_and_reloads(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    for n in range(limits.JOIN_BURST):
+        store.join(room.code, f"fake {n}", client="203.0.113.7")
+    another_process = classroom.Store(database_url, clock=lambda: now[0])  # a reload, another process
+    with pytest.raises(JoinThrottled) as refused:
+        another_process.join(room.code, "one more", client="203.0.113.7")
+    assert refused.value.reason == "joins" and refused.value.seconds == limits.JOIN_EVERY
+    store.join(room.code, "a classmate", client="203.0.113.8")  # another phone is not held back
+    now[0] += limits.JOIN_EVERY - 0.5
+    with pytest.raises(JoinThrottled) as refused:
+        store.join(room.code, "one more", client="203.0.113.7")
+    assert refused.value.seconds == 1  # 0.5 s left is "wait 1 s", never "wait 0 s"
+    now[0] += 0.5
+    store.join(room.code, "one more", client="203.0.113.7")
+    assert len(store.roster(room.code, room.teacher_key)) == limits.JOIN_BURST + 2
+    store.engine.dispose()
+    another_process.engine.dispose()
+
+
+def test_wrong_codes_are_counted_by_address_and_the_wait_is_whole_seconds(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    for attempt in range(limits.FREE_WRONG_CODES):
+        with pytest.raises(classroom.RoomNotFound):
+            store.join(f"AAAA{attempt}A", "Eve", client="198.51.100.4")
+    with pytest.raises(JoinThrottled) as refused:
+        store.join(room.code, "Eve", client="198.51.100.4")  # even the right code waits
+    assert refused.value.reason == "wrong_codes" and refused.value.seconds == 5
+    now[0] += 4.7
+    assert store.join_wait("198.51.100.4") == 1
+    store.join(room.code, "Eve", client="198.51.100.5")
+    now[0] += 0.3
+    store.join(room.code, "Eve again", client="198.51.100.4")
+    store.engine.dispose()
+
+
+def test_the_client_address_is_the_peer_or_the_loopback_proxys_forwarded_address():
+    from classroom.clients import client_address
+
+    assert client_address("203.0.113.7", "10.9.9.9") == "203.0.113.7"  # a far client cannot choose its address
+    assert client_address(None, "10.9.9.9, 198.51.100.4") == "198.51.100.4"  # nginx appended the last one
+    assert client_address("127.0.0.1", "198.51.100.4") == "198.51.100.4"
+    assert client_address(None, None) is None  # this machine: not limited
+    assert client_address("2001:db8:1:2:3:4:5:6") == client_address("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert client_address("::ffff:198.51.100.4") == "198.51.100.4"
+
+
+@pytest.mark.parametrize("keep", [True, False], ids=["answers-stay", "answers-go"])
+def test_a_removed_student_leaves_the_counts_and_cannot_answer(store, room, keep):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "rude name")
+    store.answer(room.code, ann, Q1, "0.75")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.hide(room.code, room.teacher_key, bob)
+    assert store.counts(room.code, room.teacher_key, Q1) == {"joined": 2, "answered": 2}  # hidden still counts
+    store.remove(room.code, room.teacher_key, bob, keep_answers=keep)
+    assert store.counts(room.code, room.teacher_key, Q1) == {"joined": 1, "answered": 1}
+    assert store.roster(room.code, room.teacher_key)["nickname"].tolist() == ["Ann"]
+    assert store.tally(room.code, room.teacher_key, Q1) == ({"0.75": 1, "0.3": 1} if keep else {"0.75": 1})
+    with pytest.raises(LookupError):
+        store.student(room.code, bob)
+    with pytest.raises(LookupError):
+        store.answer(room.code, bob, Q1, "0.75")
+    assert ("rude name" in store.export(room.code, room.teacher_key)["nickname"].tolist()) is keep
+
+
+# ---------------------------------------------------------------------------- issue 32: the export
+
+def _as_a_spreadsheet_reads(text: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_the_csv_export_is_safe_in_a_spreadsheet_and_says_the_question_in_time_order(database_url):
+    from classroom.export import csv_text
+
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    asked(store, room, Q1, "0.75", step=2)
+    hostile = ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "＝SUM(1)", "=HYPERLINK(\"http://x\")", "Ann"]
+    ids = [store.join(room.code, name) for name in hostile]
+    store.set_step(room.code, room.teacher_key, "topn", 4, "topn:4", "down")
+    for n, student in enumerate(reversed(ids)):  # answers in the reverse order of joining
+        now[0] += 1
+        store.answer(room.code, student, Q1 if n % 2 else "topn:4", "-1" if n == 0 else "0.75")
+    cells = _as_a_spreadsheet_reads(csv_text(store.export(room.code, room.teacher_key)))
+    header, body = cells[0], cells[1:]
+    for cell in (c for line in cells for c in line):
+        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r", "＝")), cell
+    column = {name: [line[header.index(name)] for line in body] for name in header}
+    assert column["nickname"] == [name if name == "Ann" else "'" + name for name in reversed(hostile)]  # in order
+    assert column["answered at (UTC)"] == sorted(column["answered at (UTC)"])
+    assert set(column["question"]) == {"Three of the four relevant items are in the top 10. What is Recall@10?",
+                                       "K shrinks from 10 to 2. What happens to HR@K?"}
+    assert set(column["step"]) == {"3. Predict Recall@10", "5. Predict HR@K for a shorter window"}
+    assert column["answer"][0] == "'-1" and column["right"][0] == "False"
+    assert column["right"][1:] == ["True" if n % 2 else "False" for n in range(1, len(hostile))]
+    store.engine.dispose()
+
+
+@pytest.mark.parametrize("cell", ["=1", "+1", "-1", "@SUM(1)", "\tx", "\rx", "＝1", "＠x"])
+def test_a_cell_a_spreadsheet_would_run_gets_an_apostrophe(cell):
+    from classroom.export import safe_cell
+
+    assert safe_cell(cell) == "'" + cell and safe_cell("Ann") == "Ann" and safe_cell(None) == ""
+
+
+# ---------------------------------------------------------------------------- issue 32: classroom features
+
+def test_a_timer_locks_the_answers_for_every_process_when_it_runs_out(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    other_process = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    asked(store, room)
+    ann = store.join(room.code, "Ann")
+    version = store.current(room.code)["version"]
+    assert store.start_timer(room.code, room.teacher_key, Q1, 30) > version
+    now[0] += 29.5
+    seen = other_process.current(room.code)
+    assert seen["state"] == "open" and seen["seconds_left"] == 1 and seen["deadline"] == 1_000_030.0
+    other_process.answer(room.code, ann, Q1, "0.75")
+    now[0] += 0.5
+    assert other_process.current(room.code)["state"] == store.question(room.code, Q1)["state"] == "locked"
+    assert store.current(room.code)["seconds_left"] is None
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.answer(room.code, ann, Q1, "0.3")
+    assert store.tally(room.code, room.teacher_key, Q1) == {"0.75": 1}
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.start_timer(room.code, room.teacher_key, Q1, 30)  # a locked question has no timer to start
+    store.reset(room.code, room.teacher_key, Q1)  # open again, without the timer
+    assert store.current(room.code)["state"] == "open" and store.current(room.code)["deadline"] is None
+    for wrong in (0, -5, 3601):
+        with pytest.raises(ValueError):
+            store.start_timer(room.code, room.teacher_key, Q1, wrong)
+    store.engine.dispose()
+    other_process.engine.dispose()
+
+
+def test_anonymous_mode_hides_every_name_of_who_answered(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.answer(room.code, ann, Q1, "0.75")
+    store.hide(room.code, room.teacher_key, bob)
+    assert store.who_answered(room.code, room.teacher_key, Q1) == [None, "Ann"]
+    store.set_anonymous(room.code, room.teacher_key, True)
+    assert store.current(room.code)["anonymous"] is True
+    assert store.who_answered(room.code, room.teacher_key, Q1) == [None, None]
+    store.set_anonymous(room.code, room.teacher_key, False)
+    assert store.current(room.code)["anonymous"] is False
+
+
+def test_asking_a_question_again_keeps_the_first_rounds_answers_to_compare(store, room):
+    asked(store, room)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "0.3")
+    store.reveal(room.code, room.teacher_key, Q1)
+    again = store.ask_again(room.code, room.teacher_key, Q1)
+    assert again == Q1 + "#2"
+    now = store.current(room.code)
+    assert (now["question_id"], now["base_question"], now["round"], now["state"]) == (again, Q1, 2, "open")
+    store.answer(room.code, ann, again, "0.75")
+    store.answer(room.code, bob, again, "0.75")
+    rounds = store.rounds(room.code, room.teacher_key, Q1)
+    assert [(r["round"], r["state"], r["tally"]) for r in rounds] == [(1, "revealed", {"0.3": 2}), (2, "open", {"0.75": 2})]
+    store.set_step(room.code, room.teacher_key, "topn", 3)
+    asked(store, room)  # Back to the question's step: its last round, not the first
+    assert store.current(room.code)["question_id"] == again
+    assert store.ask_again(room.code, room.teacher_key, again) == Q1 + "#3"
+    exported = store.export(room.code, room.teacher_key)
+    assert sorted(exported["round"].tolist()) == [1, 1, 2, 2]
+
+
+def test_at_the_end_each_student_sees_their_own_answers_against_the_right_ones(store, room):
+    asked(store, room, Q1, "0.75", step=2)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    store.answer(room.code, ann, Q1, "0.3")
+    store.answer(room.code, bob, Q1, "bobs-answer")
+    store.set_step(room.code, room.teacher_key, "topn", 4, Q2, "down")
+    store.answer(room.code, ann, Q2, "down")
+    before = store.my_answers(room.code, ann)
+    assert [(a["question_id"], a["answer"], a["right_answer"], a["right"]) for a in before] == \
+        [(Q1, "0.3", None, None), (Q2, "down", None, None)]  # nothing before the reveal
+    store.finish(room.code, room.teacher_key)
+    assert store.current(room.code)["finished"] is True
+    with pytest.raises(classroom.store.AnswersClosed):
+        store.answer(room.code, bob, Q2, "up")  # the lesson is over: open questions locked
+    mine = store.my_answers(room.code, ann)
+    assert [(a["question_id"], a["step"], a["answer"], a["right_answer"], a["right"]) for a in mine] == \
+        [(Q1, 2, "0.3", "0.75", False), (Q2, 4, "down", "down", True)]
+    assert "bobs-answer" not in repr(mine) and "Bob" not in repr(mine)
+    assert [a["answer"] for a in store.my_answers(room.code, bob)] == ["bobs-answer", None]
+    with pytest.raises(LookupError):
+        store.my_answers(room.code, "forged-student-id")
+
+
+def test_a_database_made_before_these_columns_gets_them_when_a_store_opens_it(database_url):
+    from sqlalchemy import text
+
+    old = classroom.Store(database_url)
+    with old.engine.begin() as connection:  # the tables as the previous version made them
+        connection.execute(text("DROP INDEX live_students_nickname_key"))
+        for table, column in (("live_rooms", "anonymous"), ("live_rooms", "finished"), ("live_questions", "deadline"),
+                              ("live_questions", "lesson"), ("live_students", "nickname_key"),
+                              ("live_students", "removed")):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+    old.engine.dispose()
+    store = classroom.Store(database_url)
+    room = store.create_room("topn")
+    asked(store, room)
+    store.join(room.code, "Ann")
+    with pytest.raises(classroom.NicknameTaken):
+        store.join(room.code, "ANN")
+    store.start_timer(room.code, room.teacher_key, Q1, 30)
+    assert store.current(room.code)["anonymous"] is False and store.current(room.code)["seconds_left"] == 30
+    store.engine.dispose()

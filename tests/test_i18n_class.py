@@ -250,7 +250,39 @@ def test_the_classroom_messages_english_is_the_engines_english():
         with pytest.raises(ValueError) as refused:
             codes.check_nickname(typed)
         assert class_texts.nickname_problem(refused.value) == str(refused.value)
-    taken = NicknameTaken("Someone in this class is already called 'Ann': choose another nickname.", "Ann")
-    assert class_texts.nickname_problem(taken) == str(taken)
+    taken = NicknameTaken(nickname="Ann")
+    assert class_texts.nickname_problem(taken) == str(taken) and "Ann" not in str(taken)
+    with pytest.raises(ValueError) as refused:
+        codes.check_nickname("Ann\u200d")
+    assert class_texts.nickname_problem(refused.value) == str(refused.value)
+    from classroom.limits import JoinThrottled
+    from classroom.store import ClassFull
+
+    for reason in ("wrong_codes", "joins"):
+        assert class_texts.join_throttled(reason, 7) == str(JoinThrottled(reason, 7))
+    assert class_texts.class_full(300) == str(ClassFull(300))
     for state in ("locked", "revealed"):
         assert class_texts.answers_closed(state) == str(AnswersClosed(state))
+
+
+def test_in_turkish_the_options_and_the_answer_write_the_decimal_comma_as_the_cards_do():
+    """Issue 32 item 11: the card showed 0,7500 while the options and "Cevap 0.75" used a point."""
+    teacher, code = a_class("tr")
+    student = joined(code, "Ayşe", {"lang": "tr"})
+    teacher.button(key="live_next").click()
+    ran(teacher)
+    teacher.button(key="live_next").click()
+    ran(teacher)
+    ran(student)
+    radio = student.radio(key="live_answer_topn:2")
+    assert list(radio.options) == ["0,3", "0,75", "1,0"]
+    radio.set_value("0.3")
+    ran(student)
+    assert "'0,3'" in texts(student)
+    teacher.button(key="live_reveal").click()
+    ran(teacher)
+    ran(student)
+    verdict = next(e.value for e in student.error).replace("\\", "")  # markdown escapes shown as typed
+    assert "0,75" in verdict and "0.75" not in verdict
+    bars = [spec for spec in chart_specs(student) if spec["data"][0]["type"] == "bar"][-1]  # the reveal's, last
+    assert list(bars["data"][0]["x"]) == ["0,3", "0,75", "1,0"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -172,14 +174,14 @@ def test_a_wrong_code_says_so_and_many_are_slowed_down():
         at.text_input(key="live_nickname").input("Eve")
         at.button(key="live_join_submit").click()
         ran(at)
-    assert "Too many wrong codes" in texts(at)
+    assert "Too many wrong class codes" in texts(at)
 
 
 def test_a_taken_nickname_is_refused_and_kept_in_the_box():
     _, code, _ = teacher()
     student(code, "Ann")
     again = student(code, "Ann")
-    assert "already called" in texts(again)
+    assert "cannot be used in this class" in texts(again) and "Ann" not in texts(again).replace("you are Ann", "")
     assert again.text_input(key="live_nickname").value == "Ann"
 
 
@@ -254,3 +256,180 @@ def test_the_step_box_and_the_lesson_box_still_move_the_class_and_an_old_lesson_
     assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)
     at._run(widget_state=before)
     assert (live_class.store().current(code)["lesson"], live_class.store().current(code)["step"]) == (LESSONS[1].key, 0)
+
+
+def test_an_old_answer_replayed_after_the_class_moved_on_is_not_called_late_on_the_next_question():
+    """Issue 32 item 4: the browser's poll can carry the last question's radio (its old value) after the
+    reveal; Streamlit then fires that radio's callback, the store refuses the revealed question, and the
+    refusal used to surface as "locked just before your choice" on the next, unanswered question."""
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.75")
+    ran(ann)
+    still_in_the_browser = ann._tree.get_widget_states()
+    at.button(key="live_reveal").click()
+    ran(at)
+    ran(ann)
+    for _click in range(2):  # Next twice: to the next question (HR@K for a shorter window)
+        at.button(key="live_next").click()
+        ran(at)
+    ann._run(widget_state=still_in_the_browser)
+    assert not ann.exception, [e.value for e in ann.exception]
+    assert "shorter window" in texts(ann) or "HR@" in texts(ann)
+    assert "locked the answers just before" not in texts(ann)
+    assert live_class.store().my_answer(code, ann.query_params["student"][0] if isinstance(
+        ann.query_params["student"], list) else ann.query_params["student"], "topn:2") == "0.75"
+
+
+def test_wrong_codes_spread_over_reloads_are_counted_against_the_address(monkeypatch):
+    """Issue 32 item 9: the limit was keyed on the XSRF cookie, new on every load, so seven wrong codes over
+    seven reloads were seven first tries. Each reload here is a new session from one address."""
+    monkeypatch.setattr(live_class, "peer_address", lambda: "203.0.113.50")
+    monkeypatch.setattr(live_class.store(), "clock", lambda: 1_000_000.0)  # a slow machine's reloads take seconds
+    shown = []
+    for attempt in range(7):
+        at = opened({"room": "AAAAAA"})
+        at.text_input(key="live_code").input(f"AAAA{attempt}A")
+        at.text_input(key="live_nickname").input("Eve")
+        at.button(key="live_join_submit").click()
+        shown.append(texts(ran(at)))
+    assert all("No class has the code" in page for page in shown[:5])
+    assert all("Too many wrong class codes from this address: wait" in page for page in shown[5:])
+    assert not any("wait 0 s" in page for page in shown)
+
+
+def test_a_look_alike_nickname_is_refused_on_the_page():
+    _, code, _ = teacher()
+    student(code, "Ann")
+    for look_alike in ("Ann ", "ANN", "Ann\u200d"):
+        again = student(code, look_alike)
+        assert "live_answer" not in str(again.query_params) and "student" not in again.query_params
+        assert again.error, look_alike
+
+
+def test_the_teacher_removes_a_student_who_then_leaves_the_count():
+    at, code, _ = teacher()
+    ann, bob = student(code, "Ann"), student(code, "rude name")
+    go_to_predict_step(at)
+    for screen in (ann, bob):
+        ran(screen)
+        screen.radio(key="live_answer_topn:2").set_value("0.75")
+        ran(screen)
+    ran(at)
+    assert any(m.value == "2 of 2" for m in at.metric)
+    remove = [b for b in at.button if b.key and b.key.startswith("live_remove_")]
+    assert len(remove) == 2
+    remove[1].click()
+    ran(at)
+    assert any(m.value == "1 of 1" for m in at.metric)
+    assert "rude name" not in texts(at)
+    ran(bob)
+    assert "not part of this class" in texts(bob)
+
+
+def test_the_teachers_download_names_the_question_and_runs_no_formula():
+    import csv
+    import io
+
+    at, code, key = teacher()
+    eve = student(code, "=1+2")
+    go_to_predict_step(at)
+    ran(eve)
+    eve.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(eve)
+    cells = list(csv.reader(io.StringIO(live_class.export_csv(code, key))))
+    assert cells[1][cells[0].index("nickname")] == "'=1+2"
+    assert "What is Recall@10?" in cells[1][cells[0].index("question")]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for line in cells for cell in line)
+
+
+def test_the_same_number_written_with_a_point_and_a_comma_is_the_same_answer():
+    """Issue 32 item 11: "0.8278" and "0,8278" were both right, and each student was told that 0 others
+    gave the same answer."""
+    at, code, _ = teacher()
+    ann, bob = student(code, "Ann"), student(code, "Bob")
+    at.selectbox(key=FIRST_LESSON_BOX).set_value(live_class.PLAYGROUND_CHOICE)
+    ran(at)
+    step = live_step(live_class.store().current(code)["lesson"], 0)
+    point = f"{step.exact_value:.4f}"
+    for screen, typed in ((ann, point), (bob, point.replace(".", ","))):
+        ran(screen)
+        next(t for t in screen.text_input if t.key and t.key.startswith("live_answer_playground")).input(typed)
+        next(b for b in screen.button if b.key and "live_number_playground" in b.key).click()
+        ran(screen)
+    at.button(key="live_reveal").click()
+    ran(at)
+    for screen in (ann, bob):
+        ran(screen)
+        assert "2 of 2 students got it right; 1 other student gave the same answer as you." in texts(screen)
+
+
+def test_the_database_is_where_the_readme_says(monkeypatch):
+    """Issue 32 item 13: the README said ./.receval-data/, the app wrote ui/.receval-data/live_class.db."""
+    monkeypatch.delenv("RECEVAL_DATA_DIR")
+    monkeypatch.chdir(ROOT / "tests")  # started from another folder: the same file
+    path = live_class.database_url().removeprefix("sqlite:///")
+    assert path == str(ROOT / ".receval-data" / "live_class.db")
+    assert "`.receval-data/live_class.db` at the repository root" in (ROOT / "README.md").read_text()
+
+
+def test_a_timer_locks_the_answers_on_every_screen_when_it_runs_out():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    at.number_input(key="live_timer_seconds_topn:2").set_value(20)
+    at.button(key="live_timer_topn:2").click()
+    ran(at)
+    ran(ann)
+    assert re.search(r"Answers lock in (1\d|20) seconds", texts(ann)), texts(ann)
+    real = live_class.store().clock
+    live_class.store().clock = lambda: real() + 21
+    try:
+        ran(ann)
+        ran(at)
+        assert "The teacher locked the answers" in texts(ann)
+        assert not [r for r in ann.radio if r.key == "live_answer_topn:2"]
+        assert "Answers are locked" in texts(at)
+    finally:
+        live_class.store().clock = real
+
+
+def test_a_question_asked_again_is_answered_afresh_and_the_rounds_are_compared():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(ann)
+    at.button(key="live_reveal").click()
+    ran(at)
+    at.button(key="live_again_topn:2").click()
+    ran(at)
+    ran(ann)
+    again = ann.radio(key="live_answer_topn:2#2")
+    assert again.value is None
+    again.set_value("0.75")
+    ran(ann)
+    at.button(key="live_reveal").click()
+    ran(at)
+    shown = texts(at)
+    assert "Round 1:** 0 of 1 student got it right" in shown and "Round 2:** 1 of 1 student got it right" in shown
+
+
+def test_at_the_end_of_the_lesson_each_student_sees_their_answers_and_the_projector_can_hide_names():
+    at, code, _ = teacher()
+    ann = student(code, "Ann")
+    go_to_predict_step(at)
+    ran(ann)
+    ann.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(ann)
+    at.button(key="live_anonymous").click()
+    ran(at)
+    assert "Ann" not in texts(at)
+    at.button(key="live_finish").click()
+    ran(at)
+    ran(ann)
+    assert "Your answers" in texts(ann)
+    assert "What is Recall@10?**  \nYours: '0.3' · right answer: 0.75 ✗" in texts(ann)

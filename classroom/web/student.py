@@ -25,9 +25,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from classroom import NicknameTaken, RoomNotFound, codes
+from classroom import RoomNotFound, clients, codes
+from classroom.limits import JoinThrottled
 from classroom.steps import live_step
-from classroom.store import AnswersClosed, QuestionNotFound
+from classroom.store import AnswersClosed, ClassFull, QuestionNotFound
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
@@ -80,14 +81,12 @@ def language_of(request: Request) -> str:
     return i18n.SOURCE
 
 
-def client_key(request: Request) -> str:
-    """Who is joining, for the wrong-code limit: the client address (behind deploy/'s nginx on loopback,
-    the address nginx appends to X-Forwarded-For; a client cannot forge the last entry)."""
-    host = request.client.host if request.client else "unknown"
-    forwarded = request.headers.get("x-forwarded-for")
-    if forwarded and host in ("127.0.0.1", "::1"):
-        host = forwarded.split(",")[-1].strip()
-    return f"address:{host}"
+def client_key(request: Request) -> str | None:
+    """Who is joining, for the store's limits on joins and wrong codes (classroom.clients): the client's
+    address, behind deploy/'s nginx on loopback the one nginx appends to X-Forwarded-For (a client cannot
+    forge the last entry); None for a client on this machine, which the store does not limit."""
+    return clients.client_address(request.client.host if request.client else None,
+                                  request.headers.get("x-forwarded-for"))
 
 
 def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
@@ -189,27 +188,21 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
 
 # --------------------------------------------------------------------------- the store's calls, in a thread
 
-def _join(store, code: str, nickname: str, client: str, language: str) -> dict | str:
-    """{"student_id"}, or what is wrong in the student's language (the store's rules, its messages)."""
+def _join(store, code: str, nickname: str, client: str | None, language: str) -> dict | str:
+    """{"student_id"}, or what is wrong in the student's language: every rule (the limits, the cap, look-alike
+    names) is the store's, as on the Streamlit page; this only says what it answered."""
     with i18n.speaking(language):
-        wait = store.join_wait(client)
-        if wait > 0:
-            return words.too_many_codes(wait)
         try:
-            for _draw in range(5):  # an anonymous name drawn twice in one class: draw again
-                try:
-                    typed = nickname if nickname.strip() else _(words.ANONYMOUS).format(
-                        tag=codes.anonymous_nickname().rsplit(" ", 1)[-1])
-                    return {"student_id": store.join(code, typed)}
-                except NicknameTaken:
-                    if nickname.strip():
-                        raise
-        except RoomNotFound:
-            store.wrong_code(client)
+            return {"student_id": store.join(code, nickname if nickname.strip() else None, client=client,
+                                             anonymous=_(words.ANONYMOUS))}
+        except JoinThrottled as problem:
+            return class_texts.join_throttled(problem.reason, problem.seconds)
+        except RoomNotFound:  # the store counted it as a wrong code
             return words.no_such_class(text.quoted(code))
+        except ClassFull as problem:
+            return class_texts.class_full(problem.most)
         except ValueError as problem:  # the nickname: taken, too long, invisible characters
             return class_texts.nickname_problem(problem)
-        return class_texts.nickname_problem(NicknameTaken("", nickname))
 
 
 def _mine(store, code: str, student_id: str, now: dict | None, language: str) -> dict:

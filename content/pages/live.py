@@ -26,11 +26,6 @@ JOIN = N_("Join")
 ANONYMOUS = N_("Student {tag}")
 
 
-def too_many_codes(seconds: float) -> str:
-    return _("Too many wrong codes from this browser: wait {seconds} s, then try again.").format(
-        seconds=numbers.integer(round(seconds)))
-
-
 def no_such_class(typed: str) -> str:
     return _("No class has the code {code}: check it with your teacher.").format(code=typed)
 

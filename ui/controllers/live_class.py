@@ -14,9 +14,11 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from classroom import NicknameTaken, RoomNotFound, Store, codes
+from classroom import NicknameTaken, RoomNotFound, Store, clients, codes
 from classroom.engine import database_url
-from classroom.store import AnswersClosed
+from classroom.export import csv_text
+from classroom.limits import JoinThrottled
+from classroom.store import AnswersClosed, ClassFull
 from classroom.steps import LiveStep, live_step, playground_lesson, step_count
 from classroom.summary import summarize
 from content import classroom as class_texts
@@ -51,6 +53,20 @@ def page_address() -> str:
 
 def qr_svg(link: str) -> str:
     return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
+
+
+def client_key() -> str:
+    """What the limits on joins and wrong codes are keyed on: the client's address (a cookie changes with
+    every reload). A client on this machine without a proxy's address is keyed on its session."""
+    address = clients.client_address(peer_address(), st.context.headers.get("X-Forwarded-For"))
+    if address is not None:
+        return address
+    return "session:" + st.session_state.setdefault("live_browser", codes.new_student_id())
+
+
+def peer_address() -> str | None:
+    address = st.context.ip_address  # None on loopback (then the proxy's X-Forwarded-For is read)
+    return address if isinstance(address, str) else None
 
 
 # --------------------------------------------------------------------------- drawing a step
@@ -160,16 +176,30 @@ def _is_number(value: str) -> bool:
 # --------------------------------------------------------------------------- follow the teacher
 
 def follow(code: str, seen_key: str) -> None:
-    """Rerun the whole page when the room's version moved; else redraw nothing."""
+    """Rerun the whole page when the room's version or state moved; else redraw only the timer, if any."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         try:
-            version = store().current(code)["version"]
+            now = store().current(code)
         except RoomNotFound:
-            version = -1
-        if st.session_state.get(seen_key) != version:
+            now = None
+        if st.session_state.get(seen_key) != seen(now):
             st.rerun(scope="app")
+        if now and now["seconds_left"]:
+            st.markdown(f"**{class_texts.seconds_left(now['seconds_left'])}**")
     poll()
+
+
+def seen(now: dict | None):
+    """What a screen was drawn from: the version, and the state (a timer running out locks without a version)."""
+    return None if now is None else (now["version"], now["state"])
+
+
+def asked_question(step: LiveStep, now: dict) -> str | None:
+    """The question the class answers on this step: the last round the teacher asked of it."""
+    if step.question_id is None:
+        return None
+    return now["question_id"] if now.get("base_question") == step.question_id else step.question_id
 
 
 # --------------------------------------------------------------------------- landing: teach or join
@@ -207,33 +237,24 @@ def join_form(code: str) -> None:
         submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
         return
-    wait = store().join_wait(browser_key())
-    if wait > 0:
-        st.error(words.too_many_codes(wait))
-        return
     code = codes.normal_code(typed)
-    try:
-        for _draw in range(5):  # an anonymous name drawn twice in one class: draw again
-            try:
-                student = store().join(code, nickname if nickname.strip() else _anonymous())
-                break
-            except NicknameTaken:
-                if nickname.strip():
-                    raise
+    try:  # every rule (limits, cap, look-alike names) is the store's; the page only says what it answered
+        student = store().join(code, nickname if nickname.strip() else None, client=client_key(),
+                               anonymous=_(words.ANONYMOUS))
+    except JoinThrottled as problem:
+        st.error(class_texts.join_throttled(problem.reason, problem.seconds))
+        return
     except RoomNotFound:
-        store().wrong_code(browser_key())
         st.error(words.no_such_class(text.quoted(typed)))
         return
-    except ValueError as problem:  # the nickname: taken, too long, control characters
+    except ClassFull as problem:
+        st.error(class_texts.class_full(problem.most))
+        return
+    except ValueError as problem:  # the nickname: taken, too long, invisible characters
         st.error(text.markdown(class_texts.nickname_problem(problem)))
         return
     st.query_params.from_dict(with_language({"room": code, "student": student}))
     st.rerun()
-
-
-def _anonymous() -> str:
-    """A drawn nickname ("Student 7K42"), its word in the joining student's language."""
-    return _(words.ANONYMOUS).format(tag=codes.anonymous_nickname().rsplit(" ", 1)[-1])
 
 
 # --------------------------------------------------------------------------- the student's screen
@@ -252,15 +273,17 @@ def student_screen(code: str, student_id: str) -> None:
         st.warning(_(words.NOT_IN_CLASS))
         join_form(code)
         return
-    st.session_state["live_seen"] = now["version"]
+    st.session_state["live_seen"] = seen(now)
     follow(code, "live_seen")
     nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
     st.caption(words.student_caption(now["code"], nickname))
+    if now["finished"]:
+        my_answers_table(code, student_id)
     step = live_step(now["lesson"], now["step"])
     if step is None:
         st.info(_(words.WAITING))
         return
-    question_id = step.question_id
+    question_id = asked_question(step, now)
     state = now["state"] if question_id == now["question_id"] else "open"
     draw_step(step, state, f"live_student_{now['version']}")
     if question_id is not None:
@@ -283,7 +306,7 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     widget_key = f"live_answer_{question_id}"
     if step.options:
         labels = [o.label for o in step.options]  # the values stored: the same for every reader
-        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: _(label) for label in labels}),
+        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: class_texts.option_text(label) for label in labels}),
                  index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
     else:
         with st.form(f"live_number_{question_id}", border=False):
@@ -304,15 +327,16 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
                         st.error(text.markdown(str(problem)))
                     except PermissionError as problem:
                         st.warning(text.markdown(str(problem)))
-    if st.session_state.pop("live_late", False):
+    if st.session_state.pop("live_late", None) == question_id:  # only this question's own refusal
         st.warning(_(words.LATE))
     elif mine is not None:
-        st.success(words.answer_in(text.quoted(mine)))
+        st.success(words.answer_in(text.quoted(class_texts.option_text(mine) if step.options else mine)))
 
 
 def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine: str | None) -> None:
     if state == "locked":
-        st.info(words.locked_yours(text.quoted(mine) if mine else None))
+        st.info(words.locked_yours(text.quoted(class_texts.option_text(mine) if step.options else mine) if mine
+                                   else None))
         return
     right = step.right_answer
     tally = store().distribution(code, question_id)
@@ -324,7 +348,7 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         if not step.options:
             chosen = _number_verdict(mine, step)
-        answer = text.markdown(_(right) if step.options else describe(step.exact_value))
+        answer = text.markdown(class_texts.option_text(right) if step.options else describe(step.exact_value))
         st.error(_(words.NOT_QUITE).format(explanation=chosen, answer=answer))
     if why(step):
         st.info(why(step))
@@ -345,14 +369,20 @@ def _number_verdict(mine: str, step: LiveStep) -> str:
 
 
 def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) -> None:
+    """A radio's choice. The browser can send a question's radio again after the class moved on (a poll
+    that left before the new screen arrived): Streamlit then calls this with the old question's id. An
+    unchanged answer is not sent again, and a refusal is remembered for its own question only, so it
+    never shows as "too late" under the next question's box."""
     value = st.session_state.get(widget_key)
     if value is None:
         return
     try:
+        if store().my_answer(code, student_id, question_id) == value:
+            return
         store().answer(code, student_id, question_id, value)
     except PermissionError:
-        st.session_state["live_late"] = True
-    except RoomNotFound:
+        st.session_state["live_late"] = question_id
+    except LookupError:  # the class ended, or the student was removed
         pass
 
 
@@ -386,7 +416,7 @@ def teacher_screen() -> None:
         st.info(_(words.ENDED_FOR_TEACHER))
         st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
-    st.session_state["live_teacher_seen"] = now["version"]
+    st.session_state["live_teacher_seen"] = seen(now)
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
     join_link = f"{page_address()}?{urlencode(with_language({'room': code}))}"
     head = st.columns([2, 1, 3], vertical_alignment="center")
@@ -402,11 +432,12 @@ def teacher_screen() -> None:
     if step is None:
         st.info(_(words.NOTHING_SHOWN))
     else:
-        state = now["state"] if step.question_id == now["question_id"] else "open"
+        question_id = asked_question(step, now)
+        state = now["state"] if question_id == now["question_id"] else "open"
         draw_step(step, state, f"live_teacher_{now['version']}")
-        if step.question_id:
-            question_panel(code, key, step, state)
-    class_tools(code, key)
+        if question_id:
+            question_panel(code, key, step, state, question_id)
+    class_tools(code, key, now)
 
 
 def _teacher_link(teacher: dict, code: str, key: str) -> None:
@@ -489,16 +520,15 @@ def _push_playground(code: str, key: str) -> None:
     store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
 
 
-def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
+def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str) -> None:
     """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary."""
     @st.fragment(run_every=POLL_SECONDS)
     def counts() -> None:
         try:
-            answered = sum(store().tally(code, key, step.question_id).values())
-            joined = len(store().roster(code, key))
+            counted = store().counts(code, key, question_id)  # removed students are not counted
         except RoomNotFound:
             return
-        st.metric(_(words.ANSWERED), words.joined_count(answered, joined), border=True)
+        st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
 
     st.markdown(f"**{text.markdown(prompt(step))}**")
     left, right = st.columns([1, 2], vertical_alignment="center")
@@ -507,35 +537,119 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
     with right:
         buttons = st.columns(3)
         buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
-                          on_click=store().lock, args=(code, key, step.question_id))
+                          on_click=store().lock, args=(code, key, question_id))
         buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
-                          width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
+                          width="stretch", on_click=store().reveal, args=(code, key, question_id))
         buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
-                          args=(code, key, step.question_id), help=_(words.RESET_HELP))
+                          args=(code, key, question_id), help=_(words.RESET_HELP))
+    if state == "open":
+        timer_controls(code, key, question_id)
     if state == "locked":
         st.caption(_(words.LOCKED_CAPTION))
     if state == "revealed":
         if why(step):
             st.info(why(step))
-        draw_summary(step, store().tally(code, key, step.question_id), None, f"live_teacher_summary_{step.question_id}")
+        draw_summary(step, store().tally(code, key, question_id), None, f"live_teacher_summary_{question_id}")
+        compare_rounds(code, key, step, question_id)
 
 
-def class_tools(code: str, key: str) -> None:
+def timer_controls(code: str, key: str, question_id: str) -> None:
+    """Seconds, and a button that starts the timer: the store locks the answers when it runs out."""
+    seconds, start = st.columns([1, 1], vertical_alignment="bottom")
+    seconds.number_input(_(class_texts.TIMER_SECONDS), min_value=5, max_value=600, value=30, step=5,
+                         key=f"live_timer_seconds_{question_id}")
+    start.button(_(class_texts.START_TIMER), key=f"live_timer_{question_id}", on_click=_start_timer,
+                 args=(code, key, question_id))
+
+
+def _start_timer(code: str, key: str, question_id: str) -> None:
+    try:
+        store().start_timer(code, key, question_id, int(st.session_state[f"live_timer_seconds_{question_id}"]))
+    except PermissionError:  # locked in the meantime (AnswersClosed)
+        pass
+
+
+def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> None:
+    """After the reveal: Ask again (a new round), and each round's share right, first to last."""
+    st.button(_(class_texts.ASK_AGAIN), key=f"live_again_{question_id}", on_click=store().ask_again,
+              args=(code, key, question_id), help=_(class_texts.ASK_AGAIN_HELP))
+    rounds = store().rounds(code, key, question_id)
+    if len(rounds) < 2:
+        return
+    for asked in rounds:
+        summary = summarize(step, asked["tally"])
+        st.markdown(class_texts.round_result(asked["round"], summary.right, summary.answered))
+
+
+def class_tools(code: str, key: str, now: dict) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
     with st.expander(_(words.CLASS_TOOLS)):
+        class_features(code, key, now)
         roster = store().roster(code, key)
         if roster.empty:
             st.caption(_(words.NOBODY_YET))
+        else:
+            st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
         for row in roster.itertuples():
-            name, hide = st.columns([4, 1], vertical_alignment="center")
-            name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
-            hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
-                        args=(code, key, row.student_id, not row.hidden))
-        st.download_button(_(words.DOWNLOAD), lambda: store().export(code, key).to_csv(index=False),
+            roster_row(code, key, row, now["anonymous"])
+        st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def export_csv(code: str, key: str) -> str:
+    """Every answer in time order with its step and question in the teacher's language, safe in a spreadsheet."""
+    def describe(step: LiveStep) -> tuple[str, str]:
+        return words.step_option(step.index + 1, _(step.title)), prompt(step)
+    return csv_text(store().export(code, key), describe, class_texts.export_columns())
+
+
+def class_features(code: str, key: str, now: dict) -> None:
+    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back) and the end
+    of the lesson, where each student sees their own answers against the right ones."""
+    left, right = st.columns(2)
+    left.button(_(class_texts.SHOW_NAMES) if now["anonymous"] else _(class_texts.HIDE_NAMES), key="live_anonymous",
+                on_click=store().set_anonymous, args=(code, key, not now["anonymous"]), width="stretch")
+    right.button(_(class_texts.FINISH), key="live_finish", disabled=now["finished"], on_click=store().finish,
+                 args=(code, key), help=_(class_texts.FINISH_HELP), width="stretch")
+
+
+def my_answers_table(code: str, student_id: str) -> None:
+    """The end of the lesson on a student's phone: each question, their answer, the right one (one line
+    each, not a table: a 390 px phone cuts a table's last columns)."""
+    st.markdown("#### " + _(class_texts.YOUR_ANSWERS))
+    shown_any = False
+    for mine in store().my_answers(code, student_id):
+        step = live_step(mine["lesson"], mine["step"]) if mine["lesson"] else None
+        if step is None or step.prompt is None:
+            continue
+        def shown(value):
+            return class_texts.option_text(value) if step.options else value
+        right = (shown(mine["right_answer"]) if step.options else describe(step.exact_value)) \
+            if mine["right_answer"] is not None else None
+        st.markdown(f"**{text.markdown(prompt(step))}**  \n" + class_texts.own_answer(
+            text.quoted(shown(mine["answer"])) if mine["answer"] is not None else None,
+            text.markdown(right) if right is not None else None, mine["right"]))
+        shown_any = True
+    if not shown_any:
+        st.caption(_(class_texts.NO_ANSWERS))
+
+
+def roster_row(code: str, key: str, row, anonymous: bool = False) -> None:
+    """One student: the nickname (hidden, or every one in anonymous mode), Hide/Show, Remove (keeping the
+    answers if the box says so)."""
+    tag = codes.digest(row.student_id)[:16]
+    name, hide, remove = st.columns([4, 1, 1], vertical_alignment="center")
+    name.markdown(_(words.HIDDEN) if row.hidden or anonymous else text.markdown(row.nickname))
+    hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{tag}", on_click=store().hide,
+                args=(code, key, row.student_id, not row.hidden))
+    remove.button(_(class_texts.REMOVE), key=f"live_remove_{tag}", on_click=_remove, args=(code, key, row.student_id))
+
+
+def _remove(code: str, key: str, student_id: str) -> None:
+    store().remove(code, key, student_id, keep_answers=bool(st.session_state.get("live_keep_answers")))
 
 
 def _end(code: str, key: str) -> None:

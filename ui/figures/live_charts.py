@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from content import numbers as notation
+from content.classroom import option_text
 from content.i18n import _
 from content.pages import live as words
 from ui.markup import text
@@ -13,7 +14,7 @@ from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout, guide
 
 def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -> go.Figure:
     """One bar per answer, the right one green; ``mine`` (a student's own answer) outlined."""
-    labels = [text.plotly(_(label)) for label, _n, _right in counts]  # a lesson's option, in the reader's language
+    labels = [text.plotly(option_text(label)) for label, _n, _right in counts]  # in the reader's language
     fig = go.Figure(go.Bar(
         x=labels, y=[n for _, n, _ in counts], text=[n for _, n, _ in counts], textposition="outside",
         marker={"color": [HIT if right else MISS for _, _, right in counts],
