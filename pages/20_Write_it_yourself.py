@@ -13,19 +13,14 @@ from kata.timing import auc_timings
 from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
+from ui import kata_editor
 from ui.markup import text
 from ui.controllers.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import page, show_table
 
-EDITOR_CSS = """
-.st-key-kata_editor textarea { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9rem;
-  line-height: 1.35; tab-size: 4; white-space: pre; overflow-x: auto; }
-"""
-
 page(_(words.TITLE), "⌨️", _(words.INTRO))
-st.html(f"<style>{EDITOR_CSS}</style>")
 
 
 # --------------------------------------------------------------------------- the attempt (survives a reload)
@@ -44,7 +39,7 @@ if st.session_state.get("_kata_loaded") != ATTEMPT_ID:
     st.session_state["_kata"] = attempts.load(ATTEMPT_ID) or {"problem": next(iter(kata.PROBLEMS)), "code": {},
                                                                 "verdicts": {}, "runs": {}}
     st.session_state["_kata_loaded"] = ATTEMPT_ID
-    st.session_state.pop("kata_editor", None)
+    kata_editor.remount()
 ATTEMPT = st.session_state["_kata"]
 
 
@@ -57,12 +52,11 @@ def _save() -> None:
 
 def _choose_problem() -> None:
     ATTEMPT["problem"] = st.session_state["kata_problem"]
-    st.session_state.pop("kata_editor", None)
     _save()
 
 
-def _keep_code() -> None:
-    ATTEMPT.setdefault("code", {})[ATTEMPT["problem"]] = st.session_state["kata_editor"]
+def _keep_code(text: str) -> None:
+    ATTEMPT.setdefault("code", {})[ATTEMPT["problem"]] = text
     _save()
 
 
@@ -122,10 +116,10 @@ if not in_progress:
 
 # --------------------------------------------------------------------------- editor and Run
 
-if "kata_editor" not in st.session_state:
-    st.session_state["kata_editor"] = code
-st.text_area(_(words.EDITOR), key="kata_editor",
-             height=360, on_change=_keep_code, max_chars=attempts.MAX_CODE)
+sent, too_long = kata_editor.code_box(problem.key, code, attempts.MAX_CODE)
+if sent is not None:
+    _keep_code(sent)
+    code = sent
 if problem_text := st.session_state.pop("_kata_save_problem", None):
     st.warning(words.not_saved(text.markdown(problem_text)), icon="💾")
 
@@ -141,12 +135,12 @@ def _sandbox_problem() -> str | None:
 
 unavailable = _sandbox_problem()
 buttons = st.columns([1, 2, 3], vertical_alignment="center")
-run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None)
+run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None or too_long)
 
 
 def _reset() -> None:
-    st.session_state["kata_editor"] = starter
-    _keep_code()
+    _keep_code(starter)
+    kata_editor.remount()
 
 
 buttons[1].button(_(words.RESET), key="kata_reset", on_click=_reset)
@@ -164,8 +158,7 @@ def _verdict_record(result: Result) -> dict:
 
 
 if run:
-    _keep_code()
-    source = st.session_state["kata_editor"]
+    source = code
     ticket = kata.submit(problem.key, source)
     status = st.empty()
     while not ticket.done.wait(0.2):
@@ -234,7 +227,7 @@ elif record is not None:
 
 if record is not None:
     header = words.download_header(kata_texts.title(problem), record['passed'], record['total'], record['at'])
-    st.download_button(_(words.DOWNLOAD), header + st.session_state["kata_editor"],
+    st.download_button(_(words.DOWNLOAD), header + code,
                        file_name=f"{problem.key}.py", mime="text/x-python", key="kata_download", on_click="ignore")
 
 # --------------------------------------------------------------------------- review and model solutions

@@ -1,10 +1,13 @@
 """The Write-it-yourself page as a candidate uses it: pick, write, run, read the verdict, reload."""
 
+import json
+
 import pytest
 
 import kata
 from kata import attempts
 from tests.conftest import run_page, texts
+from tests.kata_page import editor_code, editor_element, type_code
 from tests.kata_samples import WRONG
 from ui.state import TOPIC_PAGES
 
@@ -23,7 +26,7 @@ def open_page(**query):
 
 def write_and_run(at, problem: str, code: str):
     at.selectbox(key="kata_problem").set_value(problem).run()
-    at.text_area(key="kata_editor").input(code).run()
+    type_code(at, code)
     at.button(key="kata_run").click().run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -31,8 +34,7 @@ def write_and_run(at, problem: str, code: str):
 
 def test_opens_with_the_first_problem_and_its_signature():
     at = open_page()
-    editor = at.text_area(key="kata_editor")
-    assert editor.value.startswith("def precision_at_k(recommended, relevant, k):")
+    assert editor_code(at).startswith("def precision_at_k(recommended, relevant, k):")
     assert attempts.valid_id(at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list)
                              else at.query_params["attempt"])
     assert "appear after you run code of your own" in texts(at)
@@ -72,10 +74,10 @@ def test_the_attempt_survives_a_reload_and_stays_private():
     attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
     again = open_page(attempt=attempt_id)
     assert again.selectbox(key="kata_problem").value == "mae"
-    assert again.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+    assert editor_code(again) == kata.PROBLEMS["mae"].loop_solution
     assert "passed 200 of 200" in "\n".join(i.value for i in again.info)
     stranger = open_page()
-    assert stranger.text_area(key="kata_editor").value.startswith("def precision_at_k")
+    assert editor_code(stranger).startswith("def precision_at_k")
 
 
 def test_interview_mode_hides_hints_then_reviews():
@@ -123,4 +125,50 @@ def test_a_judge_that_cannot_start_is_a_message_not_a_traceback(monkeypatch):
     monkeypatch.setattr(judge, "_judge", busy)
     at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
     assert "could not run your code just now" in texts(at)
-    assert at.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+    assert editor_code(at) == kata.PROBLEMS["mae"].loop_solution
+
+
+# --------------------------------------------------------------------------- the code editor
+
+def test_the_editor_is_ace_with_line_numbers_soft_tabs_and_a_way_out_for_the_keyboard():
+    args = json.loads(editor_element(open_page()).proto.json_args)
+    assert args["lang"] == "python" and args["response_mode"] == "blur"
+    assert args["options"]["showLineNumbers"] and args["options"]["useSoftTabs"]
+    assert args["options"]["enableKeyboardAccessibility"]
+    assert args["props"]["theme"] == "chrome"  # an Ace theme: the component's own @import Google's fonts
+
+
+def test_the_text_the_editor_sends_is_kept_and_run_exactly():
+    exact = ("def mae(predictions, actuals):\r\n\t# ünïcödé, a tab, trailing spaces   \n"
+             "    return sum(abs(p - a) for p, a in zip(predictions, actuals)) / len(actuals)")  # no final newline
+    at = write_and_run(open_page(), "mae", exact)
+    attempt_id = at.query_params["attempt"]
+    attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
+    assert attempts.load(attempt_id)["code"]["mae"] == exact
+    assert any("Passed 200 of 200" in s.value for s in at.success)
+
+
+def test_code_over_the_limit_is_neither_saved_nor_run_and_says_so():
+    at = open_page()
+    type_code(at, kata.PROBLEMS["precision_at_k"].loop_solution)
+    type_code(at, "x = 1\n" * 4000)
+    assert at.button(key="kata_run").disabled
+    assert "over the limit of 20,000" in "\n".join(e.value for e in at.error)
+    assert editor_code(at) == kata.PROBLEMS["precision_at_k"].loop_solution  # the last text that fitted
+    at.run()  # another rerun (a click elsewhere): still refused until the editor sends a shorter text
+    assert at.button(key="kata_run").disabled
+    type_code(at, "x = 2\n")
+    assert not at.button(key="kata_run").disabled and not at.error
+
+
+def test_reset_and_switching_problems_mount_the_right_code():
+    at = open_page()
+    type_code(at, "def precision_at_k(recommended, relevant, k):\n    return 0.5\n")
+    at.selectbox(key="kata_problem").set_value("mae").run()
+    assert editor_code(at).startswith("def mae(predictions, actuals):")
+    at.selectbox(key="kata_problem").set_value("precision_at_k").run()
+    assert editor_code(at) == "def precision_at_k(recommended, relevant, k):\n    return 0.5\n"
+    key_before = at.session_state["_kata_editor_key"]
+    at.button(key="kata_reset").click().run()
+    assert editor_code(at) == kata.PROBLEMS["precision_at_k"].starter
+    assert at.session_state["_kata_editor_key"] != key_before  # a fresh editor, so the browser shows the signature
