@@ -44,7 +44,10 @@ def _key(problem_key: str) -> str:
 
 
 def _theme() -> str:
-    return "dark" if getattr(st.context.theme, "type", None) == "dark" else "light"
+    """The server's theme if it sets one, else the browser's (which reports "light" before it has drawn the
+    page, so a server-set dark theme is not trusted to it)."""
+    chosen = st.get_option("theme.base") or getattr(st.context.theme, "type", None)
+    return "dark" if chosen == "dark" else "light"
 
 
 def remount() -> None:
