@@ -13,7 +13,8 @@ from kata.timing import auc_timings
 from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
-from ui import kata_editor
+from content.pages import kata_tools as tool_words
+from ui import kata_editor, kata_tryout
 from ui.markup import text
 from ui.controllers.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
@@ -134,8 +135,10 @@ def _sandbox_problem() -> str | None:
 
 
 unavailable = _sandbox_problem()
-buttons = st.columns([1, 2, 3], vertical_alignment="center")
+kata_tryout.input_box(problem)
+buttons = st.columns([1, 2, 2], vertical_alignment="center")
 run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None or too_long)
+try_it = buttons[1].button(_(tool_words.TRY), key="kata_try", disabled=unavailable is not None or too_long)
 
 
 def _reset() -> None:
@@ -143,9 +146,12 @@ def _reset() -> None:
     kata_editor.remount()
 
 
-buttons[1].button(_(words.RESET), key="kata_reset", on_click=_reset)
+buttons[2].button(_(words.RESET), key="kata_reset", on_click=_reset)
 if unavailable:
     st.error(words.no_sandbox(text.markdown(unavailable), kept=True), icon="🔒")
+if try_it:
+    kata_tryout.run(problem, code)
+kata_tryout.show(problem)
 
 
 def _verdict_record(result: Result) -> dict:

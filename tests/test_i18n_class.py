@@ -187,6 +187,11 @@ def test_the_kata_page_after_a_failing_run_shows_only_translated_texts():
     assert not at.exception, [e.value for e in at.exception]
     assert at.warning and at.metric  # the convention and the two values are there
     assert own_untranslated(at) == []
+    at.button(key="kata_try").click().run(timeout=60)  # Run on my input: the table of values
+    assert at.dataframe and own_untranslated(at) == []
+    at.text_area(key="kata_input_average_precision_at_k").input("k=0").run()
+    at.button(key="kata_try").click().run(timeout=60)  # an input refused, with its reason
+    assert at.error and own_untranslated(at) == []
 
 
 def test_a_mistake_and_a_limit_read_in_turkish():

@@ -172,3 +172,37 @@ def test_reset_and_switching_problems_mount_the_right_code():
     at.button(key="kata_reset").click().run()
     assert editor_code(at) == kata.PROBLEMS["precision_at_k"].starter
     assert at.session_state["_kata_editor_key"] != key_before  # a fresh editor, so the browser shows the signature
+
+
+# --------------------------------------------------------------------------- Run on my input
+
+SHORT_LIST = "def precision_at_k(recommended, relevant, k):\n    top = recommended[:k]\n" \
+             "    return sum(item in relevant for item in top) / len(top)\n"
+
+
+def test_run_on_my_input_shows_the_values_side_by_side_and_never_the_model_code():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.text_area(key="kata_input_precision_at_k").input("recommended=[1, 2], relevant={2}, k=5").run()
+    at.button(key="kata_try").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["input", "right", "yours", "same"]
+    assert table["input"].iloc[-1] == "your input: recommended=[1, 2], relevant={2}, k=5"
+    assert (table["right"].iloc[-1], table["yours"].iloc[-1], table["same"].iloc[-1]) == ("0.2", "0.5", "no")
+    assert len(table) == 1 + len(kata.cases.EXAMPLES["ranking"])
+    shown = "\n".join(c.value for c in at.code)
+    assert "hits += 1" not in shown and not any("Model solutions" in h.value for h in at.subheader)
+    saved = attempts.load(at.session_state["_kata_attempt_id"])
+    assert not saved.get("runs") and not saved.get("verdicts")  # a try is not a judged run
+
+
+def test_an_input_that_cannot_run_says_why_and_keeps_what_was_typed():
+    at = open_page()
+    typed = "recommended=[1, 1], relevant={2}, k=2"
+    at.text_area(key="kata_input_precision_at_k").input(typed).run()
+    at.button(key="kata_try").click().run(timeout=60)
+    message = "\n".join(e.value for e in at.error)
+    assert "Your input cannot run" in message and "duplicate item 1" in message
+    assert at.text_area(key="kata_input_precision_at_k").value == typed
+    assert not at.dataframe

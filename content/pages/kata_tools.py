@@ -16,3 +16,37 @@ def too_long(length: int, limit: int) -> str:
     return _("**Your code is {length} characters long, over the limit of {limit}.** It was not saved or run; it "
              "is still in the editor: shorten it there.").format(length=numbers.integer(length),
                                                                    limit=numbers.integer(limit))
+
+
+# --------------------------------------------------------------------------- Run on my input
+
+TRY = N_("Run on my input")
+TRY_HELP = N_("Runs your code on the examples and on your input below, in the sandbox, and shows each value beside "
+              "the right one. Nothing is judged or recorded.")
+INPUT_LABEL = N_("Your input (Python literals, one name=value per argument)")
+TRY_HEADING = N_("**Run on my input**: your values beside the right ones (the model solution's).")
+TRY_COLUMNS = {"input": N_("input"), "right": N_("right value"), "yours": N_("your value"), "same": N_("same?")}
+EXAMPLE = N_("example {n}")
+YOUR_INPUT = N_("your input")
+SAME = N_("yes")
+DIFFERENT = N_("no")
+NOT_RUN = N_("not run (the process had ended)")
+
+
+def input_refused(code: str, fields: dict) -> str:
+    """Why a hand-written input cannot run; a metric's own refusal stays as Python wrote it."""
+    if code == "too_long":
+        text = _("it is {length} characters long; at most {limit}.").format(
+            length=numbers.integer(fields["length"]), limit=numbers.integer(fields["limit"]))
+    elif code == "not_python":
+        text = _("it is not Python: {message} (column {column}).").format(**fields)
+    elif code == "keywords":
+        text = _("write every argument as name=value, separated by commas.")
+    elif code == "arguments":
+        text = _("the arguments must be {wanted}; you gave {given}.").format(
+            wanted=", ".join(fields["wanted"]), given=", ".join(fields["given"]) or "—")
+    elif code == "literal":
+        text = _("{name} must be a literal (numbers, strings, lists, sets, dicts).").format(name=fields["name"])
+    else:
+        text = _("the metric refuses it: {message}").format(message=fields["message"])
+    return _("**Your input cannot run:** {why} Nothing was run.").format(why=text)
