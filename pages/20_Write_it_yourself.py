@@ -14,7 +14,7 @@ from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
 from content.pages import kata_tools as tool_words
-from ui import kata_editor, kata_tryout
+from ui import kata_editor, kata_history, kata_tryout
 from ui.markup import text
 from ui.controllers.kata_views import breakdown, highlight_row, inputs_literal, scenario_for, show_value, steps_table
 from ui.lesson_link import apply
@@ -182,6 +182,7 @@ if run:
     if result is not None:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
         ATTEMPT.setdefault("verdicts", {})[problem.key] = _verdict_record(result)
+        kata_history.record(ATTEMPT_ID, problem.key, source, result)
         ATTEMPT.setdefault("runs", {})[problem.key] = ATTEMPT.get("runs", {}).get(problem.key, 0) + 1
         if source.strip() not in (problem.starter.strip(), starter.strip()):  # running the untouched signature is not an attempt
             ATTEMPT.setdefault("attempted", {})[problem.key] = True
@@ -230,6 +231,8 @@ if result is not None:
             st.code(result.stdout, language=None)
 elif record is not None:
     st.info(words.last_run(text.markdown(record['at']), record['passed'], record['total']), icon="🕘")
+
+kata_history.show(ATTEMPT_ID, problem.key)
 
 if record is not None:
     header = words.download_header(kata_texts.title(problem), record['passed'], record['total'], record['at'])

@@ -206,3 +206,32 @@ def test_an_input_that_cannot_run_says_why_and_keeps_what_was_typed():
     assert "Your input cannot run" in message and "duplicate item 1" in message
     assert at.text_area(key="kata_input_precision_at_k").value == typed
     assert not at.dataframe
+
+
+# --------------------------------------------------------------------------- the history of runs
+
+def test_the_history_lists_each_run_and_diffs_two_as_escaped_code():
+    at = open_page()
+    first = "def precision_at_k(recommended, relevant, k):\n    return 0.0  # :red[PASSED] <b>x</b>\n"
+    raising = "def precision_at_k(recommended, relevant, k):\n    return 1 / 0\n"
+    for code in (first, raising, kata.PROBLEMS["precision_at_k"].loop_solution):
+        type_code(at, code)
+        at.button(key="kata_run").click().run(timeout=60)
+        assert not at.exception, [e.value for e in at.exception]
+    history = at.dataframe[-1].value
+    assert history["run"].tolist() == ["run 1", "run 2", "run 3"]
+    assert history["verdict"].tolist() == ["❌ a wrong value", "⚠️ an error or a limit", "✅ all passed"]
+    assert history["passed"].iloc[-1] == "200 of 200"
+    at.selectbox(key="kata_diff_from_precision_at_k").set_value(1).run()
+    shown = next(c for c in at.code if c.language == "diff").value
+    assert shown.startswith("--- run 1\n+++ run 3\n")
+    assert "-    return 0.0  # :red[PASSED] <b>x</b>" in shown and "+        if item in relevant:" in shown
+    assert not any(":red[PASSED]" in m.value for m in at.markdown)  # typed text only ever inside the code block
+
+
+def test_the_history_is_the_sessions_own():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.button(key="kata_run").click().run(timeout=60)
+    other = open_page(attempt=at.session_state["_kata_attempt_id"])  # the same address, another session
+    assert not any("Your runs" in e.label for e in other.expander)

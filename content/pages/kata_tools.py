@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from content import numbers
-from content.i18n import N_, _
+from content.i18n import N_, _, ngettext
 
 EDITOR_LABEL = N_("**Your code** (Python: numpy and the standard library)")
 EDITOR_PLACEHOLDER = N_("Write your function here")
@@ -50,3 +50,22 @@ def input_refused(code: str, fields: dict) -> str:
     else:
         text = _("the metric refuses it: {message}").format(message=fields["message"])
     return _("**Your input cannot run:** {why} Nothing was run.").format(why=text)
+
+
+# --------------------------------------------------------------------------- the history of runs
+
+HISTORY = N_("Your runs of this problem in this session")
+HISTORY_COLUMNS = {"run": N_("run"), "at": N_("time (UTC)"), "verdict": N_("verdict"), "passed": N_("passed")}
+VERDICTS = {"passed": N_("✅ all passed"), "wrong": N_("❌ a wrong value"), "error": N_("⚠️ an error or a limit")}
+DIFF_FROM = N_("Compare run")
+DIFF_TO = N_("with run")
+NO_CHANGE = N_("The two runs' code is the same.")
+
+
+def run_label(number: int) -> str:
+    return _("run {n}").format(n=numbers.integer(number))
+
+
+def passed_of(passed: int, total: int) -> str:
+    return ngettext("{passed} of {total}", "{passed} of {total}", total).format(
+        passed=numbers.integer(passed), total=numbers.integer(total))
