@@ -153,6 +153,7 @@ BREAKDOWN = {
     "gauc": N_("Each user's AUC and weight"),
     "logloss": N_("Each sample's loss"),
     "ratings": N_("Each rating's error"),
+    "users": N_("Each user's AP@K and reciprocal rank (the mean over users is MAP@K and MRR)"),
 }
 STEP_COLUMNS = {"row": N_("row"), "right_so_far": N_("right so far"), "yours_so_far": N_("yours so far")}
 
