@@ -135,7 +135,6 @@ def _sandbox_problem() -> str | None:
 
 
 unavailable = _sandbox_problem()
-kata_tryout.input_box(problem)
 buttons = st.columns([1, 2, 2], vertical_alignment="center")
 run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None or too_long)
 try_it = buttons[1].button(_(tool_words.TRY), key="kata_try", disabled=unavailable is not None or too_long)
@@ -149,9 +148,10 @@ def _reset() -> None:
 buttons[2].button(_(words.RESET), key="kata_reset", on_click=_reset)
 if unavailable:
     st.error(words.no_sandbox(text.markdown(unavailable), kept=True), icon="🔒")
+kata_tryout.input_box(problem)  # after the buttons: Esc then Tab from the editor lands on Run
 if try_it:
     kata_tryout.run(problem, code)
-kata_tryout.show(problem)
+kata_tryout.show(problem, code)
 
 
 def _verdict_record(result: Result) -> dict:

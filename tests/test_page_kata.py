@@ -235,3 +235,12 @@ def test_the_history_is_the_sessions_own():
     at.button(key="kata_run").click().run(timeout=60)
     other = open_page(attempt=at.session_state["_kata_attempt_id"])  # the same address, another session
     assert not any("Your runs" in e.label for e in other.expander)
+
+
+def test_a_try_disappears_once_the_code_changes():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.button(key="kata_try").click().run(timeout=60)
+    assert at.dataframe
+    type_code(at, kata.PROBLEMS["precision_at_k"].loop_solution)
+    assert not at.dataframe  # its values were another code's

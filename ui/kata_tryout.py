@@ -25,7 +25,7 @@ def _input_key(problem: Problem) -> str:
 def input_box(problem: Problem) -> None:
     """The candidate's own input, starting from the last example (kept per problem for the session)."""
     st.session_state.setdefault(_input_key(problem), inputs_literal(tryout.examples(problem)[-1]))
-    with st.expander(_(tool_words.TRY)):
+    with st.expander(_(tool_words.INPUT_EXPANDER)):
         st.caption(_(tool_words.TRY_HELP))
         # No max_chars: a browser cuts a long paste silently; parse_input refuses it and says so.
         st.text_area(_(tool_words.INPUT_LABEL), key=_input_key(problem), height=90)
@@ -37,7 +37,7 @@ def run(problem: Problem, code: str) -> None:
     try:
         own = tryout.parse_input(problem, st.session_state.get(_input_key(problem), ""))
     except tryout.InputError as refused:
-        st.session_state[_RESULTS][problem.key] = refused
+        st.session_state[_RESULTS][problem.key] = (code, refused)
         return
     with st.spinner(_(words.RUNNING)):
         try:
@@ -46,7 +46,7 @@ def run(problem: Problem, code: str) -> None:
             outcome = words.no_sandbox(text.markdown(str(problem_text)), kept=True)
         except (RuntimeError, OSError) as problem_text:
             outcome = words.judge_failed(text.markdown(str(problem_text)))
-    st.session_state[_RESULTS][problem.key] = outcome
+    st.session_state[_RESULTS][problem.key] = (code, outcome)
 
 
 def _table(problem: Problem, outcome: tryout.Tryout) -> pd.DataFrame:
@@ -66,9 +66,10 @@ def _table(problem: Problem, outcome: tryout.Tryout) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(tool_words.TRY_COLUMNS))
 
 
-def show(problem: Problem) -> None:
-    outcome = st.session_state.get(_RESULTS, {}).get(problem.key)
-    if outcome is None:
+def show(problem: Problem, code: str) -> None:
+    """The last try of this problem, while the code is still the one it ran (an edit makes it stale)."""
+    ran, outcome = st.session_state.get(_RESULTS, {}).get(problem.key, (None, None))
+    if outcome is None or ran != code:
         return
     if isinstance(outcome, tryout.InputError):
         st.error(tool_words.input_refused(outcome.code, {k: text.markdown(str(v)) if isinstance(v, str) else v

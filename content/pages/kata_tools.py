@@ -23,6 +23,7 @@ def too_long(length: int, limit: int) -> str:
 TRY = N_("Run on my input")
 TRY_HELP = N_("Runs your code on the examples and on your input below, in the sandbox, and shows each value beside "
               "the right one. Nothing is judged or recorded.")
+INPUT_EXPANDER = N_("Your input for Run on my input")
 INPUT_LABEL = N_("Your input (Python literals, one name=value per argument)")
 TRY_HEADING = N_("**Run on my input**: your values beside the right ones (the model solution's).")
 TRY_COLUMNS = {"input": N_("input"), "right": N_("right value"), "yours": N_("your value"), "same": N_("same?")}

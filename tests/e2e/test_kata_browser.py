@@ -70,13 +70,16 @@ def test_type_a_wrong_auc_by_keyboard_run_it_read_the_convention_then_fix_it_and
     type_code(page, TIES_ZERO)
     assert editor_text(page) == TIES_ZERO  # auto-indent and Tab gave exactly the indentation intended
     leave_editor_by_keyboard(page)
-    expect(page.get_by_role("button", name="Run")).to_be_focused()
+    expect(page.get_by_role("button", name="Run", exact=True)).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.get_by_text("matches a known convention")).to_be_visible(timeout=SLOW)
     expect(page.get_by_text("strict >", exact=False).first).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError").filter(has_text="Passed")).to_contain_text("of 200")
     expect(page.get_by_test_id("stCode").filter(has_text="auc(y_true=[1, 0], y_score=[0.5, 0.5])")).to_be_visible()
     screenshot(page, SCREENSHOTS, "kata_failure_1280")
+    page.get_by_role("button", name="Run on my input").click()  # the examples and the input box's default
+    table = page.get_by_test_id("stDataFrame").filter(has_text="your input")
+    expect(table).to_be_visible(timeout=SLOW)
     page.set_viewport_size({"width": 390, "height": 844})
     page.frame_locator(EDITOR).locator(".ace_content").scroll_into_view_if_needed()
     screenshot(page, SCREENSHOTS, "kata_editor_390")
@@ -85,10 +88,14 @@ def test_type_a_wrong_auc_by_keyboard_run_it_read_the_convention_then_fix_it_and
     page.frame_locator(EDITOR).locator(".ace_content").click()
     page.keyboard.press("Control+End")  # after the last line: the fix adds half a point per tie
     page.keyboard.type(FIX)
-    page.get_by_role("button", name="Run").click()  # the editor sends its text as it loses focus to the click
+    page.get_by_role("button", name="Run", exact=True).click()  # the editor sends its text as it loses focus
     expect(page.get_by_text("Passed 200 of 200")).to_be_visible(timeout=SLOW)
     wait_until_idle(page)
     expect(page.get_by_role("heading", name="Model solutions")).to_have_count(1)
+    history = page.get_by_test_id("stExpander").filter(has_text="Your runs of this problem")
+    expect(history.get_by_test_id("stCode")).to_contain_text("+++ run 2")  # the fix, as a diff of the two runs
+    history.scroll_into_view_if_needed()
+    screenshot(page, SCREENSHOTS, "kata_history_1280")
 
     page.reload()
     page.wait_for_selector("h1")
@@ -108,7 +115,7 @@ def test_tab_indents_inside_the_editor_and_the_dark_theme_colours_it(dark_server
     page.keyboard.press("Tab")
     page.keyboard.type("pass")
     assert editor_text(page).endswith("raise NotImplementedError\n\n    pass")  # Tab indented, stayed in the editor
-    page.get_by_role("button", name="Run").click()
+    page.get_by_role("button", name="Run", exact=True).click()
     error = page.get_by_test_id("stCode").filter(has_text="NotImplementedError")
     expect(error).to_be_visible(timeout=SLOW)
     expect(error).to_contain_text("in precision_at_k: raise NotImplementedError")
