@@ -244,3 +244,21 @@ def test_a_try_disappears_once_the_code_changes():
     assert at.dataframe
     type_code(at, kata.PROBLEMS["precision_at_k"].loop_solution)
     assert not at.dataframe  # its values were another code's
+
+
+def test_the_editors_page_and_scripts_ship_in_its_wheel():
+    """Its index.html loads only files beside it; the one remote URL that code can load (a font @import in
+    the component's own two themes) stays unused because the editor is given an Ace theme."""
+    import re
+    from pathlib import Path
+
+    import code_editor
+
+    from ui.kata_editor import THEMES
+
+    build = Path(code_editor.__file__).parent / "frontend" / "build"
+    index = (build / "index.html").read_text()
+    references = re.findall(r'(?:src|href)="([^"]+)"', index)
+    assert references and all(ref.startswith("./") for ref in references)
+    assert not set(THEMES.values()) & {"streamlit_light", "streamlit_dark"}
+    assert all((build / name).exists() for name in re.findall(r'src="\./([^"]+)"', index))
