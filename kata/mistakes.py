@@ -111,11 +111,11 @@ def _f1_short_list(c) -> float:
     return _harmonic(0.0 if np.isnan(p) else p, topn_metrics.recall_at_k(c["recommended"], c["relevant"], c["k"]))
 
 
-def _f1_no_cutoff(c) -> float | None:
+def _f1_no_cutoff(c) -> float:
     n = max(len(c["recommended"]), 1)
     hits = topn_metrics.precision_at_k(c["recommended"], c["relevant"], n) * n
     p, r = hits / c["k"], topn_metrics.recall_at_k(c["recommended"], c["relevant"], n)
-    return _harmonic(p, r) if p <= 1 else None
+    return 2 * p * r / (p + r) if p + r else 0.0  # not f1_at_k: with the whole list's hits P can pass 1
 
 
 def _users(c):

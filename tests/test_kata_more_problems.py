@@ -91,3 +91,27 @@ def test_a_failing_map_shows_each_user_and_opens_them_on_the_ap_page():
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "📈 AP and MAP"
     assert len(at.session_state["users"]) >= 2
+
+
+NEW = ("f1_at_k", "mean_average_precision_at_k", "mean_reciprocal_rank")
+NAMED = [(key, mistake) for key in NEW for mistake in WRONG[key]]
+
+
+@pytest.mark.parametrize(("key", "mistake"), NAMED, ids=[f"{k}-{m}" for k, m in NAMED])
+def test_each_named_mistake_is_the_wrong_codes_value_on_every_case_it_fails(key, mistake):
+    """The name must hold for the candidate's code on every failing case, not by a coincidence of values
+    on one: the mistake's value (from metrics/) equals the hand-written wrong code's wherever it fails."""
+    namespace = {}
+    exec(WRONG[key][mistake], namespace)  # noqa: S102 - the suite's own sample
+    wrong = namespace[key]
+    compute = {m.key: m.compute for m in kata.PROBLEMS[key].mistakes}[mistake]
+    failing = 0
+    for case, expected in judge.build_cases(kata.PROBLEMS[key], 0, 200):
+        try:
+            got = wrong(**case)
+        except ZeroDivisionError:  # ranks from 0 divide by zero when the first item is relevant: an error
+            continue
+        if not judge.close(expected, got):
+            failing += 1
+            assert judge.close(compute(case), got), (case, got, compute(case))
+    assert failing >= 10
