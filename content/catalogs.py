@@ -64,9 +64,8 @@ DOMAINS: list[tuple[str, str]] = [
         "pages/22_*", "ui/controllers/protocol_lab.py", "ui/figures/protocol_charts.py", "content/pages/protocols.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
         "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/figures/live_charts.py",
-        "ui/controllers/kata_views.py", "content/pages/live.py", "content/pages/live_phone.py", "content/pages/kata.py",
-        "content/kata.py",
-        "content/classroom.py")],
+        "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py", "content/pages/live_phone.py",
+        "content/pages/kata*.py", "content/kata.py", "content/classroom.py")],
 ]
 SCANNED = ("app.py", "pages", "ui", "content")
 KEYWORDS = {**DEFAULT_KEYWORDS, "_": None}

@@ -26,6 +26,9 @@ TITLES = {
     "log_loss": N_("LogLoss"),
     "rmse": N_("RMSE"),
     "mae": N_("MAE"),
+    "f1_at_k": N_("F1@K"),
+    "mean_average_precision_at_k": N_("MAP@K (several users)"),
+    "mean_reciprocal_rank": N_("MRR (several users)"),
 }
 
 _RANKED = N_("recommended: the ranked list of item ids, best first, no repeats.\n"
@@ -88,6 +91,30 @@ _STATEMENTS = {
     "mae": N_(
         "Mean absolute error: mean(|prediction - actual|).\n\n"
         "predictions, actuals: lists of floats of the same non-zero length."),
+    "f1_at_k": N_(
+        "The harmonic mean of Precision@K and Recall@K.\n"
+        "\n"
+        "{ranked}\n"
+        "\n"
+        "Precision@K divides the hits in the top K by K; Recall@K divides them by len(relevant).\n"
+        "F1@K = 2 P R / (P + R); return 0.0 when P + R is 0 (also when relevant is empty)."),
+    "mean_average_precision_at_k": N_(
+        "MAP@K as the NumPy tutorial writes it: the mean over users of AP@K.\n"
+        "\n"
+        "all_recommended: one ranked list of item ids per user, best first, no repeats within a list.\n"
+        "all_ground_truth: one set of relevant item ids per user, in the same order (at least one user).\n"
+        "k: the cut-off, an integer >= 1.\n"
+        "\n"
+        "AP@K = (sum of precision@i over the ranks i <= K that hold a relevant item) / min(|relevant|, K).\n"
+        "A user with no relevant item has AP@K = 0.0 and still counts in the mean."),
+    "mean_reciprocal_rank": N_(
+        "MRR as the NumPy tutorial writes it: the mean over users of the reciprocal rank.\n"
+        "\n"
+        "all_recommended: one ranked list of item ids per user, best first, no repeats within a list.\n"
+        "all_ground_truth: one set of relevant item ids per user, in the same order (at least one user).\n"
+        "\n"
+        "A user's reciprocal rank is 1 / (the rank of their first relevant item), ranks from 1, over the\n"
+        "whole list; 0.0 when none of their items is relevant, and that user still counts in the mean."),
 }
 
 HINTS = {
@@ -112,6 +139,12 @@ HINTS = {
     "log_loss": (N_("np.clip(p, eps, 1 - eps) with eps = 1e-15."), N_("The mean, not the sum.")),
     "rmse": (N_("Square, then mean, then root."), N_("Divide by n, not n - 1.")),
     "mae": (N_("abs() before the mean."),),
+    "f1_at_k": (N_("Compute P and R as in their own problems, then combine them."),
+                N_("The harmonic mean, not (P + R) / 2.")),
+    "mean_average_precision_at_k": (N_("Write average_precision_at_k for one user first, then average it."),
+                                    N_("Every user counts, also one whose ground truth is empty.")),
+    "mean_reciprocal_rank": (N_("Write reciprocal_rank for one user first, then average it."),
+                             N_("A user without a hit adds 0 but still counts in the denominator.")),
 }
 
 # What the candidate did, for each mistake a wrong value can match: (problem key, Mistake.key).
@@ -168,6 +201,21 @@ MISTAKES = {
     ("rmse", "n_minus_1"): N_("you divided by n − 1 (a sample standard deviation); RMSE divides by n"),
     ("mae", "signed"): N_("you forgot the absolute value: that is the mean (signed) error"),
     ("mae", "rmse"): N_("you squared the errors and took the root: that is RMSE"),
+    ("f1_at_k", "arithmetic_mean"): N_("you averaged P and R as (P + R) / 2; F1 is their harmonic mean, 2PR / (P + R)"),
+    ("f1_at_k", "precision_short_list"): N_("your Precision@K divided by min(K, list length) instead of K"),
+    ("f1_at_k", "no_cutoff"): N_("you counted the hits in the whole list, not only the top K"),
+    ("mean_average_precision_at_k", "ap_denominator=hits"): N_("you divided each user's AP by their hits in the top K "
+                                                               "(torchmetrics)"),
+    ("mean_average_precision_at_k", "ap_denominator=relevant"): N_("you divided each user's AP by |Rel| (trec_eval "
+                                                                   "map_cut, ranx)"),
+    ("mean_average_precision_at_k", "ap_denominator=k"): N_("you divided each user's AP by K: that is RecTools' "
+                                                            "MAP(divide_by_k=True)"),
+    ("mean_average_precision_at_k", "skip_empty"): N_("you left out the users with no relevant item (as trec_eval "
+                                                      "does); the NumPy tutorial counts them as 0"),
+    ("mean_reciprocal_rank", "skip_no_hit"): N_("you averaged over the users with a hit only; a user without one "
+                                                "counts as 0"),
+    ("mean_reciprocal_rank", "ranks_from_zero"): N_("you counted ranks from 0: 1 / (rank - 1)"),
+    ("mean_reciprocal_rank", "sum"): N_("you returned the sum over users, not the mean"),
 }
 
 

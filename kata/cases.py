@@ -16,9 +16,15 @@ from metrics.seed_examples import GT_GRADED, GT_RANKED, GT_TOPN, RECOMMENDED, TE
 CATALOGUE = 30
 
 
+def _items(value) -> int:
+    """Entries of a list, set or dict, and of the lists and sets inside it (several users' lists)."""
+    return len(value) + sum(len(v) for v in value if isinstance(v, (list, set, dict))) if isinstance(value, list) \
+        else len(value)
+
+
 def size(case: dict) -> tuple:
     """A case's size, compared to choose the smallest failing case: items first, then K, then grades."""
-    items = sum(len(v) for v in case.values() if isinstance(v, (list, set, dict)))
+    items = sum(_items(v) for v in case.values() if isinstance(v, (list, set, dict)))
     grades = sum(sum(v.values()) for v in case.values() if isinstance(v, dict))
     grades += sum(abs(x) for v in case.values() if isinstance(v, list) for x in v if isinstance(x, (int, float)))
     return items, case.get("k", 0), grades
@@ -97,9 +103,23 @@ def random_ratings(rng) -> dict:
     return {"predictions": predictions, "actuals": actuals}
 
 
+def _users(rng) -> dict:
+    pairs = [_ranking(rng) for _ in range(int(rng.integers(1, 6)))]
+    return {"all_recommended": [r for r, _ in pairs], "all_ground_truth": [g for _, g in pairs]}
+
+
+def random_users(rng) -> dict:
+    return {**_users(rng), "k": int(rng.integers(1, 16))}
+
+
+def random_users_no_k(rng) -> dict:
+    return _users(rng)
+
+
 RANDOM = {"ranking": random_ranking, "ranking_no_k": random_ranking_no_k, "graded": random_graded,
           "relevances": random_relevances, "scores": random_scores, "groups": random_groups,
-          "probabilities": random_probabilities, "ratings": random_ratings}
+          "probabilities": random_probabilities, "ratings": random_ratings, "users": random_users,
+          "users_no_k": random_users_no_k}
 
 
 # --------------------------------------------------------------------------- examples and edge cases
@@ -117,7 +137,23 @@ _RANKING_EDGES = [
     {"recommended": [4, 1, 2], "relevant": {2, 9}, "k": 2},           # relevant never recommended
 ]
 
+_USERS_EDGES = [
+    {"all_recommended": [[1, 2, 3], [1, 2, 3]], "all_ground_truth": [{2}, set()], "k": 3},  # a user, no relevant item
+    {"all_recommended": [[4, 1, 2]], "all_ground_truth": [{2, 9}], "k": 2},                 # one user
+    {"all_recommended": [[1], [2]], "all_ground_truth": [set(), set()], "k": 1},            # nobody has a relevant item
+    {"all_recommended": [[1, 2], [3]], "all_ground_truth": [{2, 5}, {3}], "k": 10},          # K larger than the lists
+    {"all_recommended": [[], [1, 2]], "all_ground_truth": [{1}, {2}], "k": 2},              # an empty list
+    {"all_recommended": [[1, 2, 3, 4]], "all_ground_truth": [{1, 2, 3, 4, 5, 6}], "k": 3},  # |Rel| > K
+    {"all_recommended": [[1, 2, 3], [4, 5]], "all_ground_truth": [{9}, {5}], "k": 3},       # a user with no hit
+    {"all_recommended": [[7, 8], [1, 2, 3]], "all_ground_truth": [{7}, {3}], "k": 3},       # first-rank hit, later hit
+]
+
 EXAMPLES = {
+    "users": [{"all_recommended": [RECOMMENDED, RECOMMENDED], "all_ground_truth": [set(GT_RANKED), set(GT_TOPN)],
+               "k": 10},
+              {"all_recommended": [[1, 2], [3, 4]], "all_ground_truth": [{1}, {4}], "k": 2}],
+    "users_no_k": [{"all_recommended": [RECOMMENDED, RECOMMENDED], "all_ground_truth": [set(GT_RANKED), set(GT_TOPN)]},
+                   {"all_recommended": [[1, 2], [3, 4]], "all_ground_truth": [{1}, {4}]}],
     "ranking": [{"recommended": RECOMMENDED, "relevant": set(GT_TOPN), "k": 10},
                 {"recommended": RECOMMENDED, "relevant": set(GT_RANKED), "k": 10},
                 {"recommended": [1, 2, 3, 4, 5], "relevant": {2, 6, 7, 8, 9}, "k": 5}],
@@ -141,6 +177,8 @@ EXAMPLES = {
 """The source documents' own examples (see metrics/seed_examples.py), run first."""
 
 EDGES = {
+    "users": _USERS_EDGES,
+    "users_no_k": [{k: v for k, v in case.items() if k != "k"} for case in _USERS_EDGES],
     "ranking": _RANKING_EDGES,
     "ranking_no_k": [{k: v for k, v in case.items() if k != "k"} for case in _RANKING_EDGES[::2]]
     + [{"recommended": [5, 6, 7, 8], "relevant": {8}}, {"recommended": [5, 6], "relevant": {5, 6}},
@@ -187,6 +225,8 @@ def _simpler_number(x: float) -> Iterator[float]:
 
 def shrink(case: dict) -> Iterator[dict]:
     """Strictly smaller variants of ``case``, smallest-first where it is cheap to say."""
+    if "all_recommended" in case:
+        yield from _shrink_users(case)
     parallel = [name for name in ("user_ids", "y_true", "y_score", "y_prob", "predictions", "actuals")
                 if name in case]
     if parallel:
@@ -215,6 +255,19 @@ def shrink(case: dict) -> Iterator[dict]:
                 yield {**case, name: case[name][:i] + [smaller] + case[name][i + 1:]}
 
 
+def _shrink_users(case: dict) -> Iterator[dict]:
+    """Fewer users (one at least), then a shorter list or fewer relevant items for one user."""
+    lists, truths = case["all_recommended"], case["all_ground_truth"]
+    if len(lists) > 1:
+        for i in range(len(lists)):
+            yield {**case, "all_recommended": _without(lists, i), "all_ground_truth": _without(truths, i)}
+    for i, (recommended, relevant) in enumerate(zip(lists, truths)):
+        for j in range(len(recommended)):
+            yield {**case, "all_recommended": lists[:i] + [_without(recommended, j)] + lists[i + 1:]}
+        for item in sorted(relevant, key=repr):
+            yield {**case, "all_ground_truth": truths[:i] + [relevant - {item}] + truths[i + 1:]}
+
+
 MAX_STEPS = 30
 _PARALLEL = ("user_ids", "y_true", "y_score", "y_prob", "predictions", "actuals")
 
@@ -222,6 +275,10 @@ _PARALLEL = ("user_ids", "y_true", "y_score", "y_prob", "predictions", "actuals"
 def prefixes(case: dict) -> list[dict]:
     """The case cut after row 1, 2, ...: the list's first i items (K and the ground truth kept),
     or the first i samples. The metric on each shows where a running total first goes wrong."""
+    if "all_recommended" in case:  # the first i users
+        lists, truths = case["all_recommended"], case["all_ground_truth"]
+        return [{**case, "all_recommended": lists[:i], "all_ground_truth": truths[:i]}
+                for i in range(1, min(len(lists), MAX_STEPS) + 1)]
     if "recommended" in case or "relevances" in case:
         name = "recommended" if "recommended" in case else "relevances"
         return [{**case, name: case[name][:i]} for i in range(1, min(len(case[name]), MAX_STEPS) + 1)]

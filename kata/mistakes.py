@@ -103,6 +103,46 @@ def _first_hit_in_top_k_rr(case) -> float:
     return ranked_metrics.reciprocal_rank_at_k(case["recommended"], case["relevant"], 10)
 
 
+def _harmonic(p: float, r: float) -> float:
+    return topn_metrics.f1_at_k(p, r)
+
+
+def _f1_short_list(c) -> float:
+    p = conventions.score(replace(conventions.APP, precision_short_list="list_length"), "precision",
+                          c["recommended"], c["relevant"], c["k"])
+    return _harmonic(0.0 if np.isnan(p) else p, topn_metrics.recall_at_k(c["recommended"], c["relevant"], c["k"]))
+
+
+def _f1_no_cutoff(c) -> float:
+    n = max(len(c["recommended"]), 1)
+    hits = topn_metrics.precision_at_k(c["recommended"], c["relevant"], n) * n
+    p, r = hits / c["k"], topn_metrics.recall_at_k(c["recommended"], c["relevant"], n)
+    return 2 * p * r / (p + r) if p + r else 0.0  # not f1_at_k: with the whole list's hits P can pass 1
+
+
+def _users(c):
+    return list(zip(c["all_recommended"], c["all_ground_truth"]))
+
+
+def _map_divided_by_k(c) -> float:
+    return float(np.mean([conventions.average_precision_divided_by_k(r, g, c["k"]) for r, g in _users(c)]))
+
+
+def _map_without_empty_users(c) -> float | None:
+    kept = [(r, g) for r, g in _users(c) if g]
+    return ranked_metrics.mean_average_precision_at_k(*zip(*kept), c["k"]) if kept else None
+
+
+def _mrr_of_users_with_a_hit(c) -> float | None:
+    rrs = [rr for rr in (ranked_metrics.reciprocal_rank(r, g) for r, g in _users(c)) if rr > 0]
+    return float(np.mean(rrs)) if rrs else None
+
+
+def _mrr_ranks_from_zero(c) -> float | None:
+    rrs = [mistakes.reciprocal_rank_from_zero(r, g) for r, g in _users(c)]
+    return None if any(rr is None for rr in rrs) else float(np.mean(rrs))
+
+
 MISTAKES: dict[str, tuple[Mistake, ...]] = {
     "precision_at_k": (
         convention("precision", "precision_short_list", "list_length",
@@ -165,6 +205,34 @@ MISTAKES: dict[str, tuple[Mistake, ...]] = {
         convention("ndcg", "ideal", "k_slots", "you assumed the ideal list has K relevant items of grade 1"),
         Mistake("ranks_off_by_one", "you used log2(i + 2): the discount for ranks counted from 0, on ranks from 1",
                 lambda c: mistakes.ndcg_ranks_off_by_one(c["recommended"], c["relevance"], c["k"])),
+    ),
+    "f1_at_k": (
+        Mistake("arithmetic_mean", "you averaged P and R as (P + R) / 2; F1 is their harmonic mean, 2PR / (P + R)",
+                lambda c: (topn_metrics.precision_at_k(c["recommended"], c["relevant"], c["k"])
+                           + topn_metrics.recall_at_k(c["recommended"], c["relevant"], c["k"])) / 2),
+        Mistake("precision_short_list", "your Precision@K divided by min(K, list length) instead of K",
+                _f1_short_list),
+        Mistake("no_cutoff", "you counted the hits in the whole list, not only the top K", _f1_no_cutoff),
+    ),
+    "mean_average_precision_at_k": (
+        Mistake("ap_denominator=hits", "you divided each user's AP by their hits in the top K (torchmetrics)",
+                lambda c: ranked_metrics.mean_average_precision_at_k(c["all_recommended"], c["all_ground_truth"],
+                                                                     c["k"], denominator="hits")),
+        Mistake("ap_denominator=relevant", "you divided each user's AP by |Rel| (trec_eval map_cut, ranx)",
+                lambda c: ranked_metrics.mean_average_precision_at_k(c["all_recommended"], c["all_ground_truth"],
+                                                                     c["k"], denominator="relevant")),
+        Mistake("ap_denominator=k", "you divided each user's AP by K: that is RecTools' MAP(divide_by_k=True)",
+                _map_divided_by_k),
+        Mistake("skip_empty", "you left out the users with no relevant item (as trec_eval does); the NumPy "
+                "tutorial counts them as 0", _map_without_empty_users),
+    ),
+    "mean_reciprocal_rank": (
+        Mistake("skip_no_hit", "you averaged over the users with a hit only; a user without one counts as 0",
+                _mrr_of_users_with_a_hit),
+        Mistake("ranks_from_zero", "you counted ranks from 0: 1 / (rank - 1)", _mrr_ranks_from_zero),
+        Mistake("sum", "you returned the sum over users, not the mean",
+                lambda c: ranked_metrics.mean_reciprocal_rank(c["all_recommended"], c["all_ground_truth"])
+                * len(c["all_recommended"])),
     ),
     "auc": (
         Mistake("ties_zero", "a tied positive/negative pair counted 0 (strict >, the offline-evaluation "

@@ -135,6 +135,38 @@ PROBLEMS: dict[str, Problem] = {p.key: p for p in (
              ["Write dcg(grades, k) once and call it twice.",
               "The ideal comes from relevance.values(), not from the recommended items."],
              lambda recommended, relevance, k: ndcg.ndcg_at_k(recommended, relevance, k)),
+    _problem("f1_at_k", "F1@K", "topn", "ranking",
+             "def f1_at_k(recommended, relevant, k):",
+             f"The harmonic mean of Precision@K and Recall@K.\n\n{_RANKED}\n\n"
+             "Precision@K divides the hits in the top K by K; Recall@K divides them by len(relevant).\n"
+             "F1@K = 2 P R / (P + R); return 0.0 when P + R is 0 (also when relevant is empty).",
+             ["Compute P and R as in their own problems, then combine them.",
+              "The harmonic mean, not (P + R) / 2."],
+             lambda recommended, relevant, k: topn_metrics.f1_at_k(topn_metrics.precision_at_k(recommended, relevant, k),
+                                                                   topn_metrics.recall_at_k(recommended, relevant, k))),
+    _problem("mean_average_precision_at_k", "MAP@K (several users)", "ap", "users",
+             "def mean_average_precision_at_k(all_recommended, all_ground_truth, k):",
+             "MAP@K as the NumPy tutorial writes it: the mean over users of AP@K.\n\n"
+             "all_recommended: one ranked list of item ids per user, best first, no repeats within a list.\n"
+             "all_ground_truth: one set of relevant item ids per user, in the same order (at least one user).\n"
+             "k: the cut-off, an integer >= 1.\n\n"
+             "AP@K = (sum of precision@i over the ranks i <= K that hold a relevant item) / min(|relevant|, K).\n"
+             "A user with no relevant item has AP@K = 0.0 and still counts in the mean.",
+             ["Write average_precision_at_k for one user first, then average it.",
+              "Every user counts, also one whose ground truth is empty."],
+             lambda all_recommended, all_ground_truth, k: ranked_metrics.mean_average_precision_at_k(
+                 all_recommended, all_ground_truth, k)),
+    _problem("mean_reciprocal_rank", "MRR (several users)", "rr", "users_no_k",
+             "def mean_reciprocal_rank(all_recommended, all_ground_truth):",
+             "MRR as the NumPy tutorial writes it: the mean over users of the reciprocal rank.\n\n"
+             "all_recommended: one ranked list of item ids per user, best first, no repeats within a list.\n"
+             "all_ground_truth: one set of relevant item ids per user, in the same order (at least one user).\n\n"
+             "A user's reciprocal rank is 1 / (the rank of their first relevant item), ranks from 1, over the\n"
+             "whole list; 0.0 when none of their items is relevant, and that user still counts in the mean.",
+             ["Write reciprocal_rank for one user first, then average it.",
+              "A user without a hit adds 0 but still counts in the denominator."],
+             lambda all_recommended, all_ground_truth: ranked_metrics.mean_reciprocal_rank(
+                 all_recommended, all_ground_truth)),
     _problem("auc", "AUC (ROC), by hand", "auc", "scores",
              "def auc(y_true, y_score):",
              "The probability that a random positive scores higher than a random negative.\n\n"

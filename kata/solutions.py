@@ -245,5 +245,72 @@ def mae(predictions, actuals):
     errors = np.asarray(predictions, dtype=float) - np.asarray(actuals, dtype=float)
     return float(np.mean(np.abs(errors)))
 '''),
+    "f1_at_k": ('''
+def f1_at_k(recommended, relevant, k):
+    hits = 0
+    for item in recommended[:k]:
+        if item in relevant:
+            hits += 1
+    precision = hits / k
+    recall = hits / len(relevant) if relevant else 0.0
+    if precision + recall == 0:
+        return 0.0
+    return 2 * precision * recall / (precision + recall)
+''', '''
+import numpy as np
+
+def f1_at_k(recommended, relevant, k):
+    hits = float(np.isin(np.array(recommended[:k], dtype=object), list(relevant)).sum())
+    precision = hits / k
+    recall = hits / len(relevant) if relevant else 0.0
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+'''),
+    "mean_average_precision_at_k": ('''
+def average_precision_at_k(recommended, relevant, k):
+    if not relevant:
+        return 0.0
+    hits, total = 0, 0.0
+    for rank, item in enumerate(recommended[:k], start=1):
+        if item in relevant:
+            hits += 1
+            total += hits / rank
+    return total / min(len(relevant), k)
+
+def mean_average_precision_at_k(all_recommended, all_ground_truth, k):
+    aps = [average_precision_at_k(rec, gt, k) for rec, gt in zip(all_recommended, all_ground_truth)]
+    return sum(aps) / len(aps)
+''', '''
+import numpy as np
+
+def average_precision_at_k(recommended, relevant, k):
+    if not relevant:
+        return 0.0
+    hit = np.isin(np.array(recommended[:k], dtype=object), list(relevant))
+    precision = np.cumsum(hit) / np.arange(1, hit.size + 1)
+    return float(precision[hit].sum() / min(len(relevant), k))
+
+def mean_average_precision_at_k(all_recommended, all_ground_truth, k):
+    return float(np.mean([average_precision_at_k(r, g, k) for r, g in zip(all_recommended, all_ground_truth)]))
+'''),
+    "mean_reciprocal_rank": ('''
+def reciprocal_rank(recommended, relevant):
+    for rank, item in enumerate(recommended, start=1):
+        if item in relevant:
+            return 1.0 / rank
+    return 0.0
+
+def mean_reciprocal_rank(all_recommended, all_ground_truth):
+    rrs = [reciprocal_rank(rec, gt) for rec, gt in zip(all_recommended, all_ground_truth)]
+    return sum(rrs) / len(rrs)
+''', '''
+import numpy as np
+
+def reciprocal_rank(recommended, relevant):
+    hit = np.flatnonzero(np.isin(np.array(recommended, dtype=object), list(relevant)))
+    return 1.0 / (hit[0] + 1) if hit.size else 0.0
+
+def mean_reciprocal_rank(all_recommended, all_ground_truth):
+    return float(np.mean([reciprocal_rank(r, g) for r, g in zip(all_recommended, all_ground_truth)]))
+'''),
 }
 """problem key -> (plain loop, vectorised numpy), each a complete module."""

@@ -13,6 +13,8 @@ from kata.timing import auc_timings
 from content import kata as kata_texts
 from content.i18n import _
 from content.pages import kata as words
+from content.pages import kata_tools as tool_words
+from ui import kata_editor, kata_history, kata_tryout
 from ui.markup import text
 from kata.judge import KINDS
 from ui.browser import browser_key
@@ -22,13 +24,7 @@ from ui.lesson_link import apply
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import page, show_table
 
-EDITOR_CSS = """
-.st-key-kata_editor textarea { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9rem;
-  line-height: 1.35; tab-size: 4; white-space: pre; overflow-x: auto; }
-"""
-
 page(_(words.TITLE), "⌨️", _(words.INTRO))
-st.html(f"<style>{EDITOR_CSS}</style>")
 
 
 # --------------------------------------------------------------------------- the attempt (survives a reload)
@@ -56,7 +52,7 @@ ATTEMPT_ID = _attempt_id()
 ATTEMPT = attempts.load(ATTEMPT_ID) or {"problem": next(iter(kata.PROBLEMS)), "code": {}, "verdicts": {}, "runs": {}}
 if st.session_state.get("_kata_loaded") != ATTEMPT_ID:
     st.session_state["_kata_loaded"] = ATTEMPT_ID
-    st.session_state.pop("kata_editor", None)
+    kata_editor.remount()
 
 
 def _change(change) -> None:
@@ -69,11 +65,11 @@ def _change(change) -> None:
 
 def _choose_problem() -> None:
     _change(lambda attempt: attempt.update(problem=st.session_state["kata_problem"]))
-    st.session_state.pop("kata_editor", None)
+    kata_editor.remount()
 
 
-def _keep_code() -> None:
-    key, code = ATTEMPT["problem"], st.session_state["kata_editor"]
+def _keep_code(code: str) -> None:
+    key = ATTEMPT["problem"]
 
     def keep(attempt: dict) -> None:
         attempt.setdefault("problem", key)
@@ -140,11 +136,13 @@ if not in_progress:
 # --------------------------------------------------------------------------- editor and Run
 
 seen = st.session_state.get("_kata_seen_code")
-if "kata_editor" not in st.session_state or (seen is not None and seen[0] == problem.key and seen[1] != code):
-    st.session_state["kata_editor"] = code  # the stored code changed in another tab of this attempt: show it
+if seen is not None and seen[0] == problem.key and seen[1] != code:
+    kata_editor.remount()  # the stored code changed in another tab of this attempt: show it
+sent, too_long = kata_editor.code_box(problem.key, code, attempts.MAX_CODE)
+if sent is not None and sent != code:
+    _keep_code(sent)
+    code = sent
 st.session_state["_kata_seen_code"] = (problem.key, code)
-st.text_area(_(words.EDITOR), key="kata_editor",
-             height=360, on_change=_keep_code, max_chars=attempts.MAX_CODE)
 if problem_text := st.session_state.pop("_kata_save_problem", None):
     st.warning(words.not_saved(text.markdown(problem_text)), icon="💾")
 
@@ -159,18 +157,23 @@ def _sandbox_problem() -> str | None:
 
 
 unavailable = _sandbox_problem()
-buttons = st.columns([1, 2, 3], vertical_alignment="center")
-run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None)
+buttons = st.columns([1, 2, 2], vertical_alignment="center")
+run = buttons[0].button(_(words.RUN), type="primary", key="kata_run", disabled=unavailable is not None or too_long)
+try_it = buttons[1].button(_(tool_words.TRY), key="kata_try", disabled=unavailable is not None or too_long)
 
 
 def _reset() -> None:
-    st.session_state["kata_editor"] = starter
-    _keep_code()
+    _keep_code(starter)
+    kata_editor.remount()
 
 
-buttons[1].button(_(words.RESET), key="kata_reset", on_click=_reset)
+buttons[2].button(_(words.RESET), key="kata_reset", on_click=_reset)
 if unavailable:
     st.error(words.no_sandbox(text.markdown(unavailable), kept=True), icon="🔒")
+kata_tryout.input_box(problem)  # after the buttons: Esc then Tab from the editor lands on Run
+if try_it:
+    kata_tryout.run(problem, code)
+kata_tryout.show(problem, code)
 
 
 def _verdict_record(result: Result) -> dict:
@@ -183,8 +186,7 @@ def _verdict_record(result: Result) -> dict:
 
 
 if run:
-    _keep_code()
-    source = st.session_state["kata_editor"]
+    source = code
     ticket = kata.submit(problem.key, source)
     status = st.empty()
     while not ticket.done.wait(0.2):
@@ -203,6 +205,7 @@ if run:
         st.session_state.setdefault("_kata_results", {})[(ATTEMPT_ID, problem.key)] = result
         verdict = _verdict_record(result)
         _change(lambda attempt: attempts.record_run(attempt, problem.key, verdict, time.time()))
+        kata_history.record(ATTEMPT_ID, problem.key, source, result)
         interview = ATTEMPT.get("interview", {}).get(problem.key)
 
 # --------------------------------------------------------------------------- the verdict
@@ -288,8 +291,10 @@ elif record is not None:
 
 if record is not None:
     header = words.download_header(kata_texts.title(problem), record['passed'], record['total'], record['at'])
-    st.download_button(_(words.DOWNLOAD), header + st.session_state["kata_editor"],
+    st.download_button(_(words.DOWNLOAD), header + code,
                        file_name=f"{problem.key}.py", mime="text/x-python", key="kata_download", on_click="ignore")
+
+kata_history.show(ATTEMPT_ID, problem.key)
 
 # --------------------------------------------------------------------------- review and model solutions
 

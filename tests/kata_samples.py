@@ -265,4 +265,88 @@ def mae(predictions, actuals):
     return math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))
 ''',
     },
+    "f1_at_k": {
+        "arithmetic_mean": '''
+def f1_at_k(recommended, relevant, k):
+    hits = sum(1 for item in recommended[:k] if item in relevant)
+    return (hits / k + (hits / len(relevant) if relevant else 0.0)) / 2
+''',
+        "precision_short_list": '''
+def f1_at_k(recommended, relevant, k):
+    top = recommended[:k]
+    hits = sum(1 for item in top if item in relevant)
+    p = hits / len(top) if top else 0.0
+    r = hits / len(relevant) if relevant else 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+''',
+        "no_cutoff": '''
+def f1_at_k(recommended, relevant, k):
+    hits = sum(1 for item in recommended if item in relevant)
+    p, r = hits / k, (hits / len(relevant) if relevant else 0.0)
+    return 2 * p * r / (p + r) if p + r else 0.0
+''',
+    },
+    "mean_average_precision_at_k": {
+        denominator: f'''
+def mean_average_precision_at_k(all_recommended, all_ground_truth, k):
+    total = 0.0
+    for recommended, relevant in zip(all_recommended, all_ground_truth):
+        hits, s = 0, 0.0
+        for rank, item in enumerate(recommended[:k], start=1):
+            if item in relevant:
+                hits += 1
+                s += hits / rank
+        d = {divisor}
+        total += s / d if d else 0.0
+    return total / len(all_recommended)
+''' for denominator, divisor in (("ap_denominator=hits", "hits"), ("ap_denominator=relevant", "len(relevant)"),
+                                  ("ap_denominator=k", "k"))
+    } | {
+        "skip_empty": '''
+def mean_average_precision_at_k(all_recommended, all_ground_truth, k):
+    aps = []
+    for recommended, relevant in zip(all_recommended, all_ground_truth):
+        if not relevant:
+            continue
+        hits, s = 0, 0.0
+        for rank, item in enumerate(recommended[:k], start=1):
+            if item in relevant:
+                hits += 1
+                s += hits / rank
+        aps.append(s / min(len(relevant), k))
+    return sum(aps) / len(aps) if aps else 0.0
+''',
+    },
+    "mean_reciprocal_rank": {
+        "skip_no_hit": '''
+def mean_reciprocal_rank(all_recommended, all_ground_truth):
+    rrs = []
+    for recommended, relevant in zip(all_recommended, all_ground_truth):
+        for rank, item in enumerate(recommended, start=1):
+            if item in relevant:
+                rrs.append(1 / rank)
+                break
+    return sum(rrs) / len(rrs) if rrs else 0.0
+''',
+        "ranks_from_zero": '''
+def mean_reciprocal_rank(all_recommended, all_ground_truth):
+    total = 0.0
+    for recommended, relevant in zip(all_recommended, all_ground_truth):
+        for rank, item in enumerate(recommended):
+            if item in relevant:
+                total += 1 / rank
+                break
+    return total / len(all_recommended)
+''',
+        "sum": '''
+def mean_reciprocal_rank(all_recommended, all_ground_truth):
+    total = 0.0
+    for recommended, relevant in zip(all_recommended, all_ground_truth):
+        for rank, item in enumerate(recommended, start=1):
+            if item in relevant:
+                total += 1 / rank
+                break
+    return total
+''',
+    },
 }

@@ -14,6 +14,7 @@ from kata import attempts
 from tests import pseudo
 from tests.conftest import ROOT, chart_specs, plotly_array, run_page, texts
 from tests.kata_samples import WRONG
+from tests.kata_page import type_code
 from content.lessons import LESSONS
 from ui.controllers import live_class
 from ui.navigation import TOPIC_PAGES
@@ -181,11 +182,16 @@ def test_the_kata_page_after_a_failing_run_shows_only_translated_texts():
     at = run_page(TOPIC_PAGES["kata"], lang=i18n.PSEUDO)
     assert own_untranslated(at) == []
     at.selectbox(key="kata_problem").set_value("average_precision_at_k").run()
-    at.text_area(key="kata_editor").input(WRONG["average_precision_at_k"]["ap_denominator=hits"]).run()
+    type_code(at, WRONG["average_precision_at_k"]["ap_denominator=hits"])
     at.button(key="kata_run").click().run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
     assert at.warning and at.metric  # the convention and the two values are there
     assert own_untranslated(at) == []
+    at.button(key="kata_try").click().run(timeout=60)  # Run on my input: the table of values
+    assert at.dataframe and own_untranslated(at) == []
+    at.text_area(key="kata_input_average_precision_at_k").input("k=0").run()
+    at.button(key="kata_try").click().run(timeout=60)  # an input refused, with its reason
+    assert at.error and own_untranslated(at) == []
 
 
 def test_a_mistake_and_a_limit_read_in_turkish():
@@ -217,7 +223,7 @@ def test_a_mistake_and_a_limit_read_in_turkish():
 def test_a_failing_run_in_turkish_names_the_mistake_and_writes_the_decimal_comma():
     at = run_page(TOPIC_PAGES["kata"], lang="tr")
     at.selectbox(key="kata_problem").set_value("average_precision_at_k").run()
-    at.text_area(key="kata_editor").input(WRONG["average_precision_at_k"]["ap_denominator=hits"]).run()
+    type_code(at, WRONG["average_precision_at_k"]["ap_denominator=hits"])
     at.button(key="kata_run").click().run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
     assert any("200 durumdan" in e.value for e in at.error)

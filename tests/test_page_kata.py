@@ -1,10 +1,13 @@
 """The Write-it-yourself page as a candidate uses it: pick, write, run, read the verdict, reload."""
 
+import json
+
 import pytest
 
 import kata
 from kata import attempts
 from tests.conftest import run_page, texts
+from tests.kata_page import editor_code, editor_element, type_code
 from tests.kata_samples import WRONG
 from ui.state import TOPIC_PAGES
 
@@ -24,7 +27,7 @@ def open_page(**query):
 def write_and_run(at, problem: str, code: str):
     if at.selectbox(key="kata_problem").value != problem:  # an interview holds its problem (the box is disabled)
         at.selectbox(key="kata_problem").set_value(problem).run()
-    at.text_area(key="kata_editor").input(code).run()
+    type_code(at, code)
     at.button(key="kata_run").click().run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -32,8 +35,7 @@ def write_and_run(at, problem: str, code: str):
 
 def test_opens_with_the_first_problem_and_its_signature():
     at = open_page()
-    editor = at.text_area(key="kata_editor")
-    assert editor.value.startswith("def precision_at_k(recommended, relevant, k):")
+    assert editor_code(at).startswith("def precision_at_k(recommended, relevant, k):")
     assert attempts.valid_id(at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list)
                              else at.query_params["attempt"])
     assert "appear after a passing run, or if you give up" in texts(at)
@@ -73,10 +75,10 @@ def test_the_attempt_survives_a_reload_and_stays_private():
     attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
     again = open_page(attempt=attempt_id)
     assert again.selectbox(key="kata_problem").value == "mae"
-    assert again.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+    assert editor_code(again) == kata.PROBLEMS["mae"].loop_solution
     assert "passed 200 of 200" in "\n".join(i.value for i in again.info)
     stranger = open_page()
-    assert stranger.text_area(key="kata_editor").value.startswith("def precision_at_k")
+    assert editor_code(stranger).startswith("def precision_at_k")
 
 
 def test_interview_mode_hides_hints_then_reviews():
@@ -124,7 +126,7 @@ def test_a_judge_that_cannot_start_is_a_message_not_a_traceback(monkeypatch):
     monkeypatch.setattr(judge, "_judge", busy)
     at = write_and_run(open_page(), "mae", kata.PROBLEMS["mae"].loop_solution)
     assert "could not run your code just now" in texts(at)
-    assert at.text_area(key="kata_editor").value == kata.PROBLEMS["mae"].loop_solution
+    assert editor_code(at) == kata.PROBLEMS["mae"].loop_solution
 
 
 # --------------------------------------------------------------------------- fair: the model solution (7-8)
@@ -159,14 +161,14 @@ def test_a_second_tab_opens_the_open_interview_and_its_runs_count(monkeypatch):
     assert attempt_of(second) == interview_id
     assert "every tab of this page opens it" in texts(second) and "Interview mode" in texts(second)
     assert second.selectbox(key="kata_problem").value == "rmse" and second.selectbox(key="kata_problem").disabled
-    second.text_area(key="kata_editor").input("def rmse(predictions, actuals):\n    return 0\n").run()
+    type_code(second, "def rmse(predictions, actuals):\n    return 0\n")
     second.button(key="kata_run").click().run(timeout=60)
     assert not model_shown(second)
     other_tab = open_page(attempt=attempts.new_id())  # even another attempt's address opens the interview
     assert attempt_of(other_tab) == interview_id and not model_shown(other_tab)
 
     first.run()
-    assert first.text_area(key="kata_editor").value.endswith("return 0\n")  # the code the other tab ran
+    assert editor_code(first).endswith("return 0\n")  # the code the other tab ran
     first.button(key="kata_interview_finish").click().run()
     assert "runs: **1**" in texts(first)
     assert not model_shown(first)  # finished without a passing run: still hidden
@@ -236,3 +238,140 @@ def test_one_browser_keeps_its_key_though_streamlit_masks_its_cookie_anew_on_eac
     second = "2|00a15b3f|471ceb90a57d415fa41fc00ceb603705|1796324275"
     assert first != second and xsrf_token(first) == xsrf_token(second) == "47bdb0afa5dc1a60a4be9b33ebc16c3a"
     assert xsrf_token("not-a-tornado-cookie") == "not-a-tornado-cookie"
+    assert editor_code(at) == kata.PROBLEMS["mae"].loop_solution
+
+
+# --------------------------------------------------------------------------- the code editor
+
+def test_the_editor_is_ace_with_line_numbers_soft_tabs_and_a_way_out_for_the_keyboard():
+    args = json.loads(editor_element(open_page()).proto.json_args)
+    assert args["lang"] == "python" and args["response_mode"] == "blur"
+    assert args["options"]["showLineNumbers"] and args["options"]["useSoftTabs"]
+    assert args["options"]["enableKeyboardAccessibility"]
+    assert args["props"]["theme"] == "chrome"  # an Ace theme: the component's own @import Google's fonts
+
+
+def test_the_text_the_editor_sends_is_kept_and_run_exactly():
+    exact = ("def mae(predictions, actuals):\r\n\t# ünïcödé, a tab, trailing spaces   \n"
+             "    return sum(abs(p - a) for p, a in zip(predictions, actuals)) / len(actuals)")  # no final newline
+    at = write_and_run(open_page(), "mae", exact)
+    attempt_id = at.query_params["attempt"]
+    attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
+    assert attempts.load(attempt_id)["code"]["mae"] == exact
+    assert any("Passed 200 of 200" in s.value for s in at.success)
+
+
+def test_code_over_the_limit_is_neither_saved_nor_run_and_says_so():
+    at = open_page()
+    type_code(at, kata.PROBLEMS["precision_at_k"].loop_solution)
+    type_code(at, "x = 1\n" * 4000)
+    assert at.button(key="kata_run").disabled
+    assert "over the limit of 20,000" in "\n".join(e.value for e in at.error)
+    assert editor_code(at) == kata.PROBLEMS["precision_at_k"].loop_solution  # the last text that fitted
+    at.run()  # another rerun (a click elsewhere): still refused until the editor sends a shorter text
+    assert at.button(key="kata_run").disabled
+    type_code(at, "x = 2\n")
+    assert not at.button(key="kata_run").disabled and not at.error
+
+
+def test_reset_and_switching_problems_mount_the_right_code():
+    at = open_page()
+    type_code(at, "def precision_at_k(recommended, relevant, k):\n    return 0.5\n")
+    at.selectbox(key="kata_problem").set_value("mae").run()
+    assert editor_code(at).startswith("def mae(predictions, actuals):")
+    at.selectbox(key="kata_problem").set_value("precision_at_k").run()
+    assert editor_code(at) == "def precision_at_k(recommended, relevant, k):\n    return 0.5\n"
+    key_before = at.session_state["_kata_editor_key"]
+    at.button(key="kata_reset").click().run()
+    assert editor_code(at) == kata.PROBLEMS["precision_at_k"].starter
+    assert at.session_state["_kata_editor_key"] != key_before  # a fresh editor, so the browser shows the signature
+
+
+# --------------------------------------------------------------------------- Run on my input
+
+SHORT_LIST = "def precision_at_k(recommended, relevant, k):\n    top = recommended[:k]\n" \
+             "    return sum(item in relevant for item in top) / len(top)\n"
+
+
+def test_run_on_my_input_shows_the_values_side_by_side_and_never_the_model_code():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.text_area(key="kata_input_precision_at_k").input("recommended=[1, 2], relevant={2}, k=5").run()
+    at.button(key="kata_try").click().run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["input", "right", "yours", "same"]
+    assert table["input"].iloc[-1] == "your input: recommended=[1, 2], relevant={2}, k=5"
+    assert (table["right"].iloc[-1], table["yours"].iloc[-1], table["same"].iloc[-1]) == ("0.2", "0.5", "no")
+    assert len(table) == 1 + len(kata.cases.EXAMPLES["ranking"])
+    shown = "\n".join(c.value for c in at.code)
+    assert "hits += 1" not in shown and not any("Model solutions" in h.value for h in at.subheader)
+    saved = attempts.load(at.session_state["_kata_attempt_id"])
+    assert not saved.get("runs") and not saved.get("verdicts")  # a try is not a judged run
+
+
+def test_an_input_that_cannot_run_says_why_and_keeps_what_was_typed():
+    at = open_page()
+    typed = "recommended=[1, 1], relevant={2}, k=2"
+    at.text_area(key="kata_input_precision_at_k").input(typed).run()
+    at.button(key="kata_try").click().run(timeout=60)
+    message = "\n".join(e.value for e in at.error)
+    assert "Your input cannot run" in message and "duplicate item 1" in message
+    assert at.text_area(key="kata_input_precision_at_k").value == typed
+    assert not at.dataframe
+
+
+# --------------------------------------------------------------------------- the history of runs
+
+def test_the_history_lists_each_run_and_diffs_two_as_escaped_code():
+    at = open_page()
+    first = "def precision_at_k(recommended, relevant, k):\n    return 0.0  # :red[PASSED] <b>x</b>\n"
+    raising = "def precision_at_k(recommended, relevant, k):\n    return 1 / 0\n"
+    for code in (first, raising, kata.PROBLEMS["precision_at_k"].loop_solution):
+        type_code(at, code)
+        at.button(key="kata_run").click().run(timeout=60)
+        assert not at.exception, [e.value for e in at.exception]
+    history = at.dataframe[-1].value
+    assert history["run"].tolist() == ["run 1", "run 2", "run 3"]
+    assert history["verdict"].tolist() == ["❌ a wrong value", "⚠️ an error or a limit", "✅ all passed"]
+    assert history["passed"].iloc[-1] == "200 of 200"
+    at.selectbox(key="kata_diff_from_precision_at_k").set_value(1).run()
+    shown = next(c for c in at.code if c.language == "diff").value
+    assert shown.startswith("--- run 1\n+++ run 3\n")
+    assert "-    return 0.0  # :red[PASSED] <b>x</b>" in shown and "+        if item in relevant:" in shown
+    assert not any(":red[PASSED]" in m.value for m in at.markdown)  # typed text only ever inside the code block
+
+
+def test_the_history_is_the_sessions_own():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.button(key="kata_run").click().run(timeout=60)
+    other = open_page(attempt=at.session_state["_kata_attempt_id"])  # the same address, another session
+    assert not any("Your runs" in e.label for e in other.expander)
+
+
+def test_a_try_disappears_once_the_code_changes():
+    at = open_page()
+    type_code(at, SHORT_LIST)
+    at.button(key="kata_try").click().run(timeout=60)
+    assert at.dataframe
+    type_code(at, kata.PROBLEMS["precision_at_k"].loop_solution)
+    assert not at.dataframe  # its values were another code's
+
+
+def test_the_editors_page_and_scripts_ship_in_its_wheel():
+    """Its index.html loads only files beside it; the one remote URL that code can load (a font @import in
+    the component's own two themes) stays unused because the editor is given an Ace theme."""
+    import re
+    from pathlib import Path
+
+    import code_editor
+
+    from ui.kata_editor import THEMES
+
+    build = Path(code_editor.__file__).parent / "frontend" / "build"
+    index = (build / "index.html").read_text()
+    references = re.findall(r'(?:src|href)="([^"]+)"', index)
+    assert references and all(ref.startswith("./") for ref in references)
+    assert not set(THEMES.values()) & {"streamlit_light", "streamlit_dark"}
+    assert all((build / name).exists() for name in re.findall(r'src="\./([^"]+)"', index))

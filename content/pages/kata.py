@@ -20,7 +20,6 @@ START_INTERVIEW = N_("Start an interview")
 FINISH_INTERVIEW = N_("Finish and review")
 LEAVE_INTERVIEW = N_("Leave interview mode")
 HINTS = N_("Hints")
-EDITOR = N_("Your code (Python: numpy and the standard library; indent with spaces)")
 RUN = N_("Run")
 RESET = N_("Reset to the signature")
 RUNNING = N_("Running your code in the sandbox…")
@@ -169,6 +168,7 @@ BREAKDOWN = {
     "gauc": N_("Each user's AUC and weight"),
     "logloss": N_("Each sample's loss"),
     "ratings": N_("Each rating's error"),
+    "users": N_("Each user's AP@K and reciprocal rank (the mean over users is MAP@K and MRR)"),
 }
 STEP_COLUMNS = {"row": N_("row"), "right_so_far": N_("right so far"), "yours_so_far": N_("yours so far")}
 

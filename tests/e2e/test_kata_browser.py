@@ -1,10 +1,12 @@
-"""Write it yourself in a real browser: choose a problem, type code into the editor, Run, read, reload."""
+"""Write it yourself in a real browser: choose a problem, type code into the Ace editor by keyboard (Tab,
+auto-indent, Esc then Tab to leave), Run, read, reload. The page fixture fails on any request that leaves
+the machine, so the editor's JavaScript, themes and fonts are all served by the app itself."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Frame, Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
@@ -15,9 +17,9 @@ TIES_ZERO = """def auc(y_true, y_score):
     neg = [s for y, s in zip(y_true, y_score) if y == 0]
     if not pos or not neg:
         return float("nan")
-    return sum(p > n for p in pos for n in neg) / (len(pos) * len(neg))
-"""
+    return sum(p > n for p in pos for n in neg) / (len(pos) * len(neg))"""
 FIX = " + 0.5 * sum(p == n for p in pos for n in neg) / (len(pos) * len(neg))"
+EDITOR = "iframe[title='code_editor.code_editor']"
 
 
 def choose_problem(page: Page, title: str) -> None:
@@ -26,65 +28,104 @@ def choose_problem(page: Page, title: str) -> None:
     wait_until_idle(page)
 
 
+def editor_frame(page: Page) -> Frame:
+    handle = page.locator(EDITOR).element_handle(timeout=SLOW)
+    frame = handle.content_frame()
+    frame.wait_for_selector(".ace_editor .ace_line")
+    return frame
+
+
+def editor_text(page: Page) -> str:
+    return editor_frame(page).evaluate("() => document.querySelector('.ace_editor').env.editor.getValue()")
+
+
 def type_code(page: Page, code: str) -> None:
-    """Select everything in the editor and type the code key by key (a text area does not auto-indent,
-    so each line's indentation is typed as written)."""
-    box = page.locator(".st-key-kata_editor textarea")
-    box.click()
+    """Type ``code`` key by key as a person does in an editor that auto-indents: after Enter the editor
+    keeps the indentation (one level more after a colon); Tab adds a level, Backspace removes one."""
+    page.frame_locator(EDITOR).locator(".ace_content").click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
-    lines = code.splitlines()
+    indent = 0
+    lines = code.split("\n")
     for number, line in enumerate(lines):
-        page.keyboard.type(line)
+        wanted = len(line) - len(line.lstrip(" "))
+        for _ in range((indent - wanted) // 4):
+            page.keyboard.press("Backspace")
+        for _ in range((wanted - indent) // 4):
+            page.keyboard.press("Tab")
+        page.keyboard.type(line.lstrip(" "))
         if number < len(lines) - 1:
             page.keyboard.press("Enter")
-    page.keyboard.press("Control+Enter")  # a text area sends its value on Ctrl+Enter or when it loses focus
-    wait_until_idle(page)
+            indent = wanted + 4 if line.endswith(":") else wanted
 
 
-def test_type_a_wrong_auc_run_it_read_the_convention_then_fix_it_and_reload(server, page: Page):
+def leave_editor_by_keyboard(page: Page) -> None:
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+
+
+def test_type_a_wrong_auc_by_keyboard_run_it_read_the_convention_then_fix_it_and_reload(server, page: Page):
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, server.url + "/Write_it_yourself")
     choose_problem(page, "AUC (ROC), by hand")
-    expect(page.locator(".st-key-kata_editor textarea")).to_contain_text("def auc(y_true, y_score):")
+    expect(page.frame_locator(EDITOR).locator(".ace_content")).to_contain_text("def auc(y_true, y_score):")
     type_code(page, TIES_ZERO)
-    page.get_by_role("button", name="Run").click()
+    assert editor_text(page) == TIES_ZERO  # auto-indent and Tab gave exactly the indentation intended
+    leave_editor_by_keyboard(page)
+    expect(page.get_by_role("button", name="Run", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page.get_by_text("matches a known convention")).to_be_visible(timeout=SLOW)
     expect(page.get_by_text("strict >", exact=False).first).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError").filter(has_text="Passed")).to_contain_text("of 200")
     expect(page.get_by_test_id("stCode").filter(has_text="auc(y_true=[1, 0], y_score=[0.5, 0.5])").first).to_be_visible()
     screenshot(page, SCREENSHOTS, "kata_failure_1280")
+    page.get_by_role("button", name="Run on my input").click()  # the examples and the input box's default
+    table = page.get_by_test_id("stDataFrame").filter(has_text="your input")
+    expect(table).to_be_visible(timeout=SLOW)
     page.set_viewport_size({"width": 390, "height": 844})
-    screenshot(page, SCREENSHOTS, "kata_failure_390")
+    page.frame_locator(EDITOR).locator(".ace_content").scroll_into_view_if_needed()
+    screenshot(page, SCREENSHOTS, "kata_editor_390")
     page.set_viewport_size({"width": 1280, "height": 720})
 
-    box = page.locator(".st-key-kata_editor textarea")
-    box.click()
+    page.frame_locator(EDITOR).locator(".ace_content").click()
     page.keyboard.press("Control+End")  # after the last line: the fix adds half a point per tie
     page.keyboard.type(FIX)
-    page.keyboard.press("Control+Enter")
-    wait_until_idle(page)
-    page.get_by_role("button", name="Run").click()
+    page.get_by_role("button", name="Run", exact=True).click()  # the editor sends its text as it loses focus
     expect(page.get_by_text("Passed 200 of 200")).to_be_visible(timeout=SLOW)
     wait_until_idle(page)
     expect(page.get_by_role("heading", name="Model solutions")).to_have_count(1)
+    history = page.get_by_test_id("stExpander").filter(has_text="Your runs of this problem")
+    expect(history.get_by_test_id("stCode")).to_contain_text("+++ run 2")  # the fix, as a diff of the two runs
+    history.scroll_into_view_if_needed()
+    screenshot(page, SCREENSHOTS, "kata_history_1280")
 
     page.reload()
     page.wait_for_selector("h1")
     wait_until_idle(page)
-    expect(page.locator(".st-key-kata_editor textarea")).to_have_value(TIES_ZERO.rstrip("\n") + FIX, timeout=SLOW)
-    expect(page.get_by_text("passed 200 of 200")).to_be_visible()
+    expect(page.get_by_text("passed 200 of 200")).to_be_visible(timeout=SLOW)
+    assert editor_text(page) == TIES_ZERO + FIX
 
 
-def test_the_starter_run_as_is_shows_its_own_error_in_the_dark_theme(dark_server, page: Page):
+def test_tab_indents_inside_the_editor_and_the_dark_theme_colours_it(dark_server, page: Page):
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, dark_server.url + "/Write_it_yourself")
-    page.get_by_role("button", name="Run").click()
+    frame = editor_frame(page)
+    assert frame.locator(".ace_editor.ace_dark").count() == 1
+    page.frame_locator(EDITOR).locator(".ace_content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.type("pass")
+    assert editor_text(page).endswith("raise NotImplementedError\n\n    pass")  # Tab indented, stayed in the editor
+    page.get_by_role("button", name="Run", exact=True).click()
     error = page.get_by_test_id("stCode").filter(has_text="NotImplementedError")
     expect(error).to_be_visible(timeout=SLOW)
     expect(error).to_contain_text("in precision_at_k: raise NotImplementedError")
     expect(page.get_by_text("Traceback")).to_have_count(0)
     screenshot(page, SCREENSHOTS, "kata_error_dark")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.frame_locator(EDITOR).locator(".ace_content").scroll_into_view_if_needed()
+    screenshot(page, SCREENSHOTS, "kata_editor_dark_390")
 
 
 def test_a_second_tab_opens_the_open_interview_and_shows_no_model_solution(server, page: Page):

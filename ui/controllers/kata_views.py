@@ -55,6 +55,10 @@ def card_values(expected, got) -> tuple[str, str]:
 def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
     """The topic page's step-by-step tables for this case, computed by ``metrics/``."""
     kind, case = problem.kind, inputs
+    if kind in ("users", "users_no_k"):  # users numbered from 1, as in the step table
+        users = list(range(1, len(case["all_recommended"]) + 1))
+        return [(_(words.BREAKDOWN["users"]), ranked_metrics.per_user_table(
+            users, case["all_recommended"], case["all_ground_truth"], case.get("k", 10**6)))]
     if kind in ("ranking", "ranking_no_k"):
         if problem.key == "average_precision_at_k":
             return [(_(words.BREAKDOWN["ap"]), ranked_metrics.average_precision_table(case["recommended"], case["relevant"],
@@ -77,6 +81,9 @@ def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
 
 
 def _row_label(inputs: dict, row: int) -> str:
+    if "all_recommended" in inputs:
+        return words.sample(row, f"recommended={inputs['all_recommended'][row - 1]!r}, "
+                                 f"relevant={inputs['all_ground_truth'][row - 1]!r}")
     if "recommended" in inputs:
         return words.rank_item(row, repr(inputs["recommended"][row - 1]))
     if "relevances" in inputs:
@@ -110,7 +117,12 @@ def scenario_for(problem: Problem, inputs: dict) -> dict:
     """The shrunk case as a scenario of the app, opened on the problem's topic page."""
     document = {"version": 1, "page": problem.topic, "tables": {}}
     tables = document["tables"]
-    if "recommended" in inputs:
+    if "all_recommended" in inputs:  # the topic page's table of several users
+        tables["users"] = _table(["user", "recommended", "relevant"], ["object"] * 3, [
+            [f"u{n}", ", ".join(map(str, rec)), ", ".join(map(str, sorted(rel, key=repr)))]
+            for n, (rec, rel) in enumerate(zip(inputs["all_recommended"], inputs["all_ground_truth"]), start=1)])
+        document["k"] = inputs.get("k", max(map(len, inputs["all_recommended"]), default=1) or 1)
+    elif "recommended" in inputs:
         tables["recommended"] = _table(["rank", "item"], ["object", "object"],
                                        [[str(r), str(item)] for r, item in enumerate(inputs["recommended"], start=1)])
         grades = inputs.get("relevance", dict.fromkeys(inputs.get("relevant", ()), 1))
