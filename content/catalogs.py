@@ -61,8 +61,8 @@ DOMAINS: list[tuple[str, str]] = [
         "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py", "content/conventions.py",
         "content/your_data.py", "content/compare.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
-        "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/figures/live_charts.py",
-        "ui/controllers/kata_views.py", "content/pages/live.py", "content/pages/kata.py", "content/kata.py",
+        "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/controllers/live_teacher.py", "ui/figures/live_charts.py",
+        "ui/controllers/kata_views.py", "content/pages/live.py", "content/pages/live_teacher.py", "content/pages/kata.py", "content/kata.py",
         "content/classroom.py")],
 ]
 SCANNED = ("app.py", "pages", "ui", "content")

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-import segno
 import streamlit as st
 
 from classroom import NicknameTaken, RoomNotFound, Store, codes
@@ -27,6 +26,8 @@ from content.lessons import BY_KEY, LESSONS
 from content.pages import live as words
 from metrics import practice
 from ui.controllers import lessons as engine
+from ui.controllers import live_teacher
+from ui.controllers.live_teacher import qr_svg
 from ui.figures import live_charts
 from ui.input import tables
 from ui.markup import text
@@ -56,10 +57,6 @@ def page_address() -> str:
     url = st.context.url or "http://localhost:8501/Live_class"
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
-
-
-def qr_svg(link: str) -> str:
-    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
 
 
 def browser_key() -> str:
@@ -200,6 +197,7 @@ def landing() -> None:
         st.markdown("#### " + _(words.TEACH_HEADING))
         st.markdown(_(words.TEACH_TEXT))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
+        live_teacher.classes_to_resume(store(), resume_class)
 
 
 def with_language(params: dict) -> dict:
@@ -212,8 +210,16 @@ def start_class() -> None:
     room = store().create_room(LESSONS[0].key)
     step = live_step(LESSONS[0].key, 0)
     store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
-    st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key, "show_link": True}
+    st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key}
+    live_teacher.remember(store(), room.code, room.teacher_key)
     st.query_params.from_dict(with_language({"room": room.code}))
+
+
+def resume_class(code: str) -> None:
+    teacher = live_teacher.resume(store(), code)
+    if teacher:
+        st.session_state[TEACHER] = teacher
+        st.query_params.from_dict(with_language({"room": code}))
 
 
 def join_form(code: str) -> None:
@@ -376,21 +382,11 @@ def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) 
 # --------------------------------------------------------------------------- the teacher's console
 
 def teacher_from_link() -> None:
-    """?room=CODE&teacher=KEY opens the console on another device; the key leaves the address bar at once."""
-    key = st.query_params.get("teacher")
+    """An old ?teacher=KEY link: the key leaves the address bar at once and opens nothing (a key in an
+    address stays in the history and on a projected screen); the claim link replaced it."""
     code = codes.normal_code(st.query_params.get("room", ""))
     st.query_params.from_dict(with_language({"room": code} if code else {}))
-    try:
-        store().tally(code, key, "__check__")
-    except PermissionError:
-        st.error(_(words.BAD_TEACHER_LINK))
-        return
-    except RoomNotFound:
-        st.error(_(words.CLASS_GONE))
-        return
-    except LookupError:
-        pass  # the key is right: the question is unknown
-    st.session_state[TEACHER] = {"code": code, "key": key, "show_link": False}
+    st.error(_(live_teacher.words.OLD_TEACHER_LINK))
 
 
 def teacher_screen() -> None:
@@ -405,7 +401,8 @@ def teacher_screen() -> None:
         return
     st.session_state["live_teacher_seen"] = now["version"]
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
-    join_link = f"{page_address()}?{urlencode(with_language({'room': code}))}"
+    base, source = live_teacher.join_base(page_address())
+    join_link = f"{base}?{urlencode(with_language({'room': code}))}"
     head = st.columns([2, 1, 3], vertical_alignment="center")
     head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
                  f"font-family:monospace' data-testid='live-code'>{code}</div>")
@@ -413,7 +410,7 @@ def teacher_screen() -> None:
     with head[2]:
         st.markdown(_(words.JOIN_AT))
         st.code(join_link, language=None)
-        _teacher_link(teacher, code, key)
+        live_teacher.address_note(source, page_address())
     step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
@@ -424,16 +421,7 @@ def teacher_screen() -> None:
         if step.question_id:
             question_panel(code, key, step, state)
     class_tools(code, key)
-
-
-def _teacher_link(teacher: dict, code: str, key: str) -> None:
-    if not teacher.get("show_link"):
-        return
-    link = f"{page_address()}?{urlencode(with_language({'room': code, 'teacher': key}))}"
-    with st.expander(_(words.TEACHER_LINK), expanded=False):
-        st.warning(_(words.TEACHER_LINK_WARNING))
-        st.code(link, language=None)
-    teacher["show_link"] = False
+    live_teacher.remote(store(), code, key, base, st.session_state.get("lang"))
 
 
 def step_controls(code: str, key: str, now: dict) -> None:
@@ -566,6 +554,12 @@ def main() -> None:
     params = st.query_params
     if "teacher" in params:
         teacher_from_link()
+    live_teacher.claim_result()
+    code = codes.normal_code(params.get("room", ""))
+    if code and st.session_state.get(TEACHER, {}).get("code") != code:
+        teacher = live_teacher.resume(store(), code)  # a reload, a new window, a restart, the phone
+        if teacher:
+            st.session_state[TEACHER] = teacher
     if st.session_state.pop("live_ended", False):
         st.success(_(words.ENDED))
     if TEACHER in st.session_state:
