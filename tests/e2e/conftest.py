@@ -48,7 +48,7 @@ def _free_port() -> int:
 class Server:
     """``streamlit run app.py`` on a free loopback port, output to a log file."""
 
-    def __init__(self, name: str, *extra_args: str):
+    def __init__(self, name: str, *extra_args: str, script: str = "app.py"):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -56,7 +56,7 @@ class Server:
         self._log = self.log_path.open("w")
         env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
         self.process = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+            [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true",
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *extra_args],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env,

@@ -1,0 +1,82 @@
+"""The teacher in Chromium: a reload or a reopened browser keeps the console; the join link a page opened
+at localhost gives is the machine's network address; the projector's screen holds what matters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+from streamlit import net_util
+
+from tests.e2e.conftest import SCREENSHOTS, Server
+from tests.e2e.streamlit_page import screenshot
+from tests.e2e.test_live_class_browser import FOLLOW, tabs
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory) -> Iterator[Server]:
+    """The app as its st.App entry serves it: the teacher's routes and device cookie mounted."""
+    import os
+
+    data = tmp_path_factory.mktemp("live")
+    old = os.environ.get("RECEVAL_DATA_DIR")
+    os.environ["RECEVAL_DATA_DIR"] = str(data)
+    running = Server("live-teacher", script="tests/e2e/teacher_app.py")
+    try:
+        running.wait_healthy()
+        yield running
+    finally:
+        running.stop()
+        if old is None:
+            os.environ.pop("RECEVAL_DATA_DIR", None)
+        else:
+            os.environ["RECEVAL_DATA_DIR"] = old
+
+
+def start(teacher, url: str) -> str:
+    teacher.goto(url + "/Live_class")
+    teacher.get_by_role("button", name="Start a class").click()
+    code = teacher.get_by_test_id("live-code")
+    expect(code).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    return code.inner_text()
+
+
+def test_the_teacher_reloads_or_reopens_the_browser_mid_class_and_keeps_control(class_server, browser):
+    with tabs(browser, [(1280, 720)]) as (teacher,):
+        code = start(teacher, class_server.url)
+        steps = teacher.get_by_role("combobox", name="Go to step")
+        teacher.get_by_role("button", name="Next ▶").click()
+        expect(steps).to_have_value(re.compile(r"^2\. "), timeout=FOLLOW)
+        teacher.reload()
+        expect(teacher.get_by_test_id("live-code")).to_have_text(code)
+        expect(steps).to_have_value(re.compile(r"^2\. "))
+        teacher.get_by_role("button", name="Next ▶").click()  # and it still moves the class
+        expect(steps).to_have_value(re.compile(r"^3\. "), timeout=FOLLOW)
+        assert "teacher" not in teacher.url and "t=" not in teacher.url
+        cookies = teacher.context.cookies()
+        assert [c for c in cookies if c["name"] == "receval_device" and c["httpOnly"]]
+        assert teacher.evaluate("document.cookie").find("receval_device") < 0  # no script can read it
+        state = teacher.context.storage_state()
+    reopened = browser.new_context(viewport={"width": 1280, "height": 720}, storage_state=state)
+    try:  # the browser closed and opened again at the app's front page: "My classes" resumes the class
+        page = reopened.new_page()
+        page.goto(class_server.url + "/Live_class")
+        page.get_by_role("button", name=f"▶ Resume class {code}").click()
+        expect(page.get_by_role("combobox", name="Go to step")).to_have_value(re.compile(r"^3\. "))
+    finally:
+        reopened.close()
+
+
+def test_a_teacher_page_opened_at_localhost_shows_a_join_link_with_the_network_address(class_server, browser):
+    address = net_util.get_internal_ip()
+    if not address:
+        pytest.skip("this machine has no network address")
+    local = class_server.url.replace("127.0.0.1", "localhost")
+    with tabs(browser, [(1280, 720)]) as (teacher,):
+        code = start(teacher, local)
+        link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
+        assert link == f"http://{address}:{class_server.port}/Live_class?room={code}&lang=en"
+        expect(teacher.get_by_text("which only this computer can open", exact=False)).to_be_visible()
+        screenshot(teacher, SCREENSHOTS, "live_teacher_network_address")
