@@ -12,7 +12,7 @@ from streamlit import net_util
 
 from tests.e2e.conftest import SCREENSHOTS, Server
 from tests.e2e.streamlit_page import screenshot
-from tests.e2e.test_live_class_browser import FOLLOW, tabs
+from tests.e2e.test_live_class_browser import FOLLOW, RECALL_QUESTION, tabs
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +80,55 @@ def test_a_teacher_page_opened_at_localhost_shows_a_join_link_with_the_network_a
         assert link == f"http://{address}:{class_server.port}/Live_class?room={code}&lang=en"
         expect(teacher.get_by_text("which only this computer can open", exact=False)).to_be_visible()
         screenshot(teacher, SCREENSHOTS, "live_teacher_network_address")
+
+
+def within_first_screen(page, locator) -> None:
+    """The element is on the first 720 px without scrolling."""
+    assert page.evaluate("window.scrollY") == 0 and page.evaluate(
+        "document.querySelector('[data-testid=stMain]').scrollTop || 0") == 0
+    box = locator.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+
+
+def test_the_projector_holds_the_question_counts_reveal_and_the_result_chart_at_1280x720(class_server, browser):
+    with tabs(browser, [(1280, 720), (390, 844)]) as (teacher, phone):
+        start(teacher, class_server.url)
+        link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
+        phone.goto(link.replace(link.split("/Live_class")[0], class_server.url))
+        phone.get_by_role("button", name="Join").click()
+        steps = teacher.get_by_role("combobox", name="Go to step")
+        for step in (2, 3):
+            teacher.get_by_role("button", name="Next ▶").click()
+            expect(steps).to_have_value(re.compile(rf"^{step}\. "), timeout=FOLLOW)
+        phone.get_by_text("0.75", exact=True).click()
+        expect(phone.get_by_text("Your answer '0.75' is in.", exact=False)).to_be_visible(timeout=FOLLOW)
+        answered = teacher.get_by_test_id("stMetricValue").filter(has_text="1 of 1")
+        expect(answered).to_be_visible(timeout=FOLLOW)  # it moved without a click
+        expect(teacher.get_by_test_id("stMetric").filter(has_text="Joined")).to_contain_text("1")
+        reveal = teacher.get_by_role("button", name="👁 Reveal")
+        for shown in (steps, teacher.get_by_text(RECALL_QUESTION), answered, reveal,
+                      teacher.get_by_role("button", name="🔒 Lock")):
+            within_first_screen(teacher, shown)
+        reveal.click()
+        chart = teacher.locator(".js-plotly-plot").filter(has_text="How the class answered")
+        expect(chart).to_be_visible()
+        within_first_screen(teacher, chart)
+        within_first_screen(teacher, teacher.get_by_test_id("stMetricValue").filter(has_text="1 of 1").first)
+        teacher.screenshot(path=str(SCREENSHOTS / "live_teacher_reveal_720.png"))
+
+        # The projector's window (its own browser window, the teacher's cookie): the class without controls.
+        projector = browser.new_context(viewport={"width": 1280, "height": 720},
+                                        storage_state=teacher.context.storage_state())
+        try:
+            presenter = projector.new_page()
+            presenter.goto(teacher.url + "&view=present")
+            chart = presenter.locator(".js-plotly-plot").filter(has_text="How the class answered")
+            expect(chart).to_be_visible(timeout=FOLLOW)
+            within_first_screen(presenter, chart)
+            expect(presenter.get_by_test_id("live-code")).to_be_visible()
+            for control in ("👁 Reveal", "🔒 Lock", "Next ▶", "📱 Use my phone as a remote"):
+                expect(presenter.get_by_role("button", name=control)).to_have_count(0)
+            expect(presenter.get_by_test_id("stMain").get_by_role("combobox")).to_have_count(0)
+            presenter.screenshot(path=str(SCREENSHOTS / "live_presenter_reveal_720.png"))
+        finally:
+            projector.close()

@@ -143,14 +143,15 @@ def why(step: LiveStep) -> str | None:
     return class_texts.playground_why(describe(step.exact_value))
 
 
-def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str) -> None:
-    """The reveal: the distribution, the share right, and the mistakes by name."""
+def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str, beside=None) -> None:
+    """The reveal: the distribution, the share right, and the mistakes by name (the share ``beside`` the
+    chart, in that container, when given: the teacher's screen holds both at once)."""
     summary = summarize(step, tally)
     if not summary.answered:
         st.info(_(words.NOBODY_ANSWERED))
         return
-    st.metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
-              help=words.share_right(summary.share_right))
+    (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
+                          help=words.share_right(summary.share_right))
     if step.options:
         st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
     else:
@@ -389,7 +390,8 @@ def teacher_from_link() -> None:
     st.error(_(live_teacher.words.OLD_TEACHER_LINK))
 
 
-def teacher_screen() -> None:
+def teacher_screen(present: bool = False) -> None:
+    """The console; ``present``: the presenter view for the projector (no controls, no secrets)."""
     teacher = st.session_state[TEACHER]
     code, key = teacher["code"], teacher["key"]
     try:
@@ -397,31 +399,52 @@ def teacher_screen() -> None:
     except RoomNotFound:
         del st.session_state[TEACHER]
         st.info(_(words.ENDED_FOR_TEACHER))
-        st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
+        if not present:
+            st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
     st.session_state["live_teacher_seen"] = now["version"]
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
     base, source = live_teacher.join_base(page_address())
-    join_link = f"{base}?{urlencode(with_language({'room': code}))}"
-    head = st.columns([2, 1, 3], vertical_alignment="center")
-    head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
-                 f"font-family:monospace' data-testid='live-code'>{code}</div>")
-    head[1].image(qr_svg(join_link), width=180)
-    with head[2]:
-        st.markdown(_(words.JOIN_AT))
-        st.code(join_link, language=None)
-        live_teacher.address_note(source, page_address())
-    step_controls(code, key, now)
+    join_header(code, key, f"{base}?{urlencode(with_language({'room': code}))}", source)
+    if not present:
+        step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
         st.info(_(words.NOTHING_SHOWN))
     else:
+        # The question, its counts, Lock/Reveal and the reveal's chart first: a projector's first screen.
         state = now["state"] if step.question_id == now["question_id"] else "open"
-        draw_step(step, state, f"live_teacher_{now['version']}")
         if step.question_id:
-            question_panel(code, key, step, state)
-    class_tools(code, key)
-    live_teacher.remote(store(), code, key, base, st.session_state.get("lang"))
+            question_panel(code, key, step, state, controls=not present)
+        draw_step(step, state, f"live_teacher_{now['version']}")
+    if not present:
+        class_tools(code, key)
+        remote, presenter = st.columns(2)
+        with remote:
+            live_teacher.remote(store(), code, key, base, st.session_state.get("lang"))
+        presenter.link_button(_(live_teacher.words.PRESENTER), help=_(live_teacher.words.PRESENTER_HELP),
+                              url=f"{page_address()}?{urlencode(with_language({'room': code, 'view': 'present'}))}")
+
+
+def join_header(code: str, key: str, join_link: str, source: str) -> None:
+    """The join code, its QR code, the link phones open, and how many joined (moving by itself)."""
+    head = st.columns([2.2, 1, 3.2, 1.2], vertical_alignment="center")
+    head[0].html(f"<div style='font-size:clamp(32px,4.2vw,60px);font-weight:700;letter-spacing:0.12em;"
+                 f"font-family:monospace' data-testid='live-code'>{code}</div>")
+    head[1].image(qr_svg(join_link), width=120)
+    with head[2]:
+        st.code(join_link, language=None)
+        live_teacher.address_note(source, page_address())
+    with head[3]:
+        joined_count(code, key)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def joined_count(code: str, key: str) -> None:
+    try:
+        st.metric(_(live_teacher.words.JOINED), numbers.integer(len(store().roster(code, key))), border=True)
+    except RoomNotFound:
+        return
 
 
 def step_controls(code: str, key: str, now: dict) -> None:
@@ -447,7 +470,7 @@ def step_controls(code: str, key: str, now: dict) -> None:
     step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
     row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), index=now["step"], key=step_box,
                      on_change=_go_to, args=(code, key, now["lesson"], step_box, now["step"]),
-                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))[:48]
+                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))
                                           for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
@@ -494,8 +517,8 @@ def _push_playground(code: str, key: str) -> None:
     store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
 
 
-def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
-    """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary."""
+def question_panel(code: str, key: str, step: LiveStep, state: str, controls: bool = True) -> None:
+    """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary beside them."""
     @st.fragment(run_every=POLL_SECONDS)
     def counts() -> None:
         try:
@@ -505,24 +528,26 @@ def question_panel(code: str, key: str, step: LiveStep, state: str) -> None:
             return
         st.metric(_(words.ANSWERED), words.joined_count(answered, joined), border=True)
 
-    st.markdown(f"**{text.markdown(prompt(step))}**")
-    left, right = st.columns([1, 2], vertical_alignment="center")
+    left, right = st.columns([1, 1.6])
     with left:
+        st.markdown(f"**{text.markdown(prompt(step))}**")
         counts()
-    with right:
-        buttons = st.columns(3)
-        buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
-                          on_click=store().lock, args=(code, key, step.question_id))
-        buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
-                          width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
-        buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
-                          args=(code, key, step.question_id), help=_(words.RESET_HELP))
-    if state == "locked":
-        st.caption(_(words.LOCKED_CAPTION))
+        if controls:
+            buttons = st.columns(3)
+            buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
+                              on_click=store().lock, args=(code, key, step.question_id))
+            buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
+                              width="stretch", on_click=store().reveal, args=(code, key, step.question_id))
+            buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
+                              args=(code, key, step.question_id), help=_(words.RESET_HELP))
+        if state == "locked":
+            st.caption(_(words.LOCKED_CAPTION))
     if state == "revealed":
+        with right:
+            draw_summary(step, store().tally(code, key, step.question_id), None,
+                         f"live_teacher_summary_{step.question_id}", beside=left)
         if why(step):
             st.info(why(step))
-        draw_summary(step, store().tally(code, key, step.question_id), None, f"live_teacher_summary_{step.question_id}")
 
 
 def class_tools(code: str, key: str) -> None:
@@ -550,20 +575,31 @@ def _end(code: str, key: str) -> None:
     st.query_params.from_dict(with_language({}))
 
 
+def teaching() -> bool:
+    """Whether this browser is the teacher of the class in its address (or of the session's class): a
+    reload, a new window, a restart or the phone (a device cookie, see live_teacher) brings it back."""
+    code = codes.normal_code(st.query_params.get("room", ""))
+    if code and st.session_state.get(TEACHER, {}).get("code") != code:
+        teacher = live_teacher.resume(store(), code)
+        if teacher:
+            st.session_state[TEACHER] = teacher
+    return TEACHER in st.session_state
+
+
+def intro() -> str:
+    """The page's idea for a newcomer; the console and the presenter view give its room to the class."""
+    return "" if teaching() else _(words.INTRO)
+
+
 def main() -> None:
     params = st.query_params
     if "teacher" in params:
         teacher_from_link()
     live_teacher.claim_result()
-    code = codes.normal_code(params.get("room", ""))
-    if code and st.session_state.get(TEACHER, {}).get("code") != code:
-        teacher = live_teacher.resume(store(), code)  # a reload, a new window, a restart, the phone
-        if teacher:
-            st.session_state[TEACHER] = teacher
     if st.session_state.pop("live_ended", False):
         st.success(_(words.ENDED))
-    if TEACHER in st.session_state:
-        teacher_screen()
+    if teaching():
+        teacher_screen(present=params.get("view") == "present")
     elif params.get("room") and params.get("student"):
         student_screen(codes.normal_code(params["room"]), params["student"])
     else:
