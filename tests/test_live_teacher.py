@@ -184,3 +184,24 @@ def test_no_reachable_address_is_said_in_plain_words(monkeypatch):
 def test_a_page_opened_at_its_network_name_keeps_it():
     assert live_teacher.join_base("http://lab.example.org:8501/Live_class") == (
         "http://lab.example.org:8501/Live_class", "page")
+
+
+# --------------------------------------------------------------------------- the playground's question
+
+def test_the_metric_box_shows_what_the_students_are_asked_and_changing_it_asks_that():
+    at, code, _ = teacher()
+    browser(STRANGER)  # the student's phone (the teacher's session keeps its class)
+    ann = opened({"room": code})
+    ann.text_input(key="live_nickname").input("Ann")
+    ann.button(key="live_join_submit").click()
+    ran(ann)
+    at.selectbox(key=f"live_lesson_choice_{live_class.LESSONS[0].key}").set_value(live_class.PLAYGROUND_CHOICE)
+    ran(at)
+    box = next(s for s in at.selectbox if s.key and s.key.startswith("live_metric"))
+    ran(ann)
+    assert box.value == "ndcg_at_k" and "Predict NDCG@" in texts(ann)
+    box.set_value("precision_at_k")
+    ran(at)
+    assert next(s for s in at.selectbox if s.key and s.key.startswith("live_metric")).value == "precision_at_k"
+    ran(ann)
+    assert "Predict Precision@" in texts(ann) and "Predict NDCG@" not in texts(ann)

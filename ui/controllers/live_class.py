@@ -34,6 +34,7 @@ from ui.markup import text
 
 POLL_SECONDS = 1.0
 PLAYGROUND_CHOICE = "__playground__"
+DEFAULT_PLAYGROUND_METRIC = "ndcg_at_k"
 TEACHER = "live_teacher"
 
 
@@ -460,11 +461,17 @@ def step_controls(code: str, key: str, now: dict) -> None:
                      format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
                                           else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
     if current == PLAYGROUND_CHOICE:
+        # The box shows the metric the students are asked, and choosing another asks it of the same list.
+        step = live_step(now["lesson"], now["step"])
+        shown = step.metric if step is not None and step.metric else DEFAULT_PLAYGROUND_METRIC
+        metrics = list(practice.QUIZ_METRICS)
+        metric_box = f"live_metric_{shown}"
         metric_row = st.columns([3, 2], vertical_alignment="bottom")
-        metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), list(practice.QUIZ_METRICS), key="live_metric",
-                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in practice.QUIZ_METRICS}))
+        metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), metrics, index=metrics.index(shown), key=metric_box,
+                                on_change=_choose_metric, args=(code, key, metric_box, shown),
+                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in metrics}))
         metric_row[1].button(_(words.PUSH_AGAIN), key="live_push", on_click=_push_playground,
-                             args=(code, key))
+                             args=(code, key, shown))
         return
     count = step_count(now["lesson"])
     step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
@@ -505,15 +512,25 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
         _set(code, key, choice, 0)
 
 
-def _push_playground(code: str, key: str) -> None:
+def _push_playground(code: str, key: str, metric: str = DEFAULT_PLAYGROUND_METRIC) -> None:
     from metrics.registry import RankingCase
 
     items = tables.parse_recommended(st.session_state["recommended"]).columns["recommended"]
     truth = tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"]
     case = RankingCase(items, truth, int(st.session_state["k"]), st.session_state["gain"],
                        st.session_state["ap_denominator"])
-    metric = st.session_state.get("live_metric") or "ndcg_at_k"
-    step = live_step(playground_lesson(case, metric), 0)
+    _ask(code, key, playground_lesson(case, metric))
+
+
+def _choose_metric(code: str, key: str, metric_box: str, shown: str) -> None:
+    metric = st.session_state[metric_box]
+    step = live_step(store().current(code)["lesson"], 0)
+    if metric != shown and step is not None and step.case is not None:
+        _ask(code, key, playground_lesson(step.case, metric))
+
+
+def _ask(code: str, key: str, lesson: str) -> None:
+    step = live_step(lesson, 0)
     store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
 
 
