@@ -13,8 +13,11 @@ from streamlit.testing.v1 import AppTest
 from classroom.teachers import TeacherDevices, new_device_id
 from classroom.web import teacher as web
 from tests.conftest import ROOT, texts
-from tests.test_page_live_class import PAGE, everything_sent, ran, teacher
+from content.pages import live as live_words
+from tests.test_page_live_class import PAGE, everything_sent, go_to_predict_step, ran, teacher
 from ui.controllers import live_class, live_teacher
+from ui.figures import live_charts
+from ui.figures.charts import HIT
 
 LAPTOP, PHONE, STRANGER = new_device_id(), new_device_id(), new_device_id()
 CURRENT = {"device": LAPTOP}
@@ -205,3 +208,38 @@ def test_the_metric_box_shows_what_the_students_are_asked_and_changing_it_asks_t
     assert next(s for s in at.selectbox if s.key and s.key.startswith("live_metric")).value == "precision_at_k"
     ran(ann)
     assert "Predict Precision@" in texts(ann) and "Predict NDCG@" not in texts(ann)
+
+
+# --------------------------------------------------------------------------- what the class looks at
+
+def test_the_reveal_names_the_option_each_mistake_chose_and_draws_no_plotly_toolbar():
+    at, code, _ = teacher()
+    browser(STRANGER)
+    bob = opened({"room": code})
+    bob.text_input(key="live_nickname").input("Bob")
+    bob.button(key="live_join_submit").click()
+    ran(bob)
+    go_to_predict_step(at)
+    ran(bob)
+    bob.radio(key="live_answer_topn:2").set_value("0.3")
+    ran(bob)
+    at.button(key="live_reveal").click()
+    ran(at)
+    assert "**1 student chose 0.3:** That is Precision@10" in texts(at)
+    charts = at.get("plotly_chart")
+    assert charts and all('"displayModeBar": false' in c.proto.config.replace(":false", ": false") for c in charts)
+
+
+def test_a_wait_under_a_second_is_never_wait_0_s():
+    assert "wait 1 s" in live_words.too_many_codes(0.3)
+    assert "wait 6 s" in live_words.too_many_codes(5.2)
+
+
+def test_the_answers_chart_keeps_a_near_miss_apart_from_the_truth_and_counts_whole_students():
+    fig = live_charts.answers_histogram([(0.8278, 1), (0.8538, 1), (0.82780, 1)], 0.8278)
+    bars = fig.data[0]
+    assert list(bars.x) == [0.8278, 0.8538] and list(bars.y) == [2, 1]
+    assert bars.width < 0.8538 - 0.8278
+    assert fig.layout.yaxis.tickformat == "d" and fig.layout.yaxis.dtick >= 1
+    label = next(a for a in fig.layout.annotations if "0.8278" in a.text)
+    assert label.font.color == HIT and label.yanchor == "bottom"  # above the plot, not over a bar

@@ -5,6 +5,8 @@ messages from content.classroom.
 
 from __future__ import annotations
 
+import math
+
 from content import numbers
 from content.i18n import N_, _, ngettext
 
@@ -27,8 +29,9 @@ ANONYMOUS = N_("Student {tag}")
 
 
 def too_many_codes(seconds: float) -> str:
+    # Whole seconds, rounded up: "wait 0 s" would tell the student to try again at once, and be refused.
     return _("Too many wrong codes from this browser: wait {seconds} s, then try again.").format(
-        seconds=numbers.integer(round(seconds)))
+        seconds=numbers.integer(max(1, math.ceil(seconds))))
 
 
 def no_such_class(typed: str) -> str:
@@ -145,9 +148,10 @@ def students(n: int) -> str:
     return ngettext("{n} student", "{n} students", n).format(n=numbers.integer(n))
 
 
-def chose_mistake(n: int, explanation: str) -> str:
-    """Students who chose a wrong option, and why that option is wrong."""
-    return _("**{who}:** {explanation}").format(who=students(n), explanation=explanation)
+def chose_mistake(n: int, option: str, explanation: str) -> str:
+    """Students who chose a wrong option, which one, and why it is wrong."""
+    return ngettext("**{who} chose {option}:** {explanation}", "**{who} chose {option}:** {explanation}", n).format(
+        who=students(n), option=option, explanation=explanation)
 
 
 def used_mistake(n: int, mistake: str) -> str:

@@ -35,6 +35,9 @@ from ui.markup import text
 POLL_SECONDS = 1.0
 PLAYGROUND_CHOICE = "__playground__"
 DEFAULT_PLAYGROUND_METRIC = "ndcg_at_k"
+# No Plotly toolbar on a class's screens: on a 390 px phone it covers the chart's right edge, and
+# nobody in a class zooms a projected chart (Streamlit's own fullscreen button stays).
+CHART_CONFIG = {"displayModeBar": False}
 TEACHER = "live_teacher"
 
 
@@ -105,7 +108,7 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
             st.markdown(f"**{caption}**")
         for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
             column.metric(label, value, border=True)
-        st.plotly_chart(figure, key=f"{key}_{number}")
+        st.plotly_chart(figure, key=f"{key}_{number}", config=CHART_CONFIG)
 
 
 def _cards(view, keys) -> list[tuple[str, str]]:
@@ -116,7 +119,7 @@ def _draw_playground(step: LiveStep, state: str, key: str) -> None:
     case = step.case
     scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
                 "gain": case.gain}
-    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground")
+    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground", config=CHART_CONFIG)
     grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items()))
     st.caption(words.playground_facts(case.k, grades))
     if state == "revealed":
@@ -154,15 +157,16 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
     (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
                           help=words.share_right(summary.share_right))
     if step.options:
-        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
+        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars", config=CHART_CONFIG)
     else:
         mine_number = practice.parse_answer(mine) if mine and _is_number(mine) else None
         st.plotly_chart(live_charts.answers_histogram(summary.numbers, step.exact_value,
                                                       float(mine_number) if mine_number is not None else None),
-                        key=f"{key}_histogram")
+                        key=f"{key}_histogram", config=CHART_CONFIG)
+    chosen = {o.explanation: o.label for o in step.options}
     for explanation, students in summary.mistakes:
-        st.warning(words.chose_mistake(students, text.markdown(_(explanation))) if step.options
-                   else words.used_mistake(students, text.markdown(_(explanation))))
+        st.warning(words.chose_mistake(students, text.markdown(_(chosen[explanation])), text.markdown(_(explanation)))
+                   if step.options else words.used_mistake(students, text.markdown(_(explanation))))
 
 
 def _is_number(value: str) -> bool:
