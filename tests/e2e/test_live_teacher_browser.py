@@ -132,3 +132,16 @@ def test_the_projector_holds_the_question_counts_reveal_and_the_result_chart_at_
             presenter.screenshot(path=str(SCREENSHOTS / "live_presenter_reveal_720.png"))
         finally:
             projector.close()
+
+
+def test_the_roster_shows_a_student_who_joins_without_the_teacher_clicking(class_server, browser):
+    with tabs(browser, [(1280, 720), (390, 844)]) as (teacher, phone):
+        code = start(teacher, class_server.url)
+        teacher.get_by_text("Students, answers and ending the class").click()
+        expect(teacher.get_by_text("Nobody has joined yet.")).to_be_visible()
+        phone.goto(f"{class_server.url}/Live_class?room={code}")
+        phone.get_by_role("textbox", name="Nickname (leave empty to stay anonymous)").fill("Zeynep")
+        phone.get_by_role("button", name="Join").click()
+        expect(teacher.get_by_text("Zeynep", exact=True)).to_be_visible(timeout=FOLLOW)
+        expect(teacher.get_by_test_id("stMetric").filter(has_text="Joined")).to_contain_text("1")
+        expect(teacher.get_by_text("Nobody has joined yet.")).to_have_count(0)

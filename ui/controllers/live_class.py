@@ -574,19 +574,28 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, controls: bo
 def class_tools(code: str, key: str) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
     with st.expander(_(words.CLASS_TOOLS)):
-        roster = store().roster(code, key)
-        if roster.empty:
-            st.caption(_(words.NOBODY_YET))
-        for row in roster.itertuples():
-            name, hide = st.columns([4, 1], vertical_alignment="center")
-            name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
-            hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
-                        args=(code, key, row.student_id, not row.hidden))
+        roster_list(code, key)
         st.download_button(_(words.DOWNLOAD), lambda: store().export(code, key).to_csv(index=False),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def roster_list(code: str, key: str) -> None:
+    """Who joined, refreshed every second: a student who joins shows up without the teacher clicking."""
+    try:
+        roster = store().roster(code, key)
+    except RoomNotFound:
+        return
+    if roster.empty:
+        st.caption(_(words.NOBODY_YET))
+    for row in roster.itertuples():
+        name, hide = st.columns([4, 1], vertical_alignment="center")
+        name.markdown(_(words.HIDDEN) if row.hidden else text.markdown(row.nickname))
+        hide.button(_(words.SHOW) if row.hidden else _(words.HIDE), key=f"live_hide_{codes.digest(row.student_id)[:16]}", on_click=store().hide,
+                    args=(code, key, row.student_id, not row.hidden))
 
 
 def _end(code: str, key: str) -> None:
