@@ -243,3 +243,12 @@ def test_the_answers_chart_keeps_a_near_miss_apart_from_the_truth_and_counts_who
     assert fig.layout.yaxis.tickformat == "d" and fig.layout.yaxis.dtick >= 1
     label = next(a for a in fig.layout.annotations if "0.8278" in a.text)
     assert label.font.color == HIT and label.yanchor == "bottom"  # above the plot, not over a bar
+
+
+def test_item_numbers_inside_the_bars_stand_upright_so_a_phone_keeps_them():
+    from content.lessons import LESSONS
+
+    figures = [figure for _caption, _cards, figure in live_class.step_content(LESSONS[0].key, 0, False)]
+    inside = [t for f in figures for t in f.data if t.type == "bar" and t.textposition == "inside"]
+    assert inside and all(t.textangle == -90 for t in inside)
+    assert all(f.layout.uniformtext.mode == "show" for f in figures if any(t in inside for t in f.data))

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from classroom import NicknameTaken, RoomNotFound, Store, codes
@@ -77,7 +78,11 @@ def browser_key() -> str:
 def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.SOURCE) -> list[tuple[str, list, object]]:
     """(caption, cards, figure) of a lesson step, built once per process and language: a whole class
     shows the same step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
-    lesson_step = live_step(lesson, index).lesson_step
+    return [(caption, cards, upright_item_numbers(figure))
+            for caption, cards, figure in _step_content(live_step(lesson, index).lesson_step, revealed)]
+
+
+def _step_content(lesson_step, revealed: bool) -> list[tuple[str, list, object]]:
     if lesson_step.kind == "demonstrate":
         return [("", [], engine.demonstration(lesson_step, "normal")[0].figure)]
     if lesson_step.kind == "predict" and not revealed:
@@ -91,6 +96,20 @@ def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.S
         return [(caption, _cards(view, keys), view.figure) for caption, view in engine.reveal(lesson_step).shown]
     view = engine.step_view(lesson_step)  # show, explore: the step's locked view at its own scenario
     return [("", _cards(view, lesson_step.focus or list(view.values)), view.figure)]
+
+
+def upright_item_numbers(figure):
+    """Item numbers written inside bars, turned upright: on a 390 px phone ten bars are narrower than
+    "103" at 14 px, and Plotly hides text that does not fit (the steps' text names those items)."""
+    if figure is None:
+        return figure
+    turned = go.Figure(figure)
+    inside = {"type": "bar", "textposition": "inside"}
+    if list(turned.select_traces(selector=inside)):
+        turned.update_traces(selector=inside, textangle=-90)
+        # Upright, "103" is 14 px wide in a 19 px bar: shown at 14 px, never shrunk, not hidden for Plotly's padding.
+        turned.update_layout(uniformtext={"minsize": turned.layout.uniformtext.minsize, "mode": "show"})
+    return turned
 
 
 def draw_step(step: LiveStep, state: str, key: str) -> None:
