@@ -64,7 +64,13 @@ def test_the_teacher_reloads_or_reopens_the_browser_mid_class_and_keeps_control(
         page = reopened.new_page()
         page.goto(class_server.url + "/Live_class")
         page.get_by_role("button", name=f"▶ Resume class {code}").click()
-        expect(page.get_by_role("combobox", name="Go to step")).to_have_value(re.compile(r"^3\. "))
+        steps = page.get_by_role("combobox", name="Go to step")
+        expect(steps).to_have_value(re.compile(r"^3\. "))
+        for step in (4, 5):
+            page.get_by_role("button", name="Next ▶").click()
+            expect(steps).to_have_value(re.compile(rf"^{step}\. "), timeout=FOLLOW)
+        expect(steps).to_have_value("5. Predict HR@K for a shorter window")  # whole, and seen whole:
+        assert steps.evaluate("box => box.scrollWidth <= box.clientWidth"), "the step box cuts its title"
     finally:
         reopened.close()
 

@@ -478,7 +478,7 @@ def step_controls(code: str, key: str, now: dict) -> None:
     # Each box is keyed by what it shows and its callback ignores the value it was drawn with, so an old
     # box (Streamlit keeps its callback) never reads as the teacher choosing the step it showed.
     lesson_box = f"live_lesson_choice_{current}"
-    row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
+    row = st.columns([3, 3.4, 1, 1], vertical_alignment="bottom")  # the step box holds a whole step title
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
                      on_change=_choose_lesson, args=(code, key, lesson_box, current),
                      format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
