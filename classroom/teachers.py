@@ -123,7 +123,9 @@ class TeacherDevices:
             row = connection.execute(select(claims).where(claims.c.token_digest == codes.digest(token))).first()
             if row is None:
                 return None
-            connection.execute(delete(claims).where(claims.c.token_digest == row.token_digest))
+            # Two phones opening one link at once: only the one whose DELETE removed the row goes on.
+            if not connection.execute(delete(claims).where(claims.c.token_digest == row.token_digest)).rowcount:
+                return None
             alive = connection.execute(select(rooms.c.code).where(rooms.c.code == row.room)).first()
             if row.expires_at <= self.clock() or alive is None:
                 return None

@@ -252,3 +252,18 @@ def test_item_numbers_inside_the_bars_stand_upright_so_a_phone_keeps_them():
     inside = [t for f in figures for t in f.data if t.type == "bar" and t.textposition == "inside"]
     assert inside and all(t.textangle == -90 for t in inside)
     assert all(f.layout.uniformtext.mode == "show" for f in figures if any(t in inside for t in f.data))
+
+
+def test_the_presenter_view_has_no_controls_no_claim_code_and_no_roster():
+    at, code, key = teacher()
+    go_to_predict_step(at)
+    at.button(key="live_remote").click()  # the claim code is on the console...
+    ran(at)
+    presenter = opened({"room": code, "view": "present"})
+    assert any(code in str(h.proto) for h in presenter.get("html"))
+    assert not [b for b in presenter.button if b.key and b.key.startswith("live_")]  # ...never here
+    assert not [s for s in presenter.selectbox if s.key and s.key.startswith("live_")]
+    assert not presenter.get("expandable")  # the roster and the end of the class stay on the console
+    sent = everything_sent(presenter)
+    assert key not in sent and at.session_state["live_remote_token"] not in sent
+    assert "What is Recall@10?" in texts(presenter)
