@@ -452,7 +452,10 @@ def teacher_screen(present: bool = False) -> None:
 
 def join_header(code: str, key: str, join_link: str, source: str) -> None:
     """The join code, its QR code, the link phones open, and how many joined (moving by itself)."""
-    head = st.columns([2.2, 1, 3.2, 1.2], vertical_alignment="center")
+    # On a phone (the teacher's remote) the controls come first and the join code and QR code go last.
+    st.html("<style>@media (max-width: 640px) {[data-testid=stLayoutWrapper]:has(> .st-key-live_join_header) "
+            "{order: 1}}</style>")
+    head = st.container(key="live_join_header").columns([2.2, 1, 3.2, 1.2], vertical_alignment="center")
     head[0].html(f"<div style='font-size:clamp(32px,4.2vw,60px);font-weight:700;letter-spacing:0.12em;"
                  f"font-family:monospace' data-testid='live-code'>{code}</div>")
     head[1].image(qr_svg(join_link), width=120)
