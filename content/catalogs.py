@@ -63,9 +63,10 @@ DOMAINS: list[tuple[str, str]] = [
     *[(path, "protocols") for path in (  # the protocol lab
         "pages/22_*", "ui/controllers/protocol_lab.py", "ui/figures/protocol_charts.py", "content/pages/protocols.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
-        "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/figures/live_charts.py",
-        "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py", "content/pages/live_phone.py",
-        "content/pages/kata*.py", "content/kata.py", "content/classroom.py")],
+        "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/controllers/live_teacher.py",
+        "ui/figures/live_charts.py", "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py",
+        "content/pages/live_phone.py", "content/pages/live_teacher.py", "content/pages/kata*.py", "content/kata.py",
+        "content/classroom.py")],
 ]
 SCANNED = ("app.py", "pages", "ui", "content")
 KEYWORDS = {**DEFAULT_KEYWORDS, "_": None}

@@ -7,6 +7,6 @@ from content.pages import live as words
 from ui.controllers import live_class
 from ui.widgets import page
 
-page(_(words.TITLE), "📡", _(words.INTRO), scenario_link=False)
+page(_(words.TITLE), "📡", live_class.intro(), scenario_link=False)
 st.set_page_config(initial_sidebar_state="collapsed")
 live_class.main()

@@ -152,21 +152,6 @@ def test_the_teacher_key_never_reaches_a_student():
     assert "teacher" not in ann.query_params
 
 
-def test_the_teacher_link_reopens_the_console_and_leaves_the_address_bar():
-    at, code, key = teacher()
-    other_device = opened({"room": code, "teacher": key})
-    assert other_device.session_state[live_class.TEACHER]["code"] == code
-    assert "teacher" not in other_device.query_params
-    assert any(b.key == "live_next" for b in other_device.button)
-
-
-def test_a_wrong_teacher_link_is_refused():
-    _, code, _ = teacher()
-    at = opened({"room": code, "teacher": "guessed"})
-    assert "not valid" in texts(at)
-    assert live_class.TEACHER not in at.session_state
-
-
 def test_a_wrong_code_says_so_and_many_are_slowed_down():
     at = opened({"room": "AAAAAA"})
     for attempt in range(7):

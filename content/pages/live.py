@@ -5,6 +5,7 @@ messages from content.classroom.
 
 from __future__ import annotations
 
+
 from content import numbers
 from content.i18n import N_, _, ngettext
 
@@ -140,9 +141,10 @@ def students(n: int) -> str:
     return ngettext("{n} student", "{n} students", n).format(n=numbers.integer(n))
 
 
-def chose_mistake(n: int, explanation: str) -> str:
-    """Students who chose a wrong option, and why that option is wrong."""
-    return _("**{who}:** {explanation}").format(who=students(n), explanation=explanation)
+def chose_mistake(n: int, option: str, explanation: str) -> str:
+    """Students who chose a wrong option, which one, and why it is wrong."""
+    return ngettext("**{who} chose {option}:** {explanation}", "**{who} chose {option}:** {explanation}", n).format(
+        who=students(n), option=option, explanation=explanation)
 
 
 def used_mistake(n: int, mistake: str) -> str:

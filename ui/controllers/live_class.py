@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode, urlsplit
 
-import segno
+import plotly.graph_objects as go
 import streamlit as st
 
-from classroom import NicknameTaken, RoomNotFound, Store, clients, codes
+from classroom import RoomNotFound, Store, clients, codes
 from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
@@ -27,14 +27,19 @@ from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.pages import live as words
 from metrics import practice
-from ui.browser import browser_key
 from ui.controllers import lessons as engine
+from ui.controllers import live_teacher
+from ui.controllers.live_teacher import qr_svg
 from ui.figures import live_charts
 from ui.input import tables
 from ui.markup import text
 
 POLL_SECONDS = 1.0
 PLAYGROUND_CHOICE = "__playground__"
+DEFAULT_PLAYGROUND_METRIC = "ndcg_at_k"
+# No Plotly toolbar on a class's screens: on a 390 px phone it covers the chart's right edge, and
+# nobody in a class zooms a projected chart (Streamlit's own fullscreen button stays).
+CHART_CONFIG = {"displayModeBar": False}
 TEACHER = "live_teacher"
 
 
@@ -49,10 +54,6 @@ def page_address() -> str:
     url = st.context.url or "http://localhost:8501/Live_class"
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
-
-
-def qr_svg(link: str) -> str:
-    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
 
 
 def client_key() -> str:
@@ -75,7 +76,11 @@ def peer_address() -> str | None:
 def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.SOURCE) -> list[tuple[str, list, object]]:
     """(caption, cards, figure) of a lesson step, built once per process and language: a whole class
     shows the same step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
-    lesson_step = live_step(lesson, index).lesson_step
+    return [(caption, cards, upright_item_numbers(figure))
+            for caption, cards, figure in _step_content(live_step(lesson, index).lesson_step, revealed)]
+
+
+def _step_content(lesson_step, revealed: bool) -> list[tuple[str, list, object]]:
     if lesson_step.kind == "demonstrate":
         return [("", [], engine.demonstration(lesson_step, "normal")[0].figure)]
     if lesson_step.kind == "predict" and not revealed:
@@ -89,6 +94,20 @@ def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.S
         return [(caption, _cards(view, keys), view.figure) for caption, view in engine.reveal(lesson_step).shown]
     view = engine.step_view(lesson_step)  # show, explore: the step's locked view at its own scenario
     return [("", _cards(view, lesson_step.focus or list(view.values)), view.figure)]
+
+
+def upright_item_numbers(figure):
+    """Item numbers written inside bars, turned upright: on a 390 px phone ten bars are narrower than
+    "103" at 14 px, and Plotly hides text that does not fit (the steps' text names those items)."""
+    if figure is None:
+        return figure
+    turned = go.Figure(figure)
+    inside = {"type": "bar", "textposition": "inside"}
+    if list(turned.select_traces(selector=inside)):
+        turned.update_traces(selector=inside, textangle=-90)
+        # Upright, "103" is 14 px wide in a 19 px bar: shown at 14 px, never shrunk, not hidden for Plotly's padding.
+        turned.update_layout(uniformtext={"minsize": turned.layout.uniformtext.minsize, "mode": "show"})
+    return turned
 
 
 def draw_step(step: LiveStep, state: str, key: str) -> None:
@@ -106,7 +125,7 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
             st.markdown(f"**{caption}**")
         for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
             column.metric(label, value, border=True)
-        st.plotly_chart(figure, key=f"{key}_{number}")
+        st.plotly_chart(figure, key=f"{key}_{number}", config=CHART_CONFIG)
 
 
 def _cards(view, keys) -> list[tuple[str, str]]:
@@ -117,7 +136,7 @@ def _draw_playground(step: LiveStep, state: str, key: str) -> None:
     case = step.case
     scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
                 "gain": case.gain}
-    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground")
+    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground", config=CHART_CONFIG)
     grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items()))
     st.caption(words.playground_facts(case.k, grades))
     if state == "revealed":
@@ -145,24 +164,26 @@ def why(step: LiveStep) -> str | None:
     return class_texts.playground_why(describe(step.exact_value))
 
 
-def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str) -> None:
-    """The reveal: the distribution, the share right, and the mistakes by name."""
+def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: str, beside=None) -> None:
+    """The reveal: the distribution, the share right, and the mistakes by name (the share ``beside`` the
+    chart, in that container, when given: the teacher's screen holds both at once)."""
     summary = summarize(step, tally)
     if not summary.answered:
         st.info(_(words.NOBODY_ANSWERED))
         return
-    st.metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
-              help=words.share_right(summary.share_right))
+    (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
+                          help=words.share_right(summary.share_right))
     if step.options:
-        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars")
+        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars", config=CHART_CONFIG)
     else:
         mine_number = practice.parse_answer(mine) if mine and _is_number(mine) else None
         st.plotly_chart(live_charts.answers_histogram(summary.numbers, step.exact_value,
                                                       float(mine_number) if mine_number is not None else None),
-                        key=f"{key}_histogram")
+                        key=f"{key}_histogram", config=CHART_CONFIG)
+    chosen = {o.explanation: o.label for o in step.options}
     for explanation, students in summary.mistakes:
-        st.warning(words.chose_mistake(students, text.markdown(_(explanation))) if step.options
-                   else words.used_mistake(students, text.markdown(_(explanation))))
+        st.warning(words.chose_mistake(students, text.markdown(_(chosen[explanation])), text.markdown(_(explanation)))
+                   if step.options else words.used_mistake(students, text.markdown(_(explanation))))
 
 
 def _is_number(value: str) -> bool:
@@ -213,6 +234,7 @@ def landing() -> None:
         st.markdown("#### " + _(words.TEACH_HEADING))
         st.markdown(_(words.TEACH_TEXT))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
+        live_teacher.classes_to_resume(store(), resume_class)
 
 
 def with_language(params: dict) -> dict:
@@ -225,8 +247,16 @@ def start_class() -> None:
     room = store().create_room(LESSONS[0].key)
     step = live_step(LESSONS[0].key, 0)
     store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
-    st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key, "show_link": True}
+    st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key}
+    live_teacher.remember(store(), room.code, room.teacher_key)
     st.query_params.from_dict(with_language({"room": room.code}))
+
+
+def resume_class(code: str) -> None:
+    teacher = live_teacher.resume(store(), code)
+    if teacher:
+        st.session_state[TEACHER] = teacher
+        st.query_params.from_dict(with_language({"room": code}))
 
 
 def join_form(code: str) -> None:
@@ -389,24 +419,15 @@ def _send_choice(code: str, student_id: str, question_id: str, widget_key: str) 
 # --------------------------------------------------------------------------- the teacher's console
 
 def teacher_from_link() -> None:
-    """?room=CODE&teacher=KEY opens the console on another device; the key leaves the address bar at once."""
-    key = st.query_params.get("teacher")
+    """An old ?teacher=KEY link: the key leaves the address bar at once and opens nothing (a key in an
+    address stays in the history and on a projected screen); the claim link replaced it."""
     code = codes.normal_code(st.query_params.get("room", ""))
     st.query_params.from_dict(with_language({"room": code} if code else {}))
-    try:
-        store().tally(code, key, "__check__")
-    except PermissionError:
-        st.error(_(words.BAD_TEACHER_LINK))
-        return
-    except RoomNotFound:
-        st.error(_(words.CLASS_GONE))
-        return
-    except LookupError:
-        pass  # the key is right: the question is unknown
-    st.session_state[TEACHER] = {"code": code, "key": key, "show_link": False}
+    st.error(_(live_teacher.words.OLD_TEACHER_LINK))
 
 
-def teacher_screen() -> None:
+def teacher_screen(present: bool = False) -> None:
+    """The console; ``present``: the presenter view for the projector (no controls, no secrets)."""
     teacher = st.session_state[TEACHER]
     code, key = teacher["code"], teacher["key"]
     try:
@@ -414,40 +435,56 @@ def teacher_screen() -> None:
     except RoomNotFound:
         del st.session_state[TEACHER]
         st.info(_(words.ENDED_FOR_TEACHER))
-        st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
+        if not present:
+            st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
     st.session_state["live_teacher_seen"] = seen(now)
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
-    join_link = f"{page_address()}?{urlencode(with_language({'room': code}))}"
-    head = st.columns([2, 1, 3], vertical_alignment="center")
-    head[0].html(f"<div style='font-size:clamp(40px,5.5vw,80px);font-weight:700;letter-spacing:0.12em;"
-                 f"font-family:monospace' data-testid='live-code'>{code}</div>")
-    head[1].image(qr_svg(join_link), width=180)
-    with head[2]:
-        st.markdown(_(words.JOIN_AT))
-        st.code(join_link, language=None)
-        _teacher_link(teacher, code, key)
-    step_controls(code, key, now)
+    base, source = live_teacher.join_base(page_address())
+    join_header(code, key, f"{base}?{urlencode(with_language({'room': code}))}", source)
+    if not present:
+        step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
         st.info(_(words.NOTHING_SHOWN))
     else:
         question_id = asked_question(step, now)
+        # The question, its counts, Lock/Reveal and the reveal's chart first: a projector's first screen.
         state = now["state"] if question_id == now["question_id"] else "open"
-        draw_step(step, state, f"live_teacher_{now['version']}")
         if question_id:
-            question_panel(code, key, step, state, question_id)
-    class_tools(code, key, now)
+            question_panel(code, key, step, state, question_id, controls=not present)
+        draw_step(step, state, f"live_teacher_{now['version']}")
+    if not present:
+        class_tools(code, key, now)
+        remote, presenter = st.columns(2)
+        with remote:
+            live_teacher.remote(store(), code, key, base, st.session_state.get("lang"))
+        presenter.link_button(_(live_teacher.words.PRESENTER), help=_(live_teacher.words.PRESENTER_HELP),
+                              url=f"{page_address()}?{urlencode(with_language({'room': code, 'view': 'present'}))}")
 
 
-def _teacher_link(teacher: dict, code: str, key: str) -> None:
-    if not teacher.get("show_link"):
+def join_header(code: str, key: str, join_link: str, source: str) -> None:
+    """The join code, its QR code, the link phones open, and how many joined (moving by itself)."""
+    # On a phone (the teacher's remote) the controls come first and the join code and QR code go last.
+    st.html("<style>@media (max-width: 640px) {[data-testid=stLayoutWrapper]:has(> .st-key-live_join_header) "
+            "{order: 1}}</style>")
+    head = st.container(key="live_join_header").columns([2.2, 1, 3.2, 1.2], vertical_alignment="center")
+    head[0].html(f"<div style='font-size:clamp(32px,4.2vw,60px);font-weight:700;letter-spacing:0.12em;"
+                 f"font-family:monospace' data-testid='live-code'>{code}</div>")
+    head[1].image(qr_svg(join_link), width=120)
+    with head[2]:
+        st.code(join_link, language=None)
+        live_teacher.address_note(source, page_address())
+    with head[3]:
+        joined_count(code, key)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def joined_count(code: str, key: str) -> None:
+    try:
+        st.metric(_(live_teacher.words.JOINED), numbers.integer(len(store().roster(code, key))), border=True)
+    except RoomNotFound:
         return
-    link = f"{page_address()}?{urlencode(with_language({'room': code, 'teacher': key}))}"
-    with st.expander(_(words.TEACHER_LINK), expanded=False):
-        st.warning(_(words.TEACHER_LINK_WARNING))
-        st.code(link, language=None)
-    teacher["show_link"] = False
 
 
 def step_controls(code: str, key: str, now: dict) -> None:
@@ -457,23 +494,29 @@ def step_controls(code: str, key: str, now: dict) -> None:
     # Each box is keyed by what it shows and its callback ignores the value it was drawn with, so an old
     # box (Streamlit keeps its callback) never reads as the teacher choosing the step it showed.
     lesson_box = f"live_lesson_choice_{current}"
-    row = st.columns([4, 2, 1.2, 1.2], vertical_alignment="bottom")
+    row = st.columns([3, 3.4, 1, 1], vertical_alignment="bottom")  # the step box holds a whole step title
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
                      on_change=_choose_lesson, args=(code, key, lesson_box, current),
                      format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
                                           else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
     if current == PLAYGROUND_CHOICE:
+        # The box shows the metric the students are asked, and choosing another asks it of the same list.
+        step = live_step(now["lesson"], now["step"])
+        shown = step.metric if step is not None and step.metric else DEFAULT_PLAYGROUND_METRIC
+        metrics = list(practice.QUIZ_METRICS)
+        metric_box = f"live_metric_{shown}"
         metric_row = st.columns([3, 2], vertical_alignment="bottom")
-        metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), list(practice.QUIZ_METRICS), key="live_metric",
-                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in practice.QUIZ_METRICS}))
+        metric_row[0].selectbox(_(words.METRIC_TO_PREDICT), metrics, index=metrics.index(shown), key=metric_box,
+                                on_change=_choose_metric, args=(code, key, metric_box, shown),
+                                format_func=_labels({m: practice.QUIZ_METRICS[m].label for m in metrics}))
         metric_row[1].button(_(words.PUSH_AGAIN), key="live_push", on_click=_push_playground,
-                             args=(code, key))
+                             args=(code, key, shown))
         return
     count = step_count(now["lesson"])
     step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
     row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), index=now["step"], key=step_box,
                      on_change=_go_to, args=(code, key, now["lesson"], step_box, now["step"]),
-                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))[:48]
+                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))
                                           for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
@@ -508,20 +551,31 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
         _set(code, key, choice, 0)
 
 
-def _push_playground(code: str, key: str) -> None:
+def _push_playground(code: str, key: str, metric: str = DEFAULT_PLAYGROUND_METRIC) -> None:
     from metrics.registry import RankingCase
 
     items = tables.parse_recommended(st.session_state["recommended"]).columns["recommended"]
     truth = tables.parse_ground_truth(st.session_state["ground_truth"]).columns["ground_truth"]
     case = RankingCase(items, truth, int(st.session_state["k"]), st.session_state["gain"],
                        st.session_state["ap_denominator"])
-    metric = st.session_state.get("live_metric") or "ndcg_at_k"
-    step = live_step(playground_lesson(case, metric), 0)
+    _ask(code, key, playground_lesson(case, metric))
+
+
+def _choose_metric(code: str, key: str, metric_box: str, shown: str) -> None:
+    metric = st.session_state[metric_box]
+    step = live_step(store().current(code)["lesson"], 0)
+    if metric != shown and step is not None and step.case is not None:
+        _ask(code, key, playground_lesson(step.case, metric))
+
+
+def _ask(code: str, key: str, lesson: str) -> None:
+    step = live_step(lesson, 0)
     store().set_step(code, key, step.lesson, 0, step.question_id, step.right_answer)
 
 
-def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str) -> None:
-    """Answers so far (refreshed every second), lock, reveal, reset; the reveal's summary."""
+def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str, controls: bool = True) -> None:
+    """Answers so far (refreshed every second), lock, reveal, reset, the timer; the reveal's summary beside them
+    and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
     @st.fragment(run_every=POLL_SECONDS)
     def counts() -> None:
         try:
@@ -530,27 +584,30 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
             return
         st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
 
-    st.markdown(f"**{text.markdown(prompt(step))}**")
-    left, right = st.columns([1, 2], vertical_alignment="center")
+    left, right = st.columns([1, 1.6])
     with left:
+        st.markdown(f"**{text.markdown(prompt(step))}**")
         counts()
-    with right:
-        buttons = st.columns(3)
-        buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
-                          on_click=store().lock, args=(code, key, question_id))
-        buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
-                          width="stretch", on_click=store().reveal, args=(code, key, question_id))
-        buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
-                          args=(code, key, question_id), help=_(words.RESET_HELP))
-    if state == "open":
-        timer_controls(code, key, question_id)
-    if state == "locked":
-        st.caption(_(words.LOCKED_CAPTION))
+        if controls:
+            buttons = st.columns(3)
+            buttons[0].button(_(words.LOCK), key="live_lock", disabled=state != "open", width="stretch",
+                              on_click=store().lock, args=(code, key, question_id))
+            buttons[1].button(_(words.REVEAL), key="live_reveal", type="primary", disabled=state == "revealed",
+                              width="stretch", on_click=store().reveal, args=(code, key, question_id))
+            buttons[2].button(_(words.RESET), key="live_reset", width="stretch", on_click=store().reset,
+                              args=(code, key, question_id), help=_(words.RESET_HELP))
+            if state == "open":
+                timer_controls(code, key, question_id)
+        if state == "locked":
+            st.caption(_(words.LOCKED_CAPTION))
     if state == "revealed":
+        with right:
+            draw_summary(step, store().tally(code, key, question_id), None,
+                         f"live_teacher_summary_{question_id}", beside=left)
         if why(step):
             st.info(why(step))
-        draw_summary(step, store().tally(code, key, question_id), None, f"live_teacher_summary_{question_id}")
-        compare_rounds(code, key, step, question_id)
+        if controls:
+            compare_rounds(code, key, step, question_id)
 
 
 def timer_controls(code: str, key: str, question_id: str) -> None:
@@ -585,13 +642,7 @@ def class_tools(code: str, key: str, now: dict) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
     with st.expander(_(words.CLASS_TOOLS)):
         class_features(code, key, now)
-        roster = store().roster(code, key)
-        if roster.empty:
-            st.caption(_(words.NOBODY_YET))
-        else:
-            st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
-        for row in roster.itertuples():
-            roster_row(code, key, row, now["anonymous"])
+        roster_list(code, key, now["anonymous"])
         st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
@@ -652,6 +703,21 @@ def _remove(code: str, key: str, student_id: str) -> None:
     store().remove(code, key, student_id, keep_answers=bool(st.session_state.get("live_keep_answers")))
 
 
+@st.fragment(run_every=POLL_SECONDS)
+def roster_list(code: str, key: str, anonymous: bool) -> None:
+    """Who joined, refreshed every second: a student who joins shows up without the teacher clicking."""
+    try:
+        roster = store().roster(code, key)
+    except RoomNotFound:
+        return
+    if roster.empty:
+        st.caption(_(words.NOBODY_YET))
+    else:
+        st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
+    for row in roster.itertuples():
+        roster_row(code, key, row, anonymous)
+
+
 def _end(code: str, key: str) -> None:
     store().end_room(code, key)
     st.session_state.pop(TEACHER, None)
@@ -659,14 +725,31 @@ def _end(code: str, key: str) -> None:
     st.query_params.from_dict(with_language({}))
 
 
+def teaching() -> bool:
+    """Whether this browser is the teacher of the class in its address (or of the session's class): a
+    reload, a new window, a restart or the phone (a device cookie, see live_teacher) brings it back."""
+    code = codes.normal_code(st.query_params.get("room", ""))
+    if code and st.session_state.get(TEACHER, {}).get("code") != code:
+        teacher = live_teacher.resume(store(), code)
+        if teacher:
+            st.session_state[TEACHER] = teacher
+    return TEACHER in st.session_state
+
+
+def intro() -> str:
+    """The page's idea for a newcomer; the console and the presenter view give its room to the class."""
+    return "" if teaching() else _(words.INTRO)
+
+
 def main() -> None:
     params = st.query_params
     if "teacher" in params:
         teacher_from_link()
+    live_teacher.claim_result()
     if st.session_state.pop("live_ended", False):
         st.success(_(words.ENDED))
-    if TEACHER in st.session_state:
-        teacher_screen()
+    if teaching():
+        teacher_screen(present=params.get("view") == "present")
     elif params.get("room") and params.get("student"):
         student_screen(codes.normal_code(params["room"]), params["student"])
     else:

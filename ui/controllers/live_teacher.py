@@ -1,0 +1,135 @@
+"""The teacher's side of the live class that outlives a Streamlit session: the browsers that are the
+class's teacher (a device cookie, see classroom.web.teacher), "My classes", the phone as a remote, the
+address phones can open, and the presenter view.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from urllib.parse import urlencode, urlsplit
+
+import segno
+import streamlit as st
+from streamlit import net_util
+
+from classroom import Store
+from classroom.teachers import DEVICE_COOKIE, TeacherDevices, is_device_id
+from classroom.web.teacher import CLAIM_PATH
+from content.i18n import _
+from content.pages import live_teacher as words
+from ui.markup import text
+
+PUBLIC_URL = "RECEVAL_PUBLIC_URL"
+
+
+def qr_svg(link: str) -> str:
+    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
+
+
+@st.cache_resource(show_spinner=False)
+def teachers(_store: Store) -> TeacherDevices:
+    return TeacherDevices(_store.engine)
+
+
+def device_id() -> str | None:
+    """This browser's device id (the HttpOnly cookie the server set), or None when the app runs without it."""
+    value = st.context.cookies.get(DEVICE_COOKIE)
+    return value if is_device_id(value) else None
+
+
+def remember(store: Store, code: str, key: str) -> None:
+    """This browser is a teacher of the class: a reload, a restart or a new window brings the console back."""
+    device = device_id()
+    if device:
+        teachers(store).bind(device, code, key)
+
+
+def my_classes(store: Store) -> dict[str, str]:
+    device = device_id()
+    return teachers(store).classes(device) if device else {}
+
+
+def resume(store: Store, code: str) -> dict | None:
+    """The console of ``code`` if this browser is one of its teacher's, else None."""
+    key = my_classes(store).get(code)
+    return {"code": code, "key": key} if key else None
+
+
+def classes_to_resume(store: Store, on_resume) -> None:
+    """'My classes': the open classes this browser started or claimed, each one click from its console."""
+    found = my_classes(store)
+    if not found:
+        return
+    st.markdown("#### " + _(words.MY_CLASSES))
+    for code in found:
+        st.button(words.resume(code), key=f"live_resume_{code}", on_click=on_resume, args=(code,))
+
+
+# --------------------------------------------------------------------------- the address phones open
+
+def _is_loopback(host: str | None) -> bool:
+    if not host or host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def join_base(page: str) -> tuple[str, str]:
+    """(the page address phones can open, where it comes from): ``public`` (the operator's
+    RECEVAL_PUBLIC_URL), ``page`` (the teacher's own address is not loopback), ``network`` (this
+    machine's network address, Streamlit's "Network URL"), or ``loopback`` (none other devices reach)."""
+    parts = urlsplit(page)
+    public = os.environ.get(PUBLIC_URL, "").strip().rstrip("/")
+    if urlsplit(public).scheme in ("http", "https") and urlsplit(public).netloc:
+        return public + parts.path, "public"
+    if not _is_loopback(parts.hostname):
+        return page, "page"
+    address = net_util.get_internal_ip()
+    if address and not _is_loopback(address):
+        host = f"[{address}]" if ":" in address else address
+        return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}", "network"
+    return page, "loopback"
+
+
+def address_note(source: str, page: str) -> None:
+    """Which address the join link uses, in words a teacher understands."""
+    if source == "network":
+        st.caption(words.uses_network(text.markdown(page)))
+    elif source == "public":
+        st.caption(_(words.USES_PUBLIC))
+    elif source == "loopback":
+        st.warning(_(words.NO_REACHABLE_ADDRESS))
+
+
+# --------------------------------------------------------------------------- the phone as a remote
+
+def remote(store: Store, code: str, key: str, base: str, language: str | None) -> None:
+    """A one-time link (QR code) that opens the console on the teacher's phone, behind a click."""
+    if not device_id():
+        return
+    shown = st.session_state.get("live_remote_shown") == code
+    st.button(_(words.REMOTE_HIDE) if shown else _(words.REMOTE), key="live_remote",
+              on_click=_toggle_remote, args=(code,), help=_(words.REMOTE_HELP))
+    if shown:
+        token = st.session_state.get("live_remote_token") or teachers(store).new_claim(code, key)
+        st.session_state["live_remote_token"] = token
+        root = base.rsplit("/", 1)[0]
+        link = f"{root}{CLAIM_PATH}?{urlencode({'t': token, **({'lang': language} if language else {})})}"
+        st.image(qr_svg(link), width=200)
+        st.caption(_(words.REMOTE_TEXT))
+
+
+def _toggle_remote(code: str) -> None:
+    shown = st.session_state.get("live_remote_shown") == code
+    st.session_state["live_remote_shown"] = None if shown else code
+    st.session_state["live_remote_token"] = None  # a new one-time link each time it is shown
+
+
+def claim_result() -> None:
+    """The claim route came back without a class: say so, and leave nothing of it in the address bar."""
+    if st.query_params.get("claim"):
+        del st.query_params["claim"]
+        st.error(_(words.CLAIM_INVALID))
