@@ -153,7 +153,7 @@ def test_the_device_cookie_is_set_once_on_pages_only():
 # --------------------------------------------------------------------------- the address phones open
 
 def join_link(at: AppTest) -> str:
-    return next(c.value for c in at.code if "?room=" in c.value)
+    return next(c.value for c in at.code if "/class/" in c.value)
 
 
 def test_a_page_opened_at_localhost_gives_phones_the_network_address(monkeypatch):
@@ -161,7 +161,7 @@ def test_a_page_opened_at_localhost_gives_phones_the_network_address(monkeypatch
     at = opened(url="http://localhost:8501/Live_class")
     at.button(key="live_start").click()
     ran(at)
-    assert join_link(at).startswith("http://192.168.1.23:8501/Live_class?room=")
+    assert join_link(at).startswith("http://192.168.1.23:8501/class/")  # the phones' light view
     assert "only this computer can open" in texts(at)
 
 
@@ -170,7 +170,7 @@ def test_the_operators_public_address_wins(monkeypatch):
     at = opened(url="http://127.0.0.1:8501/Live_class")
     at.button(key="live_start").click()
     ran(at)
-    assert join_link(at).startswith("https://class.example.org/Live_class?room=")
+    assert join_link(at).startswith("https://class.example.org/class/")
     assert "public address" in texts(at)
 
 
@@ -179,7 +179,7 @@ def test_no_reachable_address_is_said_in_plain_words(monkeypatch):
     at = opened(url="http://localhost:8501/Live_class")
     at.button(key="live_start").click()
     ran(at)
-    assert join_link(at).startswith("http://localhost:8501/")
+    assert join_link(at).startswith("http://localhost:8501/class/")
     assert "Phones cannot open this link" in texts(at)
 
 

@@ -78,7 +78,7 @@ def test_the_teacher_sees_a_join_code_qr_code_and_join_link():
     at, code, _ = teacher()
     assert any(code in str(h.proto) for h in at.get("html"))
     assert any("<svg" in str(i.proto) for i in at.get("imgs")) or "svg" in everything_sent(at)
-    assert f"?room={code}" in texts(at) or any(f"room={code}" in c.value for c in at.code)
+    assert any(c.value.endswith(f"/class/{code}?lang=en") for c in at.code)  # the phones' light view
 
 
 def test_a_class_through_a_predict_step_with_three_students():

@@ -54,11 +54,12 @@ def test_a_teacher_and_three_students_through_a_predict_step(server, browser):
         code = teacher.get_by_test_id("live-code")
         expect(code).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
         expect(teacher.locator("img[src*='svg'], svg").first).to_be_visible()
-        link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
-        # The join link carries the class and the teacher's language (a student may pick another), never the key.
-        assert link.endswith(f"?room={code.inner_text()}&lang=en") and "teacher" not in link
+        link = teacher.locator("code").filter(has_text="/class/").first.inner_text().strip()
+        # The join link is the phones' light view, with the class and the teacher's language, never the key.
+        assert link.endswith(f"/class/{code.inner_text()}?lang=en") and "teacher" not in link
         screenshot(teacher, SCREENSHOTS, "live_teacher_start")
-        link = f"{server.url}/Live_class?{link.split('?', 1)[1]}"  # the server listens on loopback only
+        # These students use the Streamlit page, which still takes a class code (the server is on loopback).
+        link = f"{server.url}/Live_class?room={code.inner_text()}&lang=en"
 
         join(ann, link, "Ann")
         join(bob, link, "<b>Bob</b> **x**")

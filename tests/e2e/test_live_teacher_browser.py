@@ -82,8 +82,8 @@ def test_a_teacher_page_opened_at_localhost_shows_a_join_link_with_the_network_a
     local = class_server.url.replace("127.0.0.1", "localhost")
     with tabs(browser, [(1280, 720)]) as (teacher,):
         code = start(teacher, local)
-        link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
-        assert link == f"http://{address}:{class_server.port}/Live_class?room={code}&lang=en"
+        link = teacher.locator("code").filter(has_text="/class/").first.inner_text().strip()
+        assert link == f"http://{address}:{class_server.port}/class/{code}?lang=en"  # the phones' light view
         expect(teacher.get_by_text("which only this computer can open", exact=False)).to_be_visible()
         screenshot(teacher, SCREENSHOTS, "live_teacher_network_address")
 
@@ -99,15 +99,15 @@ def within_first_screen(page, locator) -> None:
 def test_the_projector_holds_the_question_counts_reveal_and_the_result_chart_at_1280x720(class_server, browser):
     with tabs(browser, [(1280, 720), (390, 844)]) as (teacher, phone):
         start(teacher, class_server.url)
-        link = teacher.locator("code").filter(has_text="?room=").first.inner_text().strip()
-        phone.goto(link.replace(link.split("/Live_class")[0], class_server.url))
+        link = teacher.locator("code").filter(has_text="/class/").first.inner_text().strip()
+        phone.goto(link.replace(link.split("/class/")[0], class_server.url))  # the light view the QR code opens
         phone.get_by_role("button", name="Join").click()
         steps = teacher.get_by_role("combobox", name="Go to step")
         for step in (2, 3):
             teacher.get_by_role("button", name="Next ▶").click()
             expect(steps).to_have_value(re.compile(rf"^{step}\. "), timeout=FOLLOW)
-        phone.get_by_text("0.75", exact=True).click()
-        expect(phone.get_by_text("Your answer '0.75' is in.", exact=False)).to_be_visible(timeout=FOLLOW)
+        phone.get_by_role("radio", name="0.75").check(timeout=FOLLOW)
+        expect(phone.get_by_role("status").filter(has_text="Your answer '0.75' is in")).to_be_visible(timeout=FOLLOW)
         answered = teacher.get_by_test_id("stMetricValue").filter(has_text="1 of 1")
         expect(answered).to_be_visible(timeout=FOLLOW)  # it moved without a click
         expect(teacher.get_by_test_id("stMetric").filter(has_text="Joined")).to_contain_text("1")

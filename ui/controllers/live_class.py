@@ -441,7 +441,7 @@ def teacher_screen(present: bool = False) -> None:
     st.session_state["live_teacher_seen"] = seen(now)
     follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
     base, source = live_teacher.join_base(page_address())
-    join_header(code, key, f"{base}?{urlencode(with_language({'room': code}))}", source)
+    join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
     if not present:
         step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])

@@ -15,6 +15,7 @@ from streamlit import net_util
 
 from classroom import Store
 from classroom.teachers import DEVICE_COOKIE, TeacherDevices, is_device_id
+from classroom.web.student import join_path
 from classroom.web.teacher import CLAIM_PATH
 from content.i18n import _
 from content.pages import live_teacher as words
@@ -92,6 +93,14 @@ def join_base(page: str) -> tuple[str, str]:
         host = f"[{address}]" if ":" in address else address
         return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}", "network"
     return page, "loopback"
+
+
+def phone_link(base: str, code: str, language: str) -> str:
+    """What the join link and QR code carry: the phones' light view (classroom/web/student.py) at the same
+    address as ``base``, so a phone costs one event stream, not a Streamlit session of its own."""
+    parts = urlsplit(base)
+    prefix = parts.path.rsplit("/", 1)[0]  # an operator's public address may serve the app under a path
+    return f"{parts.scheme}://{parts.netloc}{prefix}{join_path(code, language)}"
 
 
 def address_note(source: str, page: str) -> None:
