@@ -63,6 +63,11 @@ def latex(value, digits: int = 4, *, language: str | None = None) -> str:
     return number(value, digits, language=language).replace(",", "{,}")
 
 
+def latex_integer(value: int, *, language: str | None = None) -> str:
+    """``integer`` for KaTeX: a comma in braces (``1{,}000``) so KaTeX adds no space after it."""
+    return integer(value, language=language).replace(",", "{,}")
+
+
 def plotly_separators(language: str | None = None) -> str:
     """Plotly's layout ``separators``: the decimal mark, then the thousands mark."""
     return "".join(_symbols(language or i18n.current()))

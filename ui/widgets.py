@@ -348,6 +348,31 @@ def _copy(source: str, target: str, label: str, kwargs: dict) -> None:
         st.session_state[f"_{target}_refused"] = value
 
 
+def number_box(label: str, key: str, value: float, *, low: float, high: float, digits: int = 4) -> float:
+    """A number typed in a text box in the reader's notation (0,001 in Turkish), read by ``content.numbers``;
+    returns the number to use. Streamlit's number box writes and reads numbers with a point in every
+    language and drops a comma it cannot read (0,001 became 1). Text that cannot be read, or a number
+    outside [low, high], stays in the box as typed, and a note says why and which number is used instead."""
+    good_key = f"_{key}_good"
+    st.session_state.setdefault(key, numbers.number(value, digits))
+    typed = st.text_input(label, key=key)
+    used = st.session_state.get(good_key, value)
+    try:
+        number = numbers.parse(typed)
+    except numbers.NumberError as refused:
+        st.warning(_("{label}: {why} Until then, {value} is used.").format(
+            label=label, why=text.markdown(numbers.parse_error_message(refused)),
+            value=numbers.number(used, digits)), icon="🔢")
+        return used
+    if not low <= number <= high:
+        st.warning(_("{label}: {typed} is outside {low} to {high}, so {value} is used.").format(
+            label=label, typed=text.markdown(typed.strip()), low=numbers.general(low), high=numbers.general(high),
+            value=numbers.number(used, digits)), icon="🔢")
+        return used
+    st.session_state[good_key] = number
+    return number
+
+
 def show_problems(problems: list[str]) -> None:
     """One warning listing every row that was left out, and why.
 
