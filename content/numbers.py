@@ -31,11 +31,12 @@ def _localise(text: str, code: str) -> str:
     return text.translate(str.maketrans({".": decimal, ",": group}))
 
 
-def number(value, digits: int = 4, *, sign: bool = False, language: str | None = None) -> str:
-    """``value`` with ``digits`` decimals in the reader's notation; "undefined" (translated) for NaN or None."""
+def number(value, digits: int = 4, *, sign: bool = False, grouped: bool = False, language: str | None = None) -> str:
+    """``value`` with ``digits`` decimals in the reader's notation (its thousands grouped when ``grouped``:
+    1.153,4745 in Turkish, for a number shown beside grouped ones); "undefined" (translated) for NaN or None."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return i18n._("undefined")
-    return _localise(f"{value:{'+' if sign else ''}.{digits}f}", language or i18n.current())
+    return _localise(f"{value:{'+' if sign else ''}{',' if grouped else ''}.{digits}f}", language or i18n.current())
 
 
 def integer(value: int, *, language: str | None = None) -> str:
@@ -58,9 +59,9 @@ def percent(value: float, digits: int = 0, *, language: str | None = None) -> st
     return format_percent(value, format=pattern, locale=locale)
 
 
-def latex(value, digits: int = 4, *, language: str | None = None) -> str:
+def latex(value, digits: int = 4, *, grouped: bool = False, language: str | None = None) -> str:
     """``number`` for KaTeX: a decimal comma in braces (``0{,}8290``) so KaTeX adds no space after it."""
-    return number(value, digits, language=language).replace(",", "{,}")
+    return number(value, digits, grouped=grouped, language=language).replace(",", "{,}")
 
 
 def latex_integer(value: int, *, language: str | None = None) -> str:
