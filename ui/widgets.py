@@ -182,8 +182,9 @@ def _apply_edits(name: str, reorder: Callable | None, text_columns=(), number_co
     key = _editor_key(name)
     if key in st.session_state:
         try:
+            # Read in the language the editor showed its numbers in: this run may be the first in another.
             edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key], text_columns,
-                                        number_columns)
+                                        number_columns, st.session_state.get(f"{name}_language"))
         except tables.RejectedEdit as why:
             st.session_state[f"{name}_rejected"] = str(why)
             key = _restart_editor(name)

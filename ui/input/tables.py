@@ -63,7 +63,8 @@ def _position(raw, size: int, deletion: bool) -> int:
     return position
 
 
-def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=()) -> pd.DataFrame:
+def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=(), language: str | None = None
+                ) -> pd.DataFrame:
     """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
 
     Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
@@ -71,8 +72,9 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=()) -
     caller can keep the last good table instead. A number sent into one of ``text_columns`` is kept
     as its text (3.0 as "3"), as the grid would have sent it: a text column holding only numbers
     makes Streamlit refuse the whole editor. Text typed into one of ``number_columns`` is kept as the
-    number it reads as in the reader's language (``stored_number``), so the table means the same in
-    every language; text that reads as no number stays as typed, for the page to name.
+    number it reads as in ``language``, the one the editor was shown in (``stored_number``), so the
+    table means the same in every language; text that reads as no number stays as typed, for the page
+    to name.
     """
     table = base.reset_index(drop=True).astype(object)
     if edits is None:
@@ -92,7 +94,7 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=()) -
                 raise RejectedEdit(_("an edit names column {column}, which this table does not have").format(
                     column=f"{column!r:.40}"))
             _check_value(value, column)
-            table.at[position, column] = (stored_number(value) if column in number_columns
+            table.at[position, column] = (stored_number(value, language) if column in number_columns
                                           else _as_cell(value, column in text_columns))
     rows = []
     for row in added:
@@ -100,7 +102,7 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=()) -
             raise RejectedEdit(_("an added row names a column this table does not have"))
         for column, value in row.items():
             _check_value(value, column)
-        rows.append({c: stored_number(row.get(c)) if c in number_columns else _as_cell(row.get(c), c in text_columns)
+        rows.append({c: stored_number(row.get(c), language) if c in number_columns else _as_cell(row.get(c), c in text_columns)
                      for c in table.columns})
     drop = sorted({_position(p, len(table), deletion=True) for p in deleted})
     table = table.drop(index=drop)
@@ -109,13 +111,14 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=()) -
     return table.reset_index(drop=True)
 
 
-def stored_number(value):
-    """A cell of a number column as the scenario keeps it: typed text that reads as one number in the
-    reader's language becomes that number ("3,5" in Turkish is 3.5); anything else stays as typed."""
+def stored_number(value, language: str | None = None):
+    """A cell of a number column as the scenario keeps it: typed text that reads as one number in
+    ``language`` (the reader's by default) becomes that number ("3,5" in Turkish is 3.5); anything else
+    stays as typed."""
     if not isinstance(value, str):
         return value
     try:
-        return numbers.parse(value)
+        return numbers.parse(value, language=language)
     except numbers.NumberError:
         return value
 
