@@ -71,10 +71,12 @@ def _ap(case: RankingCase) -> Worked:
     shown = pd.DataFrame({"rank": table["rank"], "item": table["item"].astype(str),
                           "hit": ["✓" if h else "" for h in table["hit"]],
                           "hits so far": table["hits_so_far"],
-                          "precision@i at a hit": [Phrase("{n}/{i} = {v:.4f}", n=n, i=i, v=v) if h else ""
-                                                   for n, i, v, h in zip(table["hits_so_far"], table["rank"],
-                                                                         table["precision_at_i"], table["hit"],
-                                                                         strict=True)]})
+                          # object, not pandas' str dtype, which would keep plain strings and lose each Phrase
+                          # (its numbers then shown with a point in every language: "1/1 = 1.0000")
+                          "precision@i at a hit": pd.Series(
+                              [Phrase("{n}/{i} = {v:.4f}", n=n, i=i, v=v) if h else ""
+                               for n, i, v, h in zip(table["hits_so_far"], table["rank"], table["precision_at_i"],
+                                                     table["hit"], strict=True)], index=table.index, dtype=object)})
     hits = table[table["hit"]]
     total = float(hits["precision_at_i"].sum())
     n_rel = len(case.binary_truth)

@@ -24,6 +24,7 @@ overview_area = st.container()  # the summary and the main histogram, filled onc
 
 SYNTHETIC = {"users": 2000, "list_length": 20, "relevant": 5, "quality": 0.5, "seed": 0}
 K_OPTIONS = [1, 3, 5, 10, 20, 50, 100]
+QUALITIES = [i / 20 for i in range(21)]  # a select_slider, which shows 0,50 in Turkish (a slider shows 0.50)
 TEACHING_PAGES = [("app.py", "🎯"), ("pages/2_Precision_Recall_HR_F1.py", "🎣"), ("pages/3_AP_and_MAP.py", "📈"),
                   ("pages/4_RR_and_MRR.py", "🥇"), ("pages/5_NDCG.py", "🪜")]
 
@@ -65,8 +66,8 @@ if source == words.SYNTHETIC:
             "users": cells[0].number_input(_(words.USERS), 1, 100_000, SYNTHETIC["users"], key="yd_users"),
             "list_length": cells[1].number_input(_(words.LIST_LENGTH), 1, 200, SYNTHETIC["list_length"], key="yd_list_length"),
             "relevant": cells[2].number_input(_(words.RELEVANT_PER_USER), 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
-            "quality": cells[3].slider(_(words.MODEL_QUALITY), 0.0, 1.0, SYNTHETIC["quality"], 0.05, key="yd_quality",
-                                       help=_(words.MODEL_QUALITY_HELP)),
+            "quality": cells[3].select_slider(_(words.MODEL_QUALITY), QUALITIES, SYNTHETIC["quality"], key="yd_quality",
+                                              format_func=lambda v: numbers.number(v, 2), help=_(words.MODEL_QUALITY_HELP)),
             "seed": cells[4].number_input(_(words.RANDOM_SEED), 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
         }
         generate = st.form_submit_button(_(words.GENERATE), type="primary")

@@ -11,7 +11,7 @@ from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.markup import text
-from ui.widgets import MISSING, choice, formula, page, pitfalls, show_table
+from ui.widgets import MISSING, choice, formula, number_box, page, pitfalls, show_table
 
 page(_(words.TITLE), "📊", _(words.INTRO))
 
@@ -142,7 +142,7 @@ n, spread = len(differences), differences.std(ddof=1)
 formula(
     r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}",
     r"\begin{aligned}"
-    rf"\bar d &= {signed(row['delta'])}\quad (n = {numbers.latex(n, 0)}) \\"
+    rf"\bar d &= {signed(row['delta'])}\quad (n = {numbers.latex_integer(n)}) \\"
     rf"{text.latex(words.interval_label(confidence))} &= [{signed(row['ci_low'])},\ {signed(row['ci_high'])}] \\"
     rf"d_{{\text{{Cohen}}}} &= {signed(row['delta'])} / {numbers.latex(spread, 4)} = {signed(row['effect_size'], 2)}"
     r"\end{aligned}",
@@ -182,8 +182,8 @@ st.subheader(_(words.HOW_MANY))
 observed = max(round(abs(float(row["delta"])), 4), 0.001)
 # Keyed by the difference on screen: other data (another metric, files instead of the synthetic pair) starts
 # from its own difference, while a changed test or interval keeps what was typed.
-target = st.number_input(words.target_label(focus), min_value=0.0001, max_value=1.0,
-                         value=observed, step=0.001, format="%.4f", key=f"compare_target_{focus}_{observed:.4f}")
+target = number_box(words.target_label(focus), f"compare_target_{focus}_{observed:.4f}", observed,
+                    low=0.0001, high=1.0)
 needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(target))
 st.markdown(words.users_needed(needed, float(target), focus, spread, n))
 

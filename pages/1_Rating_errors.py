@@ -17,6 +17,7 @@ from ui.widgets import (
 )
 
 OUTLIER_SHARES = [i / 100 for i in range(31)]
+NOISES = [round(i * 0.05, 2) for i in range(41)]
 MAX_SEED = 2**32 - 1  # np.random.RandomState, which the seed document's numbers come from, takes no larger seed
 _DEMO_DEFAULTS = {"noise": 0.5, "outlier_share": 0.05, "seed": 42}
 
@@ -38,6 +39,10 @@ def _demo_control(widget, label: str, field: str, **kwargs):
     if note:
         st.info(note, icon="↕️")
     return shown
+
+
+def _two_decimals(value: float) -> str:
+    return numbers.number(value, 2)
 
 
 def _store_demo_field(widget_key: str, field: str) -> None:
@@ -92,9 +97,11 @@ st.markdown(_(words.DEMO_TEXT))
 
 controls = st.columns(3)
 with controls[0]:
-    noise = _demo_control(st.slider, _(words.NOISE), "noise", min_value=0.0, max_value=2.0, step=0.05)
+    # select_slider, not slider: it shows each value as the reader writes it (0,50 in Turkish).
+    noise = _demo_control(st.select_slider, _(words.NOISE), "noise", options=NOISES, format_func=_two_decimals)
 with controls[1]:
-    share = _demo_control(st.slider, _(words.OUTLIER_SHARE), "outlier_share", min_value=0.0, max_value=0.3, step=0.01)
+    share = _demo_control(st.select_slider, _(words.OUTLIER_SHARE), "outlier_share", options=OUTLIER_SHARES,
+                          format_func=_two_decimals)
 with controls[2]:
     seed = _demo_control(st.number_input, _(words.SEED), "seed", min_value=0, max_value=MAX_SEED, step=1,
                          help=_(words.SEED_HELP))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from content import i18n
+from content import i18n, numbers
 from content.i18n import _
 from content.pages import classification as words
 from metrics import classification_metrics as cls
@@ -77,8 +77,9 @@ else:
 st.divider()
 st.subheader(_(words.IMBALANCE))
 st.markdown(words.imbalance(IMPRESSIONS))
-share = bound(st.slider, _(words.SHARE_SLIDER), "classification_positive_share",
-              min_value=0.01, max_value=0.5, step=0.01, format="%.2f")
+# A select_slider, not a slider: it shows each share as the reader writes it (0,05 in Turkish).
+share = bound(st.select_slider, _(words.SHARE_SLIDER), "classification_positive_share",
+              options=[i / 100 for i in range(1, 51)], format_func=lambda v: numbers.number(v, 2))
 lazy_true, lazy_pred = cls.constant_predictor_labels(IMPRESSIONS, share)
 # Own card labels, so they are not confused with the cards of your table above.
 lazy_values = evaluate(LabelCase(lazy_true, lazy_pred))

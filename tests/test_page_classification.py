@@ -88,7 +88,7 @@ def test_imbalance_demo_at_5_percent_clicks(cls_page):
 
 
 def test_imbalance_slider_moves_accuracy_but_recall_stays_0(cls_page):
-    cls_page.slider(key="_classification_positive_share_widget").set_value(0.2).run()
+    cls_page.select_slider(key="_classification_positive_share_widget").set_value(0.2).run()
     assert not cls_page.exception
     assert cls_page.session_state["classification_positive_share"] == 0.2
     assert cards(cls_page, "Always-0: ") == shown(800 / 1000, 0, 0, 0)

@@ -139,7 +139,7 @@ def test_users_needed_follows_the_data_shown_after_switching_to_files():
     """The target difference is the one of the data on screen, not the synthetic pair's left behind."""
     pair = synthetic_pair(0.05, users=300, seed=4)
     at = run_page(PAGE)
-    synthetic_target = next(n.value for n in at.number_input if (n.key or "").startswith("compare_target"))
+    synthetic_target = float(next(n.value for n in at.text_input if (n.key or "").startswith("compare_target")))
     at.radio(key="compare_source").set_value("My own files")
     at.session_state["compare_files"] = (pair.recommendations_a, pair.recommendations_b, pair.ground_truth, None)
     at.run()
@@ -155,9 +155,9 @@ def test_users_needed_follows_the_data_shown_after_switching_to_files():
                                        batch.evaluate(pair.recommendations_b, pair.ground_truth, 10), "ndcg@10",
                                        delta=target)
     assert f"**{needed:,} users**" in sentence and f"{spread.std(ddof=1):.4f}" in sentence
-    box = next(n for n in at.number_input if (n.key or "").startswith("compare_target"))
-    assert box.value == pytest.approx(target)
-    box.set_value(0.02).run()
+    box = next(n for n in at.text_input if (n.key or "").startswith("compare_target"))
+    assert float(box.value) == pytest.approx(target)
+    box.input("0.02").run()
     sentence = next(m.value for m in at.markdown if "to detect a difference" in m.value)
     assert f"difference of 0.0200 in {SHOWN}" in sentence
     at.selectbox(key="compare_test").set_value("wilcoxon").run()  # same data: what was typed stays

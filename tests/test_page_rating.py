@@ -124,7 +124,7 @@ def test_demo_at_defaults_matches_the_seed_code_not_its_printout(rating):
 
 
 def test_outlier_share_slider_updates_the_demo_and_the_shared_dict(rating):
-    rating.slider(key="rating_demo_outlier_share").set_value(0.1).run()
+    rating.select_slider(key="rating_demo_outlier_share").set_value(0.1).run()
     assert not rating.exception
     assert rating.session_state["rating_demo"] == {"noise": 0.5, "outlier_share": 0.1, "seed": 42}
     outlier_rmse, outlier_mae = seed_code(outlier_share=0.1)[2]
@@ -136,7 +136,7 @@ def test_outlier_share_slider_updates_the_demo_and_the_shared_dict(rating):
 
 
 def test_noise_slider_changes_only_the_low_noise_model(rating):
-    rating.slider(key="rating_demo_noise").set_value(1.0).run()
+    rating.select_slider(key="rating_demo_noise").set_value(1.0).run()
     summary = table_with(rating, "model")
     expected = seed_code(noise=1.0)
     assert summary["RMSE"].round(6).tolist() == [round(r, 6) for r, _ in expected]
@@ -166,8 +166,8 @@ def test_loaded_seed_example_shows_printed_and_exact_values():
 
 def test_a_loaded_demo_setting_moves_the_sliders():
     at = run_page(PAGE, rating_demo={"noise": 1.0, "outlier_share": 0.2, "seed": 7})
-    assert at.slider(key="rating_demo_noise").value == 1.0
-    assert at.slider(key="rating_demo_outlier_share").value == 0.2
+    assert at.select_slider(key="rating_demo_noise").value == 1.0
+    assert at.select_slider(key="rating_demo_outlier_share").value == 0.2
     assert at.number_input(key="rating_demo_seed").value == 7
     summary = table_with(at, "model")
     assert summary["RMSE"].round(6).tolist() == [round(r, 6) for r, _ in seed_code(1.0, 0.2, 7)]

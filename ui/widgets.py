@@ -10,7 +10,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from content import metrics as metric_texts
-from content import numbers
+from content import i18n, numbers
 from content.i18n import N_, _, ngettext
 from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
@@ -108,32 +108,62 @@ def table_editor(name: str, column_config: dict, *, reorder: Callable | None = N
     The editor keeps its key (and so the cursor) across its own edits: its state accumulates the
     edits over the table it started from, and the scenario table is that base plus the edits. It
     starts again from the scenario table only when ``reorder`` (e.g. a typed rank) returns a new
-    order, when a preset or a reset replaces the table, or when an edit cannot be applied (the
-    table then keeps its last good content and a warning says why).
+    order, when a preset or a reset replaces the table, when the reader's language changes, or when
+    an edit cannot be applied (the table then keeps its last good content and a warning says why).
+
+    A number column is shown and typed as text in the reader's notation and read by
+    ``content.numbers``: the grid's own number cells read what is typed with the browser's locale,
+    whatever language the page is in ("3,5" became 35 in an English browser, "0,9" 9 in a Turkish one).
     """
-    text_columns = tuple(c for c, cfg in column_config.items()
-                         if isinstance(cfg, dict) and (cfg.get("type_config") or {}).get("type") == "text")
-    st.session_state[f"_{name}_editor_setup"] = (reorder, text_columns)  # this session's, for page()
-    key = _apply_edits(name, reorder, text_columns)
+    number_columns = tuple(c for c, cfg in column_config.items() if _column_type(cfg) == "number")
+    column_config = {c: _as_text_column(cfg) if c in number_columns else cfg for c, cfg in column_config.items()}
+    text_columns = tuple(c for c, cfg in column_config.items() if _column_type(cfg) == "text")
+    st.session_state[f"_{name}_editor_setup"] = (reorder, text_columns, number_columns)  # this session's, for page()
+    key = _apply_edits(name, reorder, text_columns, number_columns)
     if key not in st.session_state:
         st.session_state[f"{name}_base"] = st.session_state[name]
+        st.session_state[f"{name}_language"] = i18n.current()
     # A number in a text column (from a file, a link, an old state) would make the grid refuse the table.
     # as_text gives the same frame back once there is none, so the grid gets a new frame only then (a new
     # one on every run remounts it and the cursor leaves the grid between two keystrokes).
-    base = st.session_state[f"{name}_base"] = tables.as_text(st.session_state[f"{name}_base"], text_columns)
+    base = st.session_state[f"{name}_base"] = tables.as_text(st.session_state[f"{name}_base"],
+                                                             tuple(c for c in text_columns if c not in number_columns))
+    shown = _shown_base(name, base, number_columns)
     # Tall enough to show every row, the empty "add" row and one row added since (so the first row typed
     # does not scroll the others away), up to max_rows rows in all, the add row counted: a table just
     # filling max_rows still shows its add row, where a person clicks to add one. It depends on the base
     # only: a height that changed with each edit would give the grid a new identity and remount it,
     # losing the cursor.
     height = (min(len(base) + 2, max_rows) + 1) * ROW_HEIGHT + 3
-    st.data_editor(base, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
+    st.data_editor(shown, key=key, column_config=column_config, num_rows=num_rows, hide_index=True,
                    width="stretch", height=height, placeholder=MISSING)
     rejected = st.session_state.pop(f"{name}_rejected", None)
     if rejected:
         st.warning(_("That edit was not applied ({why}), so the table keeps its last good content.")
                    .format(why=text.markdown(rejected)), icon="🚫")
     return st.session_state[name]
+
+
+def _column_type(config) -> str | None:
+    return (config.get("type_config") or {}).get("type") if isinstance(config, dict) else None
+
+
+def _as_text_column(config: dict) -> dict:
+    """A number column's config as a text column's, aligned right like numbers."""
+    return {**config, "alignment": config.get("alignment") or "right", "type_config": {"type": "text"},
+            "default": None if config.get("default") is None else numbers.editable(config["default"])}
+
+
+def _shown_base(name: str, base: pd.DataFrame, number_columns: tuple) -> pd.DataFrame:
+    """The base as the editor shows it (numbers in the reader's notation), the same frame on every run of
+    one base, so the grid is not remounted between two keystrokes."""
+    if not number_columns:
+        return base
+    cached = st.session_state.get(f"_{name}_shown")
+    if cached is None or cached[0] is not base:
+        cached = (base, tables.shown_numbers(base, number_columns))
+        st.session_state[f"_{name}_shown"] = cached
+    return cached[1]
 
 
 def apply_pending_edits() -> None:
@@ -147,12 +177,14 @@ def apply_pending_edits() -> None:
             _apply_edits(name, *setup)
 
 
-def _apply_edits(name: str, reorder: Callable | None, text_columns=()) -> str:
+def _apply_edits(name: str, reorder: Callable | None, text_columns=(), number_columns=()) -> str:
     """Apply the editor's edits over its base to the scenario table; returns the editor's key now."""
     key = _editor_key(name)
     if key in st.session_state:
         try:
-            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key], text_columns)
+            # Read in the language the editor showed its numbers in: this run may be the first in another.
+            edited = tables.apply_edits(st.session_state[f"{name}_base"], st.session_state[key], text_columns,
+                                        number_columns, st.session_state.get(f"{name}_language"))
         except tables.RejectedEdit as why:
             st.session_state[f"{name}_rejected"] = str(why)
             key = _restart_editor(name)
@@ -167,6 +199,8 @@ def _apply_edits(name: str, reorder: Callable | None, text_columns=()) -> str:
                 st.session_state[name] = st.session_state[f"{name}_base"].reset_index(drop=True)
             else:
                 st.session_state[name] = edited
+        if number_columns and st.session_state.get(f"{name}_language") != i18n.current():
+            key = _restart_editor(name)  # its numbers are shown in the reader's notation: show them anew
     return key
 
 
@@ -315,6 +349,31 @@ def _copy(source: str, target: str, label: str, kwargs: dict) -> None:
         st.session_state[f"_{target}_refused"] = value
 
 
+def number_box(label: str, key: str, value: float, *, low: float, high: float, digits: int = 4) -> float:
+    """A number typed in a text box in the reader's notation (0,001 in Turkish), read by ``content.numbers``;
+    returns the number to use. Streamlit's number box writes and reads numbers with a point in every
+    language and drops a comma it cannot read (0,001 became 1). Text that cannot be read, or a number
+    outside [low, high], stays in the box as typed, and a note says why and which number is used instead."""
+    good_key = f"_{key}_good"
+    st.session_state.setdefault(key, numbers.number(value, digits))
+    typed = st.text_input(label, key=key)
+    used = st.session_state.get(good_key, value)
+    try:
+        number = numbers.parse(typed)
+    except numbers.NumberError as refused:
+        st.warning(_("{label}: {why} Until then, {value} is used.").format(
+            label=label, why=text.markdown(numbers.parse_error_message(refused)),
+            value=numbers.number(used, digits)), icon="🔢")
+        return used
+    if not low <= number <= high:
+        st.warning(_("{label}: {typed} is outside {low} to {high}, so {value} is used.").format(
+            label=label, typed=text.markdown(typed.strip()), low=numbers.general(low), high=numbers.general(high),
+            value=numbers.number(used, digits)), icon="🔢")
+        return used
+    st.session_state[good_key] = number
+    return number
+
+
 def show_problems(problems: list[str]) -> None:
     """One warning listing every row that was left out, and why.
 
@@ -356,6 +415,8 @@ def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
     """
     if not isinstance(frame, (pd.DataFrame, Styler)):
         frame = pd.DataFrame(frame)
+    if isinstance(frame, pd.DataFrame):
+        frame = tables.in_readers_notation(frame, MISSING)
     columns = frame.data.columns if isinstance(frame, Styler) else frame.columns
     labels = {str(c): column_label(c) for c in columns}
     config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg

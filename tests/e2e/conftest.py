@@ -114,7 +114,12 @@ def browser():
 @pytest.fixture
 def page(browser) -> Iterator[Page]:
     """A new browser tab; the test fails on any console error, page error or failed request."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield from watched_tab(browser)
+
+
+def watched_tab(browser, **context_options) -> Iterator[Page]:
+    """A new tab in a new context (``locale="tr-TR"``: a browser set to Turkish); fails on any problem, as ``page``."""
+    context = browser.new_context(**{"viewport": {"width": 1400, "height": 1000}, **context_options})
     tab = context.new_page()
     tab.set_default_timeout(20_000)
     problems: list[str] = []

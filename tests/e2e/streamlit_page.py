@@ -52,6 +52,17 @@ def edit_cell(page: Page, table: Locator, column: int, row: int, text: str) -> N
     wait_until_idle(page)
 
 
+def type_onto_cell(page: Page, table: Locator, column: int, row: int, text: str) -> None:
+    """Select a cell and type straight onto it, as a person does (the first key opens the cell), then Enter.
+    Unlike ``edit_cell`` every key is typed, so the cell's own editor reads them as the browser would."""
+    select_cell(page, table, column, row)
+    page.keyboard.press(text[0])
+    expect(page.locator("#portal :is(input, textarea):focus")).to_have_count(1)  # keys before it opens are lost
+    page.keyboard.type(text[1:], delay=60)
+    page.keyboard.press("Enter")
+    wait_until_idle(page)
+
+
 def select_cell(page: Page, table: Locator, column: int, row: int) -> None:
     target = table.locator(f'#glide-cell-{column}-{row}[aria-selected="true"]')
     for _ in range(5):  # a click right after a rerun or on another grid may only focus the canvas

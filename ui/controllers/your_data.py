@@ -158,8 +158,9 @@ def mean_formula(metric: str, k: int, per_user: pd.DataFrame) -> tuple[str, str]
     total, n = float(per_user[column].sum()), len(per_user)
     general = rf"\mathrm{{{mean_label}}}=\frac{{1}}{{|U|}}\sum_{{u\in U}}\mathrm{{{label}}}_u"
     value = total / n if n else float("nan")
-    count = numbers.integer(n).replace(",", "{,}").replace(".", "{.}")
-    substituted = rf"\mathrm{{{mean_label}}}=\frac{{{numbers.latex(total, 4)}}}{{{count}}}={numbers.latex(value, 4)}"
+    # The sum grouped like the count under it (1.153,4745 / 2.000 in Turkish, not 1153,4745 / 2.000).
+    substituted = (rf"\mathrm{{{mean_label}}}=\frac{{{numbers.latex(total, 4, grouped=True)}}}"
+                   rf"{{{numbers.latex_integer(n)}}}={numbers.latex(value, 4)}")
     return general, substituted
 
 

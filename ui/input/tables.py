@@ -63,14 +63,18 @@ def _position(raw, size: int, deletion: bool) -> int:
     return position
 
 
-def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
+def apply_edits(base: pd.DataFrame, edits, text_columns=(), number_columns=(), language: str | None = None
+                ) -> pd.DataFrame:
     """Apply a data editor's edit state (edited_rows, added_rows, deleted_rows) to its base table.
 
     Raises ``RejectedEdit`` for a state the browser's editor never sends (a row that does not
     exist, an unknown column, a list or a boolean as a value, an integer beyond 64 bits), so the
     caller can keep the last good table instead. A number sent into one of ``text_columns`` is kept
     as its text (3.0 as "3"), as the grid would have sent it: a text column holding only numbers
-    makes Streamlit refuse the whole editor.
+    makes Streamlit refuse the whole editor. Text typed into one of ``number_columns`` is kept as the
+    number it reads as in ``language``, the one the editor was shown in (``stored_number``), so the
+    table means the same in every language; text that reads as no number stays as typed, for the page
+    to name.
     """
     table = base.reset_index(drop=True).astype(object)
     if edits is None:
@@ -90,19 +94,58 @@ def apply_edits(base: pd.DataFrame, edits, text_columns=()) -> pd.DataFrame:
                 raise RejectedEdit(_("an edit names column {column}, which this table does not have").format(
                     column=f"{column!r:.40}"))
             _check_value(value, column)
-            table.at[position, column] = _as_cell(value, column in text_columns)
+            table.at[position, column] = (stored_number(value, language) if column in number_columns
+                                          else _as_cell(value, column in text_columns))
     rows = []
     for row in added:
         if not isinstance(row, dict) or not set(row) - {"_index"} <= set(table.columns):
             raise RejectedEdit(_("an added row names a column this table does not have"))
         for column, value in row.items():
             _check_value(value, column)
-        rows.append({c: _as_cell(row.get(c), c in text_columns) for c in table.columns})
+        rows.append({c: stored_number(row.get(c), language) if c in number_columns else _as_cell(row.get(c), c in text_columns)
+                     for c in table.columns})
     drop = sorted({_position(p, len(table), deletion=True) for p in deleted})
     table = table.drop(index=drop)
     if rows:
         table = pd.concat([table, pd.DataFrame(rows, columns=table.columns, dtype=object)], ignore_index=True)
     return table.reset_index(drop=True)
+
+
+def stored_number(value, language: str | None = None):
+    """A cell of a number column as the scenario keeps it: typed text that reads as one number in
+    ``language`` (the reader's by default) becomes that number ("3,5" in Turkish is 3.5); anything else
+    stays as typed."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return numbers.parse(value, language=language)
+    except numbers.NumberError:
+        return value
+
+
+def shown_numbers(table: pd.DataFrame, columns) -> pd.DataFrame:
+    """The table an editor shows: each number in ``columns`` written in the reader's notation with every
+    digit it has (3.5 as "3,5" in Turkish), read back by ``stored_number``; text stays as typed."""
+    table = table.copy()
+    for column in columns:
+        table[column] = pd.Series([_text(v) if v is None or isinstance(v, str) or (isinstance(v, float) and np.isnan(v))
+                                   else numbers.editable(v) for v in table[column]], index=table.index, dtype=object)
+    return table
+
+
+STYLED_CELLS = 2_000
+
+
+def in_readers_notation(frame: pd.DataFrame, missing: str = "—"):
+    """The frame with its fractional numbers shown as the reader writes them (0,25 in Turkish; at most four
+    decimals, as Streamlit shows them), as a Styler so the table still sorts by value; the frame when it has
+    none. Streamlit's grid writes every number with a point whatever the page's language. A table of more
+    than ``STYLED_CELLS`` cells (a long log's breakdown) keeps the grid's notation: a Styler costs about
+    50 µs a cell on every run (a second for 20,000), and Streamlit refuses one of more than 262,144 cells."""
+    columns = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)]
+    if not columns or not frame.columns.is_unique or frame.size > STYLED_CELLS:
+        return frame
+    return frame.style.format(numbers.short, subset=columns, na_rep=missing)
 
 
 def _as_cell(value, text: bool):
@@ -147,6 +190,18 @@ def _number(value) -> float | None:
     except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond any float; NumberError is a ValueError
         return None
     return number if np.isfinite(number) else None
+
+
+def unreadable(value) -> str | None:
+    """Why typed text cannot be read as one number in the reader's language (a comma, two readings),
+    or None when it reads or is plainly not a number (the caller's own message says so)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        numbers.parse(_text(value))
+    except numbers.NumberError as refused:
+        return None if refused.code == "not_a_number" else numbers.parse_error_message(refused)
+    return None
 
 
 def typed_rank(value) -> int | None:
@@ -331,7 +386,9 @@ def parse_numeric_rows(table: pd.DataFrame, rules: dict[str, str], where: str) -
                 continue
             values[name] = _valid(raw, rules[name])
             if values[name] is None:
-                bad.append(_rule_problem(name, shown(raw) or _("empty"), rules[name]))
+                why = unreadable(raw)
+                bad.append(_("{column}: {why}").format(column=name, why=why.rstrip(".。")) if why else
+                           _rule_problem(name, shown(raw) or _("empty"), rules[name]))
         if all(not _text(v) for v in record):
             continue  # a fully blank row (just added) is not a mistake yet
         if bad:
