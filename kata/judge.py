@@ -363,8 +363,24 @@ def _claim(problem: Problem, runs: list[CaseRun]) -> str | None:
     return None
 
 
+_MODEL_SECONDS: dict[str, float] = {}
+"""Each problem's model-solution time per call, measured once per app process: a second sandbox for every
+passing run doubled the class's load (benchmarks/kata_load.py), and the cases of every run come from the
+same generators, so one measurement stands for all."""
+
+
 def _timed_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | None:
-    """The model solution's (plain loop) mean time per case on ``chosen``, in a sandbox like the candidate's."""
+    """The model solution's (plain loop) mean time per case, in a sandbox like the candidate's: measured on the
+    first passing run's cases, then remembered for the problem."""
+    if problem.key in _MODEL_SECONDS:
+        return _MODEL_SECONDS[problem.key]
+    seconds = _measure_model(problem, chosen, uid, limits)
+    if seconds is not None:
+        _MODEL_SECONDS[problem.key] = seconds
+    return seconds
+
+
+def _measure_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | None:
     session = Session(uid, limits)
     try:
         session.send({"source": problem.loop_solution, "function": problem.function})
