@@ -39,14 +39,13 @@ def ml1m_shaped(seed: int = 0, users: int = 6_040, items: int = 3_706, rows: int
     """Interactions shaped like ML-1M: every user at least 20, item popularity Zipf-like, times over 3 years."""
     rng = np.random.default_rng(seed)
     activity = rng.pareto(1.2, users) + 1
-    per_user = np.maximum(20, np.round(activity / activity.sum() * rows)).astype(int)
+    per_user = 20 + rng.multinomial(rows - 20 * users, activity / activity.sum())  # exactly ``rows`` in all
     popularity = 1.0 / np.arange(1, items + 1) ** 0.9
     popularity /= popularity.sum()
     frames = []
-    for user, count in enumerate(per_user):
-        count = min(count, items)
+    for user, count in enumerate(np.minimum(per_user, items)):
         chosen = rng.choice(items, size=count, replace=False, p=popularity)
-        frames.append(pd.DataFrame({"user": user, "item": chosen}))
+        frames.append(pd.DataFrame({"user": user, "item": chosen}))  # a heavy user capped at the catalogue
     frame = pd.concat(frames, ignore_index=True)
     frame["rating"] = rng.integers(1, 6, len(frame))
     frame["timestamp"] = rng.integers(956_703_932, 1_046_454_590, len(frame))
