@@ -418,3 +418,22 @@ def test_at_the_end_of_the_lesson_each_student_sees_their_answers_and_the_projec
     ran(ann)
     assert "Your answers" in texts(ann)
     assert "What is Recall@10?**  \nYours: '0.3' · right answer: 0.75 ✗" in texts(ann)
+
+
+def test_the_teacher_sees_who_answered_in_order_and_anonymous_mode_hides_the_names():
+    """Issue 32: the teacher sees who has answered (folded, not on the projector), names hidden in anonymous
+    mode and for a hidden nickname; the count moves without them."""
+    at, code, key = teacher()
+    ann, bob = student(code, "Ann"), student(code, "**Bob**")
+    go_to_predict_step(at)
+    for screen, value in ((bob, "0.3"), (ann, "0.75")):
+        ran(screen)
+        screen.radio(key="live_answer_topn:2").set_value(value)
+        ran(screen)
+    ran(at)
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == [r"\*\*Bob\*\*, Ann"]  # in the order they answered, as typed
+    at.button(key="live_anonymous").click()
+    ran(at)
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["2 hidden names"]

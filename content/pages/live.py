@@ -95,6 +95,7 @@ GO_TO_STEP = N_("Go to step")
 BACK = N_("◀ Back")
 NEXT = N_("Next ▶")
 ANSWERED = N_("Answered")
+WHO_ANSWERED = N_("Who answered")
 LOCK = N_("🔒 Lock")
 REVEAL = N_("👁 Reveal")
 RESET = N_("↺ Reset")
@@ -167,3 +168,15 @@ YOU = N_("you")
 
 def true_value(value: float) -> str:
     return _("true {value}").format(value=numbers.number(value, 4))
+
+
+def who_answered(names: list[str], hidden: int) -> str:
+    """The teacher's list of who answered, in the order they did (``names`` already escaped); a hidden name
+    (Hide, or anonymous mode) is only counted."""
+    if not names and not hidden:
+        return _("Nobody has answered yet.")
+    shown = _(", ").join(names)
+    if not hidden:
+        return shown
+    others = ngettext("{count} hidden name", "{count} hidden names", hidden).format(count=numbers.integer(hidden))
+    return _(", ").join([shown, others]) if names else others

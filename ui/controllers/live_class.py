@@ -583,6 +583,11 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
         except RoomNotFound:
             return
         st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
+        if controls:  # folded: the console may be on the projector, and names are the teacher's to show
+            with st.expander(_(words.WHO_ANSWERED)):
+                names = store().who_answered(code, key, question_id)
+                st.markdown(words.who_answered([text.markdown(name) for name in names if name is not None],
+                                               sum(name is None for name in names)))
 
     left, right = st.columns([1, 1.6])
     with left:
