@@ -147,8 +147,8 @@ def test_the_playground_question_and_its_reveal_are_translated():
 def test_a_student_joining_by_a_chinese_link_reads_chinese_while_the_teacher_reads_turkish():
     teacher, code = a_class("tr")
     assert one(teacher.query_params["lang"]) == "tr"
-    link = next(c.value for c in teacher.code if f"room={code}" in c.value)
-    assert "lang=tr" in link  # the join link keeps the teacher's language unless the student's link says otherwise
+    link = next(c.value for c in teacher.code if f"/class/{code}" in c.value)
+    assert link.endswith("lang=tr")  # the join link keeps the teacher's language unless the student's link says otherwise
     student = joined(code, "Ann", {"lang": "zh"})
     assert student.session_state["lang"] == "zh"
     assert one(student.query_params["lang"]) == "zh" and one(student.query_params["room"]) == code
