@@ -38,9 +38,14 @@ def tabs(browser, sizes):
     assert not problems, problems
 
 
-def join(student: Page, link: str, nickname: str) -> None:
+def join(student: Page, link: str, nickname: str, typed_code: str | None = None) -> None:
     student.goto(link)
-    expect(student.get_by_role("textbox", name="Class code")).to_have_value(re.compile(r"^[A-Z0-9]{6}$"))
+    box = student.get_by_role("textbox", name="Class code")
+    if typed_code is None:
+        expect(box).to_have_value(re.compile(r"^[A-Z0-9]{6}$"))
+    else:  # a student who opened the page and types the code from the projector, in lower case with a space
+        box.click()
+        student.keyboard.type(f"{typed_code[:3].lower()} {typed_code[3:].lower()}")
     if nickname:
         student.get_by_role("textbox", name="Nickname (leave empty to stay anonymous)").fill(nickname)
     student.get_by_role("button", name="Join").click()
@@ -62,7 +67,7 @@ def test_a_teacher_and_three_students_through_a_predict_step(server, browser):
         link = f"{server.url}/Live_class?room={code.inner_text()}&lang=en"
 
         join(ann, link, "Ann")
-        join(bob, link, "<b>Bob</b> **x**")
+        join(bob, f"{server.url}/Live_class", "<b>Bob</b> **x**", typed_code=code.inner_text())
         join(phone, link, "")  # anonymous
         for student in (ann, bob, phone):
             expect(student.get_by_text("The list and its top-K window")).to_be_visible(timeout=FOLLOW)
