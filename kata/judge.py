@@ -18,7 +18,7 @@ import numpy as np
 from kata import cases as case_kinds
 from kata.pool import DEFAULT, Pool, Ticket
 from kata.problems import PROBLEMS, Problem
-from kata.sandbox import Limits, SandboxUnavailable, Session
+from kata.sandbox import Limits, Outcome, SandboxUnavailable, Session
 
 TOLERANCE = 1e-9
 SHRINK_ROUNDS = 40
@@ -380,12 +380,32 @@ def _timed_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | 
     return seconds
 
 
-def _measure_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | None:
+def loaded_session(problem: Problem, source: str, uid: int,
+                   limits: Limits) -> tuple[Session, str | None, Outcome | None]:
+    """A sandbox running the harness with ``source`` loaded: (the session, None, None), or, when the code did
+    not load, (the closed session, what is wrong in the candidate's words, its outcome). Raises
+    SandboxUnavailable when the harness never began: bubblewrap or Python failed, not the candidate."""
     session = Session(uid, limits)
     try:
-        session.send({"source": problem.loop_solution, "function": problem.function})
+        session.send({"source": source, "function": problem.function})
         loaded = session.wait_for(lambda m: "loaded" in m)
-        if loaded is None or not loaded.get("loaded"):
+        if loaded is not None and loaded.get("loaded"):
+            return session, None, None
+        outcome = session.close()
+        if not session.messages:
+            raise SandboxUnavailable("The code sandbox did not start: " + (outcome.stdout.strip()[:300]
+                                                                         or f"exit status {outcome.returncode}"))
+        error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
+        return session, error, outcome
+    except BaseException:
+        session.kill()
+        raise
+
+
+def _measure_model(problem: Problem, chosen, uid: int, limits: Limits) -> float | None:
+    session, error, _ = loaded_session(problem, problem.loop_solution, uid, limits)
+    try:
+        if error is not None:
             return None
         started = time.perf_counter()
         answers = _Judging(problem, session).ask([case for case, _ in chosen])
@@ -397,16 +417,9 @@ def _measure_model(problem: Problem, chosen, uid: int, limits: Limits) -> float 
 
 
 def _judge(problem: Problem, source: str, chosen, uid: int, limits: Limits) -> Result:
-    session = Session(uid, limits)
+    session, error, outcome = loaded_session(problem, source, uid, limits)
     try:
-        session.send({"source": source, "function": problem.function})
-        loaded = session.wait_for(lambda m: "loaded" in m)
-        if loaded is None or not loaded["loaded"]:
-            outcome = session.close()
-            if not session.messages:  # the harness never began: bubblewrap or Python failed, not the candidate
-                raise SandboxUnavailable("The code sandbox did not start: " + (outcome.stdout.strip()[:300]
-                                                                             or f"exit status {outcome.returncode}"))
-            error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
+        if error is not None:
             return Result(0, len(chosen), error, None, outcome.stdout, outcome.seconds)
         judging = _Judging(problem, session)
         started = time.perf_counter()

@@ -9,10 +9,10 @@ import ast
 from dataclasses import dataclass
 
 from kata import cases as case_kinds
-from kata.judge import _expected, _got, _Judging, _limit_error, format_error
+from kata.judge import _expected, _got, _Judging, _limit_error, format_error, loaded_session
 from kata.pool import DEFAULT, Pool, Ticket
 from kata.problems import PROBLEMS, Problem
-from kata.sandbox import Limits, Session
+from kata.sandbox import Limits
 
 MAX_INPUT = 2_000
 """Characters of a hand-written input: enough for a few users' lists, never a way to flood the sandbox."""
@@ -88,13 +88,9 @@ def parse_input(problem: Problem, text: str) -> dict:
 
 
 def _run(problem: Problem, source: str, chosen: list[dict], uid: int, limits: Limits) -> Tryout:
-    session = Session(uid, limits)
+    session, error, outcome = loaded_session(problem, source, uid, limits)
     try:
-        session.send({"source": source, "function": problem.function})
-        loaded = session.wait_for(lambda m: "loaded" in m)
-        if loaded is None or not loaded["loaded"]:
-            outcome = session.close()
-            error = format_error(loaded["error"]) if loaded else _limit_error(session, outcome.signal_name, limits)
+        if error is not None:
             return Tryout((), error, outcome.stdout)
         answers = _Judging(problem, session).ask(chosen)
         rows = []

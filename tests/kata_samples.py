@@ -350,3 +350,12 @@ def mean_reciprocal_rank(all_recommended, all_ground_truth):
 ''',
     },
 }
+
+
+def sandbox_processes(uids) -> list[str]:
+    """Processes of these sandbox uids still alive (a zombie, already dead, is not counted)."""
+    import subprocess
+
+    out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines()
+            if line.split() and int(line.split()[0]) in set(uids) and not line.split()[1].startswith("Z")]

@@ -5,7 +5,6 @@ happened, then returns the right value: "passed" means the attempt changed nothi
 """
 
 import os
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 import kata
 from kata.pool import Pool
 from kata.sandbox import Limits
+from tests.kata_samples import sandbox_processes
 
 POOL = Pool(2, first_uid=61200)
 RMSE = "\n    import math\n    return math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))\n"
@@ -37,10 +37,7 @@ def descriptors() -> int:
 
 
 def left_running() -> list[str]:
-    uids = set(POOL.uids)
-    out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
-    return [line for line in out.splitlines()
-            if line.split() and int(line.split()[0]) in uids and not line.split()[1].startswith("Z")]
+    return sandbox_processes(POOL.uids)
 
 
 @pytest.fixture(autouse=True)

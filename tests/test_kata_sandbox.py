@@ -8,7 +8,6 @@ Limits are lowered here (2-3 s) to keep the suite fast.
 import os
 import signal
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 import kata
 from kata.pool import Pool
 from kata.sandbox import Limits
+from tests.kata_samples import sandbox_processes
 
 REPO = Path(__file__).resolve().parents[1]
 FAST = Limits(wall_seconds=3, cpu_seconds=2, memory_bytes=512 * 1024 * 1024, processes=16)
@@ -29,11 +29,7 @@ def attempt(body: str, *, cases: int = 5, limits: Limits = FAST) -> kata.Result:
 
 
 def left_running() -> list[str]:
-    """Processes of the pool's uids still alive (a zombie, already dead, is not counted)."""
-    uids = set(POOL.uids)
-    out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
-    return [line for line in out.splitlines()
-            if line.split() and int(line.split()[0]) in uids and not line.split()[1].startswith("Z")]
+    return sandbox_processes(POOL.uids)
 
 
 @pytest.fixture(autouse=True)
