@@ -27,10 +27,12 @@ TITLES = {
     "live": "Live class",
     "kata": "Write it yourself",
     "which_metric": "Which metric when",
+    "protocols": "How offline evaluation lies",
 }
 # Pages whose first screen has no formula and no chart, and the button that shows they are drawn: the
-# live class starts with a join form, Write it yourself with its editor (Which metric when: its links).
-FIRST_BUTTON = {"live": "Start a class", "kata": "Run"}
+# live class starts with a join form, Write it yourself with its editor (Which metric when: its links), the
+# protocol lab trains nothing until asked.
+FIRST_BUTTON = {"live": "Start a class", "kata": "Run", "protocols": "Run on MovieLens 100K"}
 
 
 def url_path(page_path: str) -> str:
