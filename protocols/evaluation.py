@@ -129,16 +129,6 @@ def hypergeom_pmf(population, successes, draws, j) -> np.ndarray:
     return np.where(possible, np.exp(log_p), 0.0)
 
 
-@dataclass(frozen=True)
-class Sampled:
-    """Per held-out item: its full rank among the user's unseen items, the number of those (M), and its rank
-    among its N sampled negatives; per model, the mean over users of the per-user means of HR@K and NDCG@K:
-    full (one item at a time), sampled (observed), expected (exact) and corrected."""
-
-    pairs: pd.DataFrame
-    means: pd.DataFrame
-
-
 def _ndcg_of_rank(rank, k: int):
     rank = np.asarray(rank, dtype=float)
     return np.where(rank <= k, 1.0 / np.log2(rank + 1.0), 0.0)
@@ -276,5 +266,6 @@ def sampled_summary(pairs: pd.DataFrame, k: int, n: int, how: str) -> pd.Series:
     if how == "uniform":
         corrected = corrected_values(pairs, k, n)
         table["corrected_hit_rate"], table["corrected_ndcg"] = corrected["hit_rate"], corrected["ndcg"]
-    columns = [c for c in table.columns if c.startswith(("full_", "sampled_", "expected_", "corrected_"))]
+    columns = [c for c in table.columns if c.startswith(("full_", "sampled_", "expected_", "corrected_"))
+               and not c.endswith("_rank")]
     return pd.Series({c: _per_user_mean(table, c) for c in columns})

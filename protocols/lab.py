@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -70,13 +70,9 @@ class Result:
         for name, result in self.models.items():
             row = result.means.copy()
             if result.sampled is not None:
-                row = pd.concat([row, result.sampled.drop(["full_rank", "sampled_rank"], errors="ignore")])
+                row = pd.concat([row, result.sampled])
             rows[name] = row
         return pd.DataFrame(rows).T
-
-    def ranks(self, column: str) -> pd.Series:
-        """Each model's place (1 = best) by ``column``; equal values share the better place."""
-        return self.table()[column].rank(ascending=False, method="min").astype(int)
 
 
 def encoded(split: splits.Split) -> evaluation.Encoded:
@@ -141,7 +137,3 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
                                           time.perf_counter() - started)
     return result
 
-
-def with_candidates(protocol: Protocol, candidates: str) -> Protocol:
-    Protocol.parse_candidates(candidates)
-    return replace(protocol, candidates=candidates)

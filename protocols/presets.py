@@ -8,7 +8,7 @@ test checks each against these numbers, as lesson claims are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 import pandas as pd
@@ -46,6 +46,11 @@ def swapped_pairs(first: pd.Series, second: pd.Series) -> list[tuple[str, str]]:
             if (first[a] - first[b]) * (second[a] - second[b]) < 0]
 
 
+def places(values: pd.Series) -> pd.Series:
+    """Each model's place (1 = best); equal values share the better place."""
+    return values.rank(ascending=False, method="min").astype(int)
+
+
 def run(preset: Preset, frame: pd.DataFrame) -> tuple[lab.Result, lab.Result]:
     first = lab.run(frame, preset.protocols[0], preset.models)
     if preset.protocols[1] == preset.protocols[0]:
@@ -69,10 +74,6 @@ def finding(preset: Preset, results: tuple[lab.Result, lab.Result]) -> dict:
         return {"comparison": table, "row": table.loc[preset.metric]}
     before, after = first[preset.metric], second[preset.metric]
     return {"before": before, "after": after, "swaps": swapped_pairs(before, after),
-            "ranks_before": before.rank(ascending=False, method="min").astype(int),
-            "ranks_after": after.rank(ascending=False, method="min").astype(int),
+            "ranks_before": places(before), "ranks_after": places(after),
             "params": {name: r.params for name, r in results[1].models.items()}}
 
-
-def with_models(preset: Preset, models: tuple[str, ...]) -> Preset:
-    return replace(preset, models=models)

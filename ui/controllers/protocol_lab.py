@@ -89,8 +89,8 @@ def preset(key: str) -> None:
         st.plotly_chart(rank_slopes(finding["ranks_before"], finding["ranks_after"], labels, "NDCG@10"),
                         key="protocol_slopes")
     elif key == "sampled_vs_full":
-        full, sampled = (finding[name].rank(ascending=False, method="min").astype(int) for name in ("full", "sampled"))
-        st.plotly_chart(rank_slopes(full, sampled, labels, "HR@10"), key="protocol_slopes")
+        st.plotly_chart(rank_slopes(presets.places(finding["full"]), presets.places(finding["sampled"]), labels,
+                                    "HR@10"), key="protocol_slopes")
     if results[0] is results[1]:  # one protocol, read two ways
         result = results[0]
         st.markdown(f"**{_(words.SPLIT_NAMES[result.protocol.split])}** — {_split_sizes(result.split)}")
