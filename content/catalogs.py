@@ -4,8 +4,9 @@
   each domain into ``content/locale/<domain>.pot`` (Babel's extractor).
 - ``update`` merges each template into every language's ``<lang>/LC_MESSAGES/<domain>.po``: new
   sentences appear empty, changed ones fuzzy, so a translator sees what to do.
-- ``check`` fails on an empty or fuzzy translation, a placeholder or markup that does not survive,
-  or a marked file that belongs to no domain.
+- ``check`` fails on an empty or fuzzy translation, a placeholder or markup that does not survive
+  (a ``*`` CommonMark would leave on screen included), one English sentence translated two ways in
+  two domains, or a marked file that belongs to no domain.
 
 A domain is one part of the app, so a translator (or a branch) can work on one file at a time;
 at run time every domain of a language is one chain of translations (content.i18n).
@@ -23,6 +24,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po, write_po
+from markdown_it import MarkdownIt
 
 from content import i18n
 
@@ -147,9 +149,38 @@ def _shape(text: str) -> tuple:
     return sorted(PLACEHOLDER.findall(text)), tuple(text.count(mark) % 2 if mark in "`$" else 0 for mark in MARKUP)
 
 
+_COMMONMARK = MarkdownIt("commonmark")
+
+
+def stars_left(text: str) -> int:
+    """How many ``*`` a reader sees after CommonMark renders ``text`` (placeholders filled with a word).
+
+    In Chinese a bold span that closes right after full-width punctuation and runs on into a letter
+    (``**均值掩盖了分布。**MAP``) does not close: CommonMark shows both ``**`` literally.
+    """
+    filled = PLACEHOLDER.sub("x", text)
+    return sum(child.content.count("*") for token in _COMMONMARK.parse(filled) for child in token.children or ()
+               if child.type == "text")
+
+
+def conflicts(code: str) -> list[str]:
+    """English sentences translated differently in two domains: at run time only the first domain's shows."""
+    seen: dict[tuple, dict[str, tuple]] = {}
+    for path in sorted((LOCALE / code / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=i18n.babel_locale(code))
+        for message in catalog:
+            if message.id and message.string:
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                seen.setdefault((message.context, message.id), {})[path.stem] = strings
+    return [f"{' / '.join(sorted(found))}: {(key[1] if isinstance(key[1], str) else key[1][0])[:60]!r}: translated "
+            f"{len(set(found.values()))} ways ({'; '.join(repr(s[0]) for s in dict.fromkeys(found.values()))})"
+            for key, found in seen.items() if len(set(found.values())) > 1]
+
+
 def problems(code: str, domains=None) -> list[str]:
     """Everything wrong with one language's catalogs, each as 'domain: message: what'."""
-    found = []
+    found = [] if domains else conflicts(code)
     catalogs, homeless = templates()
     found += [f"{path}: marked sentences but no domain (content/catalogs.py DOMAINS)" for path in homeless]
     for domain, template in catalogs.items():
@@ -182,6 +213,9 @@ def problems(code: str, domains=None) -> list[str]:
                     if string.count(mark) != ids[0].count(mark):
                         found.append(f"{domain}: {name!r}: markup {mark!r} appears {ids[0].count(mark)} times in "
                                      f"English, {string.count(mark)} in the translation")
+                if "*" in string and stars_left(string) > stars_left(ids[0]):
+                    found.append(f"{domain}: {name!r}: a '*' stays on screen (put full-width punctuation outside "
+                                 f"the bold span): {string[:80]!r}")
     return found
 
 

@@ -83,10 +83,39 @@ def test_every_visible_text_of_the_page_comes_through_the_catalogs(entry):
     assert pseudo.untranslated(at) == []
 
 
+def _stars_on_screen(at) -> list[str]:
+    """Every Markdown text of the page that would show a literal ``*`` once rendered."""
+    shown = [*at.markdown, *at.caption, *at.info, *at.warning, *at.success, *at.error]
+    return [element.value for element in shown if catalogs.stars_left(element.value)]
+
+
 @pytest.mark.parametrize("code", TRANSLATED)
 @pytest.mark.parametrize("entry", PAGES, ids=[p.topic for p in PAGES])
-def test_every_page_opens_in_each_language(entry, code):
-    run_page(entry.path, lang=code)
+def test_every_page_opens_in_each_language_with_no_asterisk_left_on_screen(entry, code):
+    at = run_page(entry.path, lang=code)
+    assert _stars_on_screen(at) == []
+
+
+def test_a_bold_span_closing_after_full_width_punctuation_is_caught():
+    assert catalogs.stars_left("**均值掩盖了分布。**MAP") == 4
+    assert catalogs.stars_left("**均值掩盖了分布**。MAP") == 0
+    assert catalogs.stars_left("*本应用：*{app}") == 2
+    assert catalogs.stars_left("**{label}**。{story}") == 0
+
+
+def test_one_english_sentence_translated_two_ways_is_a_conflict(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    for domain, string in (("labs", "Denetle"), ("common", "Kontrol et"), ("data", "Kontrol et")):
+        catalog = Catalog(locale="tr")
+        catalog.add("Check", string)
+        (tmp_path / "tr" / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+        with (tmp_path / "tr" / "LC_MESSAGES" / f"{domain}.po").open("wb") as handle:
+            write_po(handle, catalog)
+    monkeypatch.setattr(catalogs, "LOCALE", tmp_path)
+    [conflict] = catalogs.conflicts("tr")
+    assert conflict.startswith("common / data / labs: 'Check': translated 2 ways")
 
 
 def test_a_link_with_lang_opens_in_that_language_and_keeps_it_in_the_address_bar():

@@ -105,7 +105,7 @@ def formula_caption(owner: str, metric: str) -> str:
 
 
 def results_note(summary: str) -> str:
-    return _("**{summary}** The table below has every library's value; the chart under it shows how far each is "
+    return _("{summary} The table below has every library's value; the chart under it shows how far each is "
              "from this app's.").format(summary=summary)
 
 
@@ -116,11 +116,11 @@ def table_heading(k: int) -> str:
 def disagreement_summary(cells: int, libraries: int) -> str:
     """How many library values differ from this app's, and in how many libraries."""
     if not cells:
-        return _("Every library agrees with this app on this scenario.")
+        return _("**Every library agrees with this app on this scenario.**")
     values = ngettext("{n} value", "{n} values", cells).format(n=numbers.integer(cells))
     where = ngettext("{n} library", "{n} libraries", libraries).format(n=numbers.integer(libraries))
-    return ngettext("{values} in {libraries} differs from this app's on this scenario.",
-                    "{values} in {libraries} differ from this app's on this scenario.", cells).format(
+    return ngettext("**{values} in {libraries} differs from this app's on this scenario.**",
+                    "**{values} in {libraries} differ from this app's on this scenario.**", cells).format(
         values=values, libraries=where)
 
 
