@@ -8,9 +8,12 @@ runs this same file as ``__main__`` for each visit to the home page, which draws
 import streamlit as st
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn): build the server, draw nothing
-    from classroom.web import MIDDLEWARE, ROUTES
+    from starlette.middleware import Middleware
 
-    app = st.App("app.py", routes=ROUTES, middleware=MIDDLEWARE)
+    from classroom.web import MIDDLEWARE, ROUTES
+    from ui.document_language import DocumentLanguage
+
+    app = st.App("app.py", routes=ROUTES, middleware=[*MIDDLEWARE, Middleware(DocumentLanguage)])
 else:
     from content.i18n import _
     from content.pages import home

@@ -41,6 +41,12 @@ def language_name(code: str) -> str:
     return Locale.parse(code).get_display_name(code).split(" (")[0].capitalize() if code != "zh" else "中文"
 
 
+def html_lang(code: str) -> str:
+    """The BCP 47 tag for ``<html lang>``: a screen reader's voice and the glyph shapes (Simplified Chinese,
+    not the Japanese shapes Chromium picks for a bare ``zh`` on some systems)."""
+    return {"zh": "zh-Hans", PSEUDO: SOURCE}.get(code, code)
+
+
 def babel_locale(code: str) -> str:
     """The Babel/CLDR locale for a language code: number symbols, percent and plural rules."""
     return {"zh": "zh_Hans_CN", PSEUDO: SOURCE}.get(code, code)

@@ -15,7 +15,7 @@ from content.i18n import N_, _, ngettext
 from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, language, lesson_link, practice_mode
+from ui import baseline, document_language, language, lesson_link, practice_mode
 from ui.markup import formulas, text
 from ui.input import tables
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
@@ -34,6 +34,7 @@ PAGE_CSS = """
 .katex-display { padding: 0.45em 0.2em; margin: 0.2em 0; }
 .katex-display > .katex { font-size: 1.1em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+.st-key-document_language { display: none; }
 """
 
 
@@ -66,6 +67,7 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     language.choose()
     st.set_page_config(page_title=_("{title} · RecEval Lab").format(title=title), page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
+    document_language.mark(i18n.current())
     if st.session_state.pop("_scroll_to_top", False):
         # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
         st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)

@@ -261,7 +261,7 @@ def _in(language: str, message: str) -> str:
 
 def _page(language: str, code: str, body: str, status: int = 200) -> HTMLResponse:
     title = f"{_in(language, words.TITLE)} · {html.escape(code)}"
-    tag = {"zh": "zh-Hans"}.get(language, language)  # Simplified Chinese glyphs, not the Japanese shapes
+    tag = i18n.html_lang(language)
     document = (f"<!doctype html><html lang='{tag}'><head><meta charset='utf-8'>"
                 "<meta name='viewport' content='width=device-width, initial-scale=1'>"
                 f"<title>{title}</title><style>{_STYLE}</style></head><body><main>{body}</main></body></html>")

@@ -77,3 +77,25 @@ def test_home_a_lesson_step_and_your_data_hold_their_layout(server, page: Page, 
                                                  ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
         screenshot(page, FOLDER, f"{name}-{code}-{viewport['width']}")
         assert cut == [], (name, cut)
+
+
+def _document_language(page: Page) -> str:
+    return page.evaluate("document.documentElement.lang")
+
+
+def test_the_html_lang_is_the_language_shown_from_the_first_byte_and_follows_the_picker(server, page: Page):
+    # The first HTML already says it (a screen reader picks its voice before any script runs) ...
+    first = page.request.get(server.url + "/?lang=zh", headers={"Accept": "text/html"})
+    assert '<html lang="zh-Hans">' in first.text()
+    browsers = page.request.get(server.url + "/", headers={"Accept": "text/html", "Accept-Language": "tr-TR,tr;q=0.9"})
+    assert '<html lang="tr">' in browsers.text()
+    english = page.request.get(server.url + "/", headers={"Accept": "text/html", "Accept-Language": "de-DE"})
+    assert '<html lang="en">' in english.text()
+    # ... and a language picked in the sidebar, with no reload, is written into the open document.
+    open_page(page, server.url + "/?lang=tr")
+    assert _document_language(page) == "tr"
+    for name, tag in (("中文", "zh-Hans"), ("English", "en")):
+        page.get_by_test_id("stSidebar").get_by_role("combobox").click()
+        page.get_by_role("option", name=name).click()
+        wait_until_idle(page)
+        expect(page.locator("html")).to_have_attribute("lang", tag)
