@@ -246,7 +246,7 @@ def item_categories(table: pd.DataFrame) -> pd.Series:
 
 def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFrame, interactions: pd.DataFrame,
                  k: int, catalog: Iterable | None = None, categories: Mapping | pd.Series | None = None) -> pd.DataFrame:
-    """Every beyond-accuracy metric for two models, with B - A.
+    """Every beyond-accuracy metric at ``k`` for two models, with B - A, one row per metric's function name.
 
     ``interactions`` gives item popularity (ARP, novelty); ``catalog`` defaults to every item
     seen in either log or in ``interactions``; with ``categories`` ({item: category}) the table
@@ -257,14 +257,14 @@ def side_by_side(recommendations_a: pd.DataFrame, recommendations_b: pd.DataFram
     rows = {}
     for name, recs in (("A", recommendations_a), ("B", recommendations_b)):
         rows[name] = {
-            f"catalogue coverage@{k}": catalog_coverage(recs, k, catalog),
-            f"Gini index of exposure@{k}": gini_index(recs, k, catalog),
-            f"average popularity (ARP)@{k}": average_recommendation_popularity(recs, interactions, k),
-            f"novelty@{k} (bits)": novelty(recs, interactions, k),
-            f"personalisation@{k}": personalization(recs, k),
+            "catalog_coverage": catalog_coverage(recs, k, catalog),
+            "gini_index": gini_index(recs, k, catalog),
+            "average_popularity": average_recommendation_popularity(recs, interactions, k),
+            "novelty": novelty(recs, interactions, k),
+            "personalization": personalization(recs, k),
         }
         if categories is not None:
-            rows[name][f"intra-list diversity@{k}"] = intra_list_diversity(recs, k, categories=categories)
+            rows[name]["intra_list_diversity"] = intra_list_diversity(recs, k, categories=categories)
     table = pd.DataFrame(rows)
     table["B - A"] = table["B"] - table["A"]
     return table.rename_axis("metric")

@@ -197,7 +197,7 @@ try:
 except ValueError as error:
     st.error(words.cannot_compare(text.markdown(error_message(error))))
     st.stop()
-show_table(beyond.style
+show_table(beyond.rename(index=lambda key: words.beyond_row(key, k)).style
            .format(lambda v: numbers.number(v, 4, sign=True), subset=["B - A"], na_rep=MISSING)
            .format(four, subset=["A", "B"], na_rep=MISSING), hide_index=False, column_config={"B - A": "B − A"})
 

@@ -155,9 +155,9 @@ def test_side_by_side_adds_intra_list_diversity_when_categories_are_given(seed):
     categories = {i: rng.choice(["news", "sport", "film"]) for i in CATALOG}
     without = ba.side_by_side(a, b, a, 5)
     table = ba.side_by_side(a, b, a, 5, categories=categories)
-    assert "intra-list diversity@5" not in without.index
-    assert table.drop(index="intra-list diversity@5").equals(without)
-    row = table.loc["intra-list diversity@5"]
+    assert "intra_list_diversity" not in without.index
+    assert table.drop(index="intra_list_diversity").equals(without)
+    row = table.loc["intra_list_diversity"]
     assert row["A"] == ba.intra_list_diversity(a, 5, categories=categories)
     assert row["B"] == ba.intra_list_diversity(b, 5, categories=categories)
     assert row["B - A"] == pytest.approx(row["B"] - row["A"])

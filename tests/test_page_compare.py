@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from metrics import batch, beyond_accuracy, significance
+from content.pages import compare as words
 from metrics.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
 from ui.markup import text
@@ -99,7 +100,7 @@ def test_the_synthetic_pair_shows_intra_list_diversity_over_its_genres():
     a, b, truth = pair.sample(1000)
     expected = beyond_accuracy.side_by_side(a, b, truth, 10, categories=pair.categories)
     shown = beyond_table(at)
-    assert list(shown.index) == list(expected.index)
+    assert list(shown.index) == [words.beyond_row(key, 10) for key in expected.index]
     assert shown.loc["intra-list diversity@10", "A"] == pytest.approx(
         beyond_accuracy.intra_list_diversity(a, 10, categories=pair.categories))
     assert any("8 genres" in c.value for c in at.caption)
@@ -162,3 +163,14 @@ def test_users_needed_follows_the_data_shown_after_switching_to_files():
     assert f"difference of 0.0200 in {SHOWN}" in sentence
     at.selectbox(key="compare_test").set_value("wilcoxon").run()  # same data: what was typed stays
     assert f"difference of 0.0200 in {SHOWN}" in next(m.value for m in at.markdown if "to detect a difference" in m.value)
+
+
+def test_in_turkish_the_tables_row_labels_and_index_header_are_turkish():
+    at = run_page(PAGE, lang="tr")
+    import json
+    beyond = next(frame for frame in at.dataframe if "B - A" in frame.value.columns)
+    assert "intra-list diversity@10" not in beyond.value.index
+    assert any("çeşitlilik" in label for label in beyond.value.index), list(beyond.value.index)
+    for frame in (at.dataframe[0], beyond):
+        config = json.loads(frame.proto.columns)
+        assert config["_index"]["label"] not in ("metric", None), config.get("_index")

@@ -423,6 +423,9 @@ def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
     labels = {str(c): column_label(c) for c in columns}
     config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg
                            for c, cfg in (column_config or {}).items()}}
+    index_name = (frame.data if isinstance(frame, Styler) else frame).index.name
+    if index_name is not None and not kwargs.get("hide_index", True):
+        config = {"_index": column_label(index_name), **config}  # its header, "metric", translated too
     st.dataframe(frame, column_config=config, placeholder=MISSING,
                  **{"hide_index": True, "width": "stretch", **kwargs})
 

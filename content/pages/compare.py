@@ -6,6 +6,11 @@ from content import numbers
 from content.i18n import N_, _, ngettext
 
 TITLE = N_("Compare two models")
+BEYOND_ROWS = {  # the rows of metrics.beyond_accuracy.side_by_side
+    "catalog_coverage": N_("catalogue coverage@{k}"), "gini_index": N_("Gini index of exposure@{k}"),
+    "average_popularity": N_("average popularity (ARP)@{k}"), "novelty": N_("novelty@{k} (bits)"),
+    "personalization": N_("personalisation@{k}"), "intra_list_diversity": N_("intra-list diversity@{k}"),
+}
 INTRO = N_(
     "\"Model B has NDCG@10 0.312, model A 0.305\" starts most arguments about recommenders. Whether B is "
     "really better depends on how much the difference varies from user to user. Here both models are scored "
@@ -136,3 +141,8 @@ def users_needed(needed: int, target: float, metric: str, spread: float, users: 
 def beyond_caption(popularity: str, diversity: str) -> str:
     # TRANSLATORS: two sentences one after the other: how popularity is counted, then intra-list diversity.
     return _("{popularity} {diversity}").format(popularity=popularity, diversity=diversity)
+
+
+def beyond_row(key: str, k: int) -> str:
+    """A row of the beyond-accuracy table, in the reader's language."""
+    return _(BEYOND_ROWS[key]).format(k=k)
