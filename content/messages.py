@@ -132,3 +132,11 @@ def input_error(error) -> str:
             described = render(INPUT, "and", {"first": described, "second": part})
         return render(INPUT, "lengths", {"lengths": described})
     return _translated(INPUT, error)
+
+
+def upload_limit(megabytes: int, types: list[str] | None) -> str:
+    """What an uploader takes, under it (Streamlit's own line, "200MB per file", is English only)."""
+    limit = i18n._("Up to {megabytes} MB per file").format(megabytes=numbers.integer(megabytes))
+    if not types:
+        return limit
+    return i18n._("{limit} · {types}").format(limit=limit, types=", ".join(t.upper() for t in types))

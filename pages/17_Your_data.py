@@ -14,6 +14,7 @@ from ui.figures import batch_charts
 from ui.markup import text
 from ui.controllers import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
+from ui.uploads import file_input
 from ui.widgets import choice, formula, page, pitfalls, show_table
 from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
@@ -81,11 +82,11 @@ else:
     st.markdown(words_of.formats_help())
     left, right = st.columns(2)
     with left:
-        recs_file = st.file_uploader(_(words.RECS_FILE), key="yd_recs_file")
+        recs_file = file_input(_(words.RECS_FILE), "yd_recs_file")
         recs_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_recs_format",
                              format_func=format_label)
     with right:
-        truth_file = st.file_uploader(_(words.TRUTH_FILE), key="yd_truth_file")
+        truth_file = file_input(_(words.TRUTH_FILE), "yd_truth_file")
         truth_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_truth_format",
                               format_func=format_label)
     keep_best = st.checkbox(_(words.KEEP_BEST), key="yd_keep_best", help=_(words.KEEP_BEST_HELP))

@@ -11,6 +11,7 @@ from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.markup import text
+from ui.uploads import file_input
 from ui.widgets import MISSING, choice, formula, number_box, page, pitfalls, show_table
 
 page(_(words.TITLE), "📊", _(words.INTRO))
@@ -84,12 +85,12 @@ if synthetic:
 else:
     st.caption(words.files_caption(MAX_ROWS))
     cells = st.columns(4)
-    uploads = {
-        "a": cells[0].file_uploader(_(words.MODEL_A), key="compare_upload_a"),
-        "b": cells[1].file_uploader(_(words.MODEL_B), key="compare_upload_b"),
-        "truth": cells[2].file_uploader(_(words.GROUND_TRUTH), key="compare_upload_truth"),
-    }
-    category_file = cells[3].file_uploader(_(words.CATEGORIES), key="compare_upload_categories")
+    uploads = {}
+    for cell, (name, label) in zip(cells, (("a", words.MODEL_A), ("b", words.MODEL_B), ("truth", words.GROUND_TRUTH))):
+        with cell:
+            uploads[name] = file_input(_(label), f"compare_upload_{name}")
+    with cells[3]:
+        category_file = file_input(_(words.CATEGORIES), "compare_upload_categories")
     if all(uploads.values()):
         try:
             st.session_state["compare_files"] = (

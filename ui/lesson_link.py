@@ -25,6 +25,7 @@ from ui.input.scenario_link import (
     to_json_bytes, to_query,
 )
 from ui.state import _defaults, reset_editor
+from ui.uploads import file_input
 
 ROOT = Path(__file__).resolve().parents[1]
 _SETTINGS = ("k", "gain", "ap_denominator", "loaded_example", "rating_demo", "practice")
@@ -165,8 +166,8 @@ def share(scenario: dict, params: dict) -> None:
         st.download_button(_("Download the scenario (JSON)"), partial(to_json_bytes, scenario),
                            file_name="receval-scenario.json",
                            mime="application/json", on_click="ignore", key="_scenario_download")
-        upload = st.file_uploader(_("Open a scenario file"), type=["json"], key="_scenario_upload",
-                                  max_upload_size=max(1, MAX_BYTES // 1_000_000))
+        upload = file_input(_("Open a scenario file"), "_scenario_upload", types=["json"],
+                            megabytes=max(1, MAX_BYTES // 1_000_000))
         _open_upload(upload)
 
 

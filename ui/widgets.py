@@ -23,6 +23,8 @@ from ui.input.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
 
 
+# Streamlit's English-only hints are hidden: an uploader's "200MB per file" (ui.uploads.file_input writes it in the
+# reader's language) and a text box's "Press Enter to submit form" (on a 390 px phone it covered the Turkish placeholder).
 # Less empty space above the title, a title small enough to share its line with the lesson link, a tighter line under each card's number (same font size), so
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
@@ -35,6 +37,7 @@ PAGE_CSS = """
 .katex-display > .katex { font-size: 1.1em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 .st-key-document_language { display: none; }
+[data-testid="stFileUploaderDropzoneInstructions"], [data-testid="InputInstructions"] { display: none; }
 """
 
 

@@ -99,3 +99,12 @@ def test_the_html_lang_is_the_language_shown_from_the_first_byte_and_follows_the
         page.get_by_role("option", name=name).click()
         wait_until_idle(page)
         expect(page.locator("html")).to_have_attribute("lang", tag)
+
+
+def test_an_uploader_says_what_it_takes_in_the_readers_language_not_streamlits_english(server, page: Page):
+    open_page(page, server.url + "/?lang=tr")
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_test_id("stExpander").filter(has=page.get_by_test_id("stFileUploader")).locator("summary").click()
+    expect(sidebar.get_by_text("Dosya başına en çok 1 MB · JSON")).to_be_visible()
+    expect(sidebar.get_by_test_id("stFileUploaderDropzoneInstructions")).to_be_hidden()
+    assert "per file" not in sidebar.inner_text()
