@@ -9,6 +9,7 @@ from content import numbers
 from content.i18n import _
 from content.pages import sampled as words
 from ui.figures import lab_charts
+from ui.integer_box import integer_box
 from ui.widgets import formula, page, pitfalls
 
 page(_(words.TITLE), "🧪", _(words.IDEA))
@@ -20,9 +21,12 @@ formula_area = st.container()
 with st.form("sampled_settings", border=True):
     sim = st.session_state["sampled_sim"]
     cols = st.columns(3)
-    n_items = cols[0].number_input(_(words.CATALOGUE), min_value=20, max_value=200_000, value=sim.n_items, step=1000)
-    n_users = cols[1].number_input(_(words.USERS), min_value=10, max_value=100_000, value=sim.n_users, step=500)
-    seed = cols[2].number_input(_(words.SEED), min_value=0, max_value=2**31 - 1, value=sim.seed, step=1)
+    with cols[0]:
+        n_items = integer_box(_(words.CATALOGUE), min_value=20, max_value=200_000, value=sim.n_items, key="sampled_items")
+    with cols[1]:
+        n_users = integer_box(_(words.USERS), min_value=10, max_value=100_000, value=sim.n_users, key="sampled_users")
+    with cols[2]:
+        seed = integer_box(_(words.SEED), min_value=0, max_value=2**31 - 1, value=sim.seed, key="sampled_seed")
     cols = st.columns(3)
     a_hit = cols[0].slider(_(words.A_HIT), 0.0, 1.0, sim.a_hit_share, 0.05)
     b_spread = cols[1].slider(_(words.B_SPREAD), 0.001, 0.2, sim.b_spread, 0.001,

@@ -14,6 +14,7 @@ from content.i18n import _
 from content.pages import practice as words
 from ui.controllers import worked_view
 from ui.figures import charts
+from ui.integer_box import integer_box
 from ui.markup import text
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
@@ -101,7 +102,7 @@ def _outside(case) -> None:
 def quiz() -> None:
     controls = st.columns([1, 1, 1, 1, 1], vertical_alignment="bottom")
     with controls[0]:
-        _control(st.number_input, _(words.QUIZ_NUMBER), "seed", min_value=0, max_value=2**32 - 1, step=1)
+        _control(integer_box, _(words.QUIZ_NUMBER), "seed", min_value=0, max_value=2**32 - 1)
     with controls[1]:
         _control(st.slider, _(words.LIST_LENGTH), "length", min_value=3, max_value=15)
     with controls[2]:

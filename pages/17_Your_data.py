@@ -14,6 +14,7 @@ from ui.figures import batch_charts
 from ui.markup import text
 from ui.controllers import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
+from ui.integer_box import integer_box
 from ui.uploads import file_input
 from ui.widgets import choice, formula, page, pitfalls, show_table
 from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE
@@ -63,13 +64,17 @@ progress = st.empty()
 if source == words.SYNTHETIC:
     with st.form("yd_synthetic", border=True):
         cells = st.columns(5)
+        with cells[0]:
+            users = integer_box(_(words.USERS), min_value=1, max_value=100_000, value=SYNTHETIC["users"], key="yd_users")
+        with cells[4]:
+            seed = integer_box(_(words.RANDOM_SEED), min_value=0, max_value=10_000, value=SYNTHETIC["seed"], key="yd_seed")
         settings = {
-            "users": cells[0].number_input(_(words.USERS), 1, 100_000, SYNTHETIC["users"], key="yd_users"),
+            "users": users,
             "list_length": cells[1].number_input(_(words.LIST_LENGTH), 1, 200, SYNTHETIC["list_length"], key="yd_list_length"),
             "relevant": cells[2].number_input(_(words.RELEVANT_PER_USER), 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
             "quality": cells[3].select_slider(_(words.MODEL_QUALITY), QUALITIES, SYNTHETIC["quality"], key="yd_quality",
                                               format_func=lambda v: numbers.number(v, 2), help=_(words.MODEL_QUALITY_HELP)),
-            "seed": cells[4].number_input(_(words.RANDOM_SEED), 0, 10_000, SYNTHETIC["seed"], key="yd_seed"),
+            "seed": seed,
         }
         generate = st.form_submit_button(_(words.GENERATE), type="primary")
     if generate:

@@ -11,6 +11,7 @@ from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.markup import text
+from ui.integer_box import integer_box
 from ui.uploads import file_input
 from ui.widgets import MISSING, choice, formula, number_box, page, pitfalls, show_table
 
@@ -75,8 +76,8 @@ if synthetic:
                                     format_func=lambda v: numbers.general(v))
     users = middle.select_slider(_(words.USERS_IN_EXPERIMENT), SAMPLE_SIZES, value=1000, key="compare_users",
                                  format_func=numbers.integer)
-    seed = right.number_input(_(words.SEED), min_value=0, max_value=2**31 - 1, value=0, step=1,
-                              key="compare_seed")
+    with right:
+        seed = integer_box(_(words.SEED), min_value=0, max_value=2**31 - 1, value=0, key="compare_seed")
     with st.spinner(_(words.SIMULATING)):
         pair = first_users(true_delta, int(seed), users)
     recs_a, recs_b, truth = pair.sample(users)
@@ -114,7 +115,8 @@ for model, missing in significance.users_without_recommendations(recs_a, recs_b,
         st.warning(words.missing_users(model, missing, truth["user"].nunique()))
 
 settings = st.columns(4)
-k = int(settings[0].number_input("K", min_value=1, max_value=1000, value=10, step=1, key="compare_k"))
+with settings[0]:
+    k = integer_box("K", min_value=1, max_value=1000, value=10, key="compare_k")
 test = choice(settings[1].selectbox, _(words.TEST), list(words_of.TESTS), "compare_test",
               format_func=words_of.test_name)
 correction = choice(settings[2].selectbox, _(words.CORRECTION), ["holm", "bonferroni", "none"],

@@ -11,6 +11,7 @@ from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui.figures import charts
 from ui.markup import formulas
 from ui.input import tables
+from ui.integer_box import integer_box
 from ui.widgets import (
     formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor, usable,
     show_table,
@@ -103,7 +104,7 @@ with controls[1]:
     share = _demo_control(st.select_slider, _(words.OUTLIER_SHARE), "outlier_share", options=OUTLIER_SHARES,
                           format_func=_two_decimals)
 with controls[2]:
-    seed = _demo_control(st.number_input, _(words.SEED), "seed", min_value=0, max_value=MAX_SEED, step=1,
+    seed = _demo_control(integer_box, _(words.SEED), "seed", min_value=0, max_value=MAX_SEED,
                          help=_(words.SEED_HELP))
 
 summary, models_chart, outliers_chart = _demo(float(noise), float(share), int(seed), i18n.current())

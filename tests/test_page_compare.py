@@ -83,7 +83,7 @@ def test_a_model_that_skips_users_is_named():
 
 def test_settings_change_the_test_and_k():
     at = run_page(PAGE)
-    at.number_input(key="compare_k").set_value(5).run()
+    at.text_input(key="_compare_k_typed").set_value("5").run()
     at.selectbox(key="compare_test").set_value("wilcoxon").run()
     assert not at.exception
     assert "NDCG@5 (graded)" in at.dataframe[0].value.index

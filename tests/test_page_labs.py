@@ -229,11 +229,11 @@ def test_sampled_page_shows_the_flip_and_it_goes_away_with_every_negative():
 
 def test_sampled_settings_form_changes_the_catalogue():
     at = run_page(TOPIC_PAGES["sampled"])
-    at.number_input[0].set_value(2000)
+    at.text_input(key="_sampled_items_typed").set_value("2000")
     at.button[0].click().run()
     assert not at.exception
     assert "full catalogue of 2,000 items vs 100 sampled negatives" in at.subheader[0].value
-    at.number_input[0].set_value(20)
+    at.text_input(key="_sampled_items_typed").set_value("20")
     at.button[0].click().run()
     assert not at.exception
     # n cannot exceed the 19 other items: sampling all of them is the full ranking

@@ -168,6 +168,6 @@ def test_a_loaded_demo_setting_moves_the_sliders():
     at = run_page(PAGE, rating_demo={"noise": 1.0, "outlier_share": 0.2, "seed": 7})
     assert at.select_slider(key="rating_demo_noise").value == 1.0
     assert at.select_slider(key="rating_demo_outlier_share").value == 0.2
-    assert at.number_input(key="rating_demo_seed").value == 7
+    assert at.text_input(key="_rating_demo_seed_typed").value == "7"
     summary = table_with(at, "model")
     assert summary["RMSE"].round(6).tolist() == [round(r, 6) for r, _ in seed_code(1.0, 0.2, 7)]

@@ -56,7 +56,7 @@ def test_opens_with_a_synthetic_log_evaluated(opened):
 def test_generating_a_better_model_raises_the_means():
     at = run_page(PAGE)
     before = summary_value(at, "MAP@K", 10)
-    at.number_input(key="yd_users").set_value(300)
+    at.text_input(key="_yd_users_typed").set_value("300")
     at.select_slider(key="yd_quality").set_value(1.0)
     at.button[0].click().run()  # the form's submit button
     recs, truth = synthetic_log(users=300, list_length=20, relevant=5, quality=1.0, seed=0)
