@@ -82,3 +82,19 @@ def test_turkish_0_001_in_compare_smallest_difference_is_a_thousandth(server, ta
     expect(tab.get_by_test_id("stAlert").filter(has_text="0,001")).to_have_count(0)
     assert shown == "0,0023"  # the observed difference, in Turkish notation
     screenshot(tab, SCREENSHOTS, f"typed_numbers_compare_tr_in_{locale}")
+
+
+def test_turkish_1_000_in_a_whole_number_box_is_refused_and_1000_is_read(server, tab, locale):
+    open_page(tab, server.url + "/Compare_two_models?lang=tr")
+    box = tab.locator(".st-key-_compare_k_typed input")
+    expect(box).to_have_value("10")
+    box.fill("1.000")  # one thousand to a Turkish reader, one to an English one: never parseInt's 1
+    box.press("Enter")
+    wait_until_idle(tab)
+    expect(box).to_have_value("1.000")
+    expect(tab.get_by_test_id("stAlert").filter(has_text="1.000")).to_have_count(1)
+    box.fill("20")
+    box.press("Enter")
+    wait_until_idle(tab)
+    expect(tab.get_by_test_id("stAlert").filter(has_text="1.000")).to_have_count(0)
+    expect(tab.get_by_test_id("stMarkdown").filter(has_text="NDCG@20").first).to_be_visible()
