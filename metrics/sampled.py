@@ -29,6 +29,12 @@ import pandas as pd
 from metrics._validation import check_k
 
 
+HIT_SHARES = tuple(round(0.05 * i, 2) for i in range(21))
+"""The lab's choices of ``a_hit_share``: 0 to 1 in steps of 0.05."""
+SPREADS = tuple(round(0.001 * i, 3) for i in range(1, 201))
+"""The lab's choices of ``b_spread``: 0.001 to 0.2 in steps of 0.001."""
+
+
 @dataclass(frozen=True)
 class Simulation:
     """Sizes and model profiles of one simulated evaluation (the defaults show a flip)."""

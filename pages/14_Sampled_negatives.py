@@ -28,9 +28,11 @@ with st.form("sampled_settings", border=True):
     with cols[2]:
         seed = integer_box(_(words.SEED), min_value=0, max_value=2**31 - 1, value=sim.seed, key="sampled_seed")
     cols = st.columns(3)
-    a_hit = cols[0].slider(_(words.A_HIT), 0.0, 1.0, sim.a_hit_share, 0.05)
-    b_spread = cols[1].slider(_(words.B_SPREAD), 0.001, 0.2, sim.b_spread, 0.001,
-                              format="%.3f")
+    # select sliders: Streamlit's slider writes its numbers with a point in every language (0.05, not 0,05)
+    a_hit = cols[0].select_slider(_(words.A_HIT), sampled.HIT_SHARES, sim.a_hit_share,
+                                  format_func=lambda v: numbers.number(v, 2))
+    b_spread = cols[1].select_slider(_(words.B_SPREAD), sampled.SPREADS, sim.b_spread,
+                                     format_func=lambda v: numbers.number(v, 3))
     cols[2].markdown(_(words.A_REST))
     if st.form_submit_button(_(words.SIMULATE)):
         st.session_state["sampled_sim"] = replace(sim, n_items=int(n_items), n_users=int(n_users), seed=int(seed),

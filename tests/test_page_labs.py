@@ -326,3 +326,10 @@ def test_random_baseline_cards_colour_only_what_beats_chance():
     edit(at, "recommended", edited_rows={0: {"rank": 10}})  # 101 (relevant) to the bottom: AP below most orders
     delta, direction, colour = shown({m.label: m.proto for m in at.metric}["AP@10"])
     assert int(delta.split()[1].rstrip("%")) < 50 and (direction, colour) == ("DOWN", "RED")
+
+
+def test_the_sampled_labs_model_sliders_write_the_turkish_decimal_comma():
+    at = run_page(TOPIC_PAGES["sampled"], lang="tr")
+    options = [slider.options for slider in at.select_slider]
+    assert any("0,40" in shown for shown in options) and any("0,020" in shown for shown in options), options
+    assert not any("0.40" in shown or "0.020" in shown for shown in options)
