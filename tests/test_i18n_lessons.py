@@ -53,7 +53,7 @@ def test_a_chinese_lesson_step_reads_in_chinese_and_its_words_choose_nothing():
     radio = at.radio(key="lessons_answer_auc_5")
     assert radio.options == ["合并的 AUC", "GAUC", "一样高"]
     radio.set_value("GAUC").run()
-    assert at.success[0].value.startswith("**正确。**")
+    assert at.success[0].value.startswith("**正确**。")
 
 
 def test_turkish_lesson_sentences_write_decimals_with_the_comma():
