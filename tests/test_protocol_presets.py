@@ -100,23 +100,32 @@ def test_a_protocol_of_the_readers_own_shows_its_sizes_and_offers_every_log_for_
     assert table.loc["EASE", "NDCG@10"] == "0.1735"
 
 
+QUOTED = 1.0001e-4
+"""How far a measured number may be from the README's four decimals: the last digit. The matrix factorisation's
+scores go through BLAS, whose kernels differ from one CPU to the next, and 0.12885 can round either way."""
+
+
+def quoted(values) -> dict:
+    """The values as the README quotes them, each compared within its last digit."""
+    return {name: pytest.approx(round(float(value), 4), abs=QUOTED) for name, value in values.items()}
+
+
 def test_the_readmes_numbers_are_what_the_presets_measure(outcomes):
     """The README's table of findings quotes these numbers (seed 0): a change in any of them must change it."""
     (_, _), sampled = outcomes["sampled_vs_full"]
-    assert sampled["full"].round(4).to_dict() == {"pop": 0.0862, "itemknn": 0.1128, "ease": 0.1457, "mf": 0.1457}
-    assert sampled["sampled"].round(4).to_dict() == {"pop": 0.4096, "itemknn": 0.6181, "ease": 0.6585, "mf": 0.6053}
-    assert sampled["corrected"].round(4).to_dict() == {"pop": 0.0755, "itemknn": 0.1224, "ease": 0.1274, "mf": 0.1288}
+    assert quoted(sampled["full"]) == {"pop": 0.0862, "itemknn": 0.1128, "ease": 0.1457, "mf": 0.1457}
+    assert quoted(sampled["sampled"]) == {"pop": 0.4096, "itemknn": 0.6181, "ease": 0.6585, "mf": 0.6053}
+    assert quoted(sampled["corrected"]) == {"pop": 0.0755, "itemknn": 0.1224, "ease": 0.1274, "mf": 0.1288}
     assert sampled["swaps"] == [("itemknn", "mf")] and sampled["corrected_swaps"] == []
     assert (sampled["expected"] - sampled["sampled"]).abs().max() < 0.011
     (leave_last, global_time), split = outcomes["split_leak"]
     assert (leave_last.split.counts["future_rows"], global_time.split.counts["cold_users"]) == (98_186, 192)
     assert split["ranks_before"].to_dict() == {"pop": 4, "itemknn": 3, "ease": 1, "mf": 2}
     assert split["ranks_after"].to_dict() == {"pop": 3, "itemknn": 2, "ease": 1, "mf": 4}
-    assert round(split["before"]["mf"], 4) == 0.0721 and round(split["after"]["mf"], 4) == 0.1351
+    assert (split["before"]["mf"], split["after"]["mf"]) == pytest.approx((0.0721, 0.1351), abs=QUOTED)
     (_, _), tuned = outcomes["tuned_baselines"]
-    assert tuned["before"].round(4).to_dict() == {"pop": 0.216, "itemknn": 0.3943, "ease": 0.4456, "mf": 0.3574}
-    assert tuned["after"][["itemknn", "ease", "mf"]].round(4).to_dict() == {"itemknn": 0.3901, "ease": 0.4456,
-                                                                             "mf": 0.4091}
+    assert quoted(tuned["before"]) == {"pop": 0.216, "itemknn": 0.3943, "ease": 0.4456, "mf": 0.3574}
+    assert quoted(tuned["after"][["itemknn", "ease", "mf"]]) == {"itemknn": 0.3901, "ease": 0.4456, "mf": 0.4091}
     (_, _), small = outcomes["significant_but_small"]
     row = small["row"]
     assert (round(row["mean_a"], 4), round(row["mean_b"], 4), round(row["p_adjusted"], 3),
