@@ -32,8 +32,8 @@ def test_every_text_of_every_lesson_step_comes_through_the_catalogs(lesson, numb
 
 def test_a_turkish_lesson_step_reads_in_turkish_with_the_decimal_comma():
     at = run_page(PAGE, query_params={"lesson": "topn", "step": "2"}, lang="tr")
-    assert at.subheader[0].value == "Precision@K: yuvalar ne kadar iyi kullanıldı"
-    assert any("on yuvada üç isabet, kaç ilgili öğe olursa olsun 0,3 verir" in m.value.lower() for m in at.markdown)
+    assert at.subheader[0].value == "Precision@K: yerler ne kadar iyi kullanıldı"
+    assert any("on yerde üç isabet, kaç ilgili öğe olursa olsun 0,3 verir" in m.value.lower() for m in at.markdown)
     assert [m.value for m in at.metric] == ["0,3000"]
     assert at.button(key="lessons_next").label == "İleri ▶"
 
