@@ -34,7 +34,7 @@ TITLES = {
 }
 
 NOTES = {
-    "labels_sklearn": N_("The document runs this code but prints no output; these are the values it prints."),
+    "labels_sklearn": N_("The document runs this code but shows no output; these are the values the code prints."),
     "text_examples": N_("100 impressions with TP = 21, FP = 21, FN = 9, TN = 49: precision 21/42, accuracy 70/100 "
                         "and recall 21/30, the numbers the text's one-liners use."),
     "ndcg_formula": N_("The document writes the sum out but does not evaluate it. Its code below uses "

@@ -111,7 +111,7 @@ def test_seed_example_labels_sklearn():
     assert cards(at) == shown(4 / 6, 3 / 4, 3 / 4, 3 / 4)
     banner = next(d.value for d in at.dataframe if "document prints" in d.value.columns)
     assert banner["exact"].tolist() == [f"{v:.5f}" for v in (3 / 4, 3 / 4, 4 / 6, 3 / 4)]
-    assert "prints no output" in texts(at)
+    assert "shows no output" in texts(at)
 
 
 def test_seed_example_text_examples():

@@ -338,7 +338,7 @@ CLASSIFICATION = Lesson(
              "of the real clicks, how many were predicted. Here both are 3/4."),
              {"kind": "labels", "y_true": [0, 1, 1, 0, 1, 1], "y_pred": [0, 1, 0, 1, 1, 1]},
              "confusion", focus=("precision", "recall")),
-        Step(N_("Predict: predict a click for everyone"), "predict",
+        Step(N_("Predict: a click for everyone"), "predict",
              N_("A lazy model predicts 1 for all six impressions."),
              {"kind": "labels", "y_true": [0, 1, 1, 0, 1, 1], "y_pred": [1, 1, 1, 1, 1, 1]},
              "confusion", focus=("recall", "precision"),
@@ -448,8 +448,8 @@ LOGLOSS = Lesson(
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.8, 0.6, 0.3]}, "logloss", focus=("log_loss",)),
         Step(N_("Confidence, then a mistake"), "demonstrate",
              N_("Watch the first impression, a real click, get a lower and lower predicted probability: from 0.95 to "
-             "0.01. Its cost −ln p grows faster and faster while p falls to 0.2, then by ln 2 = 0.69 at each "
-             "halving of p (0.4, 0.2, 0.1, 0.05): it has no bound as p nears 0."),
+             "0.01. Its cost −ln p rises by ln 2 = 0.69 each time p halves (0.4 → 0.2 → 0.1 → 0.05), whatever p "
+             "is: it has no bound as p nears 0."),
              {"kind": "probabilities", "y_true": [1, 1, 0], "y_prob": [0.95, 0.6, 0.3]}, "confidence",
              animation={"index": 0, "probabilities": [0.95, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05, 0.02, 0.01]},
              focus=("log_loss",),

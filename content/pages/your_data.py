@@ -142,9 +142,9 @@ def synthetic_source(settings: dict) -> str:
 def files_source(recommendations: str, truth: str, dropped: int) -> str:
     if not dropped:
         return _("files “{recommendations}” and “{truth}”").format(recommendations=recommendations, truth=truth)
-    return ngettext("files “{recommendations}” and “{truth}” ({n} repeated recommendation row(s) left out: each item "
+    return ngettext("files “{recommendations}” and “{truth}” ({n} repeated recommendation row left out: each item "
                     "counted once per user, at its best rank)",
-                    "files “{recommendations}” and “{truth}” ({n} repeated recommendation row(s) left out: each item "
+                    "files “{recommendations}” and “{truth}” ({n} repeated recommendation rows left out: each item "
                     "counted once per user, at its best rank)", dropped).format(
         recommendations=recommendations, truth=truth, n=numbers.integer(dropped))
 
