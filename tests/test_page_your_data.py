@@ -137,7 +137,7 @@ def test_a_log_with_repeated_items_is_refused_then_read_with_each_items_best_ran
     assert not at.exception and not at.error
     expected = batch.summarize(batch.evaluate(recs, truth, [5, 10, 20])).means
     assert summary_value(at, "NDCG@K", 10) == pytest.approx(expected["ndcg@10"])
-    assert "500 repeated recommendation row(s) left out" in texts(at).replace("\\", "")
+    assert "500 repeated recommendation rows left out" in texts(at).replace("\\", "")
 
 
 def test_opening_a_worst_user_puts_them_in_the_shared_scenario():
