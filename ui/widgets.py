@@ -73,6 +73,7 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
         # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
         st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)
     init_state()
+    st.session_state[practice_mode.HIDING_CHARTS] = False  # set again by the practice switch below
     apply_pending_edits()
     with st.sidebar:
         st.markdown("### RecEval Lab")
@@ -439,6 +440,9 @@ def chart(figure, *, key: str, **kwargs) -> None:
     toolbar is not reached with Tab and its hover needs a mouse: these two are what a keyboard or a
     screen reader gets. ``kwargs`` go to ``st.plotly_chart`` (``config``).
     """
+    if practice_mode.hides_charts():  # the answers are hidden: so are the chart and the numbers it states
+        st.plotly_chart(figure, key=key, **kwargs)
+        return
     described = chart_text.describe(figure)
     st.plotly_chart(figure, key=key, alt=described.name or described.summary, **kwargs)
     st.caption(text.markdown(described.summary))
