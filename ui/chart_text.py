@@ -13,8 +13,8 @@ and areas drawn over the data (the current K, a mean).
 
 A builder says what its traces cannot with ``explain(figure, ...)``, kept in ``layout.meta``:
 ``colours`` maps a marker colour to what it means ("hit"), ``columns`` names the table's columns of the
-``x`` and ``y`` axes (a grid's rows: ``y``) and of the points' ``text``, ``summary`` replaces the generic details with the builder's own, ``table``
-(columns, rows) replaces the table read from the traces. A trace drawn for reference rather than data
+``x`` and ``y`` axes (a grid's rows: ``y``) and of the points' ``text``, ``summary`` replaces the generic
+details with the builder's own, ``table`` (columns, rows) replaces the table read from the traces. A trace drawn for reference rather than data
 (the chance diagonal, the formula's curve, a marker repeating a point) is marked with ``reference(trace)``.
 """
 
