@@ -22,7 +22,7 @@ else:
     from ui import shared_figures
     from ui.markup import formulas
     from ui.scenario import ranking_scenario
-    from ui.widgets import formula, loaded_example_banner, metric_cards, page, pitfalls
+    from ui.widgets import chart, formula, loaded_example_banner, metric_cards, page, pitfalls
 
     page(_(home.TITLE), "🎯", _(home.IDEA))
     loaded_example_banner("home")
@@ -48,7 +48,7 @@ else:
     else:
         window_chart, curves_chart = shared_figures.ranking_charts(
             tuple(case.recommended), tuple(case.ground_truth.items()), case.k, case.gain, case.ap_denominator)
-        st.plotly_chart(window_chart, key="home_window")
-        st.plotly_chart(curves_chart, key="home_curves")
+        chart(window_chart, key="home_window")
+        chart(curves_chart, key="home_curves")
 
     pitfalls(*(_(line) for line in home.PITFALLS))

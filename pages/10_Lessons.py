@@ -13,7 +13,7 @@ from ui.markup import text
 from ui.figures.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import choice as pick
-from ui.widgets import delta_colour, page, sources_link
+from ui.widgets import chart, delta_colour, page, sources_link
 
 SMALL = r"\small "
 page(_(words.TITLE), "🎓", _(words.IDEA))
@@ -126,7 +126,7 @@ def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, be
         cards(view.values, keys, view.k, deltas)
         formulas(view, keys, previous)
     with right:
-        st.plotly_chart(view.figure, key=chart_key)
+        chart(view.figure, key=chart_key)
         data_table(view)
 
 
@@ -210,7 +210,7 @@ elif step.kind == "predict":
             for number, scenario in enumerate(puzzles):
                 if len(puzzles) > 1:
                     st.caption(_(words.LIST_A) if number == 0 else _(words.LIST_B))
-                st.plotly_chart(engine.puzzle_figure(scenario), key=f"{chart_key}_puzzle_{number}")
+                chart(engine.puzzle_figure(scenario), key=f"{chart_key}_puzzle_{number}")
     else:
         result = engine.reveal(step)
         chosen = next(o for o in question.options if o.label == choice)
@@ -232,7 +232,7 @@ elif step.kind == "predict":
                     st.markdown(f"**{_(words.REVEAL_CAPTIONS[caption])}**")
                     cards(view.values, metric_keys, view.k, deltas)
                     formulas(view, metric_keys, previous)
-                    st.plotly_chart(view.figure, key=f"{chart_key}_{caption}")
+                    chart(view.figure, key=f"{chart_key}_{caption}")
                     data_table(view)
 
 elif step.kind == "explore":
@@ -270,7 +270,7 @@ elif step.kind == "explore":
             cards(view.values, keys or list(view.values), view.k)
         formulas(view, keys or list(view.values), previous)
     with chart_side:
-        st.plotly_chart(view.figure, key=chart_key)
+        chart(view.figure, key=chart_key)
         data_table(view)
 
 # The same buttons at the end of the step: on a phone the top ones are a long scroll away.

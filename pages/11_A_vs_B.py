@@ -13,7 +13,7 @@ from ui.scenario import ground_truth_columns, recommended_columns
 from content import numbers
 from content.i18n import _
 from content.pages import ab as words
-from ui.widgets import bound, formula, page, pitfalls, show_problems, show_table, table_editor
+from ui.widgets import chart, bound, formula, page, pitfalls, show_problems, show_table, table_editor
 
 page(_(words.TITLE), "🔀", _(words.IDEA))
 ab_lab.init()
@@ -55,7 +55,7 @@ with formula_area:
             rf"={numbers.number(ndcg['difference'], 4, sign=True).replace(',', '{,}')}")
 
 with chart_area:
-    st.plotly_chart(lab_charts.rank_arrows(whatif.rank_changes(a.recommended, b, a.binary_truth)), key="ab_arrows")
+    chart(lab_charts.rank_arrows(whatif.rank_changes(a.recommended, b, a.binary_truth)), key="ab_arrows")
     st.caption(ab_lab.truth_caption(a.ground_truth))
 
 with cards_area:

@@ -13,7 +13,7 @@ from content.i18n import _
 from content.pages import sensitivity as words
 from ui.markup import formulas
 from ui.figures import lab_charts
-from ui.widgets import metric_cards, page, pitfalls
+from ui.widgets import chart, metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "hit_rate_at_k", "ap_at_k", "rr", "ndcg_binary_at_k")
 
@@ -103,7 +103,7 @@ with substituted:
 sweep = whatif.rank_sweep(n, k, missing) if mode == "rank" else whatif.k_sweep(n, rank, missing)
 x = "rank" if mode == "rank" else "k"
 title = words.chart_title(mode, rank, k)
-st.plotly_chart(lab_charts.metric_lines(sweep, x, KEYS, step, k if mode == "rank" else None, title=title),
+chart(lab_charts.metric_lines(sweep, x, KEYS, step, k if mode == "rank" else None, title=title),
                 key="sens_lines")
 st.caption(_(words.CHART_CAPTION))
 

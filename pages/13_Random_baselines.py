@@ -10,7 +10,7 @@ from content.i18n import _
 from content.pages import random as words
 from ui.figures import lab_charts
 from ui.scenario import ranking_scenario
-from ui.widgets import chance_delta, formula, page, pitfalls, show_table
+from ui.widgets import chart, chance_delta, formula, page, pitfalls, show_table
 
 # baselines.KEYS -> the registry metric whose label and meaning describe it
 REGISTRY_KEY = {"precision_at_k": "precision_at_k", "recall_at_k": "recall_at_k", "hit_rate_at_k": "hit_rate_at_k",
@@ -63,7 +63,7 @@ with results:
         st.markdown(words.best_beats(rows.loc[best, "beats"], labels[best]))
 
 if n:
-    st.plotly_chart(lab_charts.random_histograms(samples, table, labels), key="random_histograms")
+    chart(lab_charts.random_histograms(samples, table, labels), key="random_histograms")
 else:
     st.info(_(words.EMPTY))
 shown = table.assign(metric=[labels[key] for key in table["metric"]])

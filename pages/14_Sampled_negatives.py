@@ -10,7 +10,7 @@ from content.i18n import _
 from content.pages import sampled as words
 from ui.figures import lab_charts
 from ui.integer_box import integer_box
-from ui.widgets import formula, page, pitfalls
+from ui.widgets import chart, formula, page, pitfalls
 
 page(_(words.TITLE), "🧪", _(words.IDEA))
 st.session_state.setdefault("sampled_sim", sampled.Simulation())
@@ -83,9 +83,9 @@ for row in sampled.winners(table).itertuples():
 
 left, right = st.columns(2)
 with left:
-    st.plotly_chart(lab_charts.sampled_bars(table, sim.k), key="sampled_bars")
+    chart(lab_charts.sampled_bars(table, sim.k), key="sampled_bars")
 with right:
-    st.plotly_chart(lab_charts.sampled_sweep(sweep, "hit_rate", f"HR@{sim.k}", n, sim.n_items - 1), key="sampled_sweep")
+    chart(lab_charts.sampled_sweep(sweep, "hit_rate", f"HR@{sim.k}", n, sim.n_items - 1), key="sampled_sweep")
 st.caption(_(words.CHART_CAPTION))
 
 pitfalls(*[_(line) for line in words.PITFALLS])

@@ -18,7 +18,7 @@ from ui.integer_box import integer_box
 from ui.markup import text
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import choice, page, show_table
+from ui.widgets import chart, choice, page, show_table
 
 page(_(words.TITLE), "🏋️", _(words.IDEA))
 
@@ -90,7 +90,7 @@ def _show_list(case, title: str, key: str) -> None:
     # One column per rank keeps a 15-item list on one screen of a projector.
     show_table(quiz_words.list_table(table), hide_index=False)
     _outside(case)
-    st.plotly_chart(charts.top_k_window(table, case.k), key=key)
+    chart(charts.top_k_window(table, case.k), key=key)
 
 
 def _outside(case) -> None:
@@ -149,7 +149,7 @@ def quiz() -> None:
         for column, case, name in ((left, question.case, "a"), (right_column, question.other, "b")):
             with column:
                 st.caption(words.list_name(name.upper()))
-                st.plotly_chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
+                chart(charts.top_k_window(top_k_table(case.recommended, case.ground_truth, case.k), case.k),
                                 key=f"quiz_list_{name}")
     else:
         _show_list(question.case, _(words.THE_LIST), "quiz_list")

@@ -13,7 +13,7 @@ from ui.markup import text
 from ui.library_snippets import snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
-from ui.widgets import bound, page, pitfalls, show_table, usable
+from ui.widgets import chart, bound, page, pitfalls, show_table, usable
 
 page(_(words.TITLE), "🔭", _(words.INTRO))
 formula_area = st.container()
@@ -82,7 +82,7 @@ st.subheader(words.table_heading(case.k))
 show_table(lens.styled(lens.display_table(ours, values), mask, case.k), hide_index=False,
            height=(len(values) + 2) * 35 + 3)
 st.caption(_(words.TABLE_NOTE))
-st.plotly_chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
+chart(lens.values_chart(ours, values, mask, case.k), key="lens_chart")
 
 if not any(grade > 0 for grade in case.ground_truth.values()):
     st.markdown(_(words.MEAN_INTRO))

@@ -16,7 +16,7 @@ from ui.controllers import your_data as yd
 from ui.state import _put, ground_truth_table, recommended_table
 from ui.integer_box import integer_box
 from ui.uploads import file_input
-from ui.widgets import choice, formula, page, pitfalls, show_table
+from ui.widgets import chart, choice, formula, page, pitfalls, show_table
 from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE
 
 page(_(words.TITLE), "🗂️", _(IDEA))
@@ -201,19 +201,19 @@ with overview_area:
                    column_config={"users": COLUMN_WORDS["users"], "meaning": COLUMN_WORDS["meaning"]})
     with right:
         main_column = batch.column_name(main_metric, main_k)
-        st.plotly_chart(figure(f"spread {main_column}", lambda: batch_charts.histograms(
+        chart(figure(f"spread {main_column}", lambda: batch_charts.histograms(
             per_user, [main_column], per_row=1, title=words.spread_title(yd.column_label(main_column)))),
                         key="yd_main_histogram")
 
 st.subheader(_(words.SPREAD))
 hist_k = choice(st.selectbox, _(words.K_FOR_HISTOGRAMS), ks, "yd_hist_k", index=ks.index(main_k))
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
-st.plotly_chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
+chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
                 key="yd_histograms")
 
 st.subheader(_(words.MEAN_AGAINST_K))
 at_k = [m for m in metrics if m != "reciprocal_rank"] or metrics
-st.plotly_chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
+chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
                 key="yd_vs_k")
 
 # ----------------------------------------------------------------------------- worst users

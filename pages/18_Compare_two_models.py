@@ -13,7 +13,7 @@ from ui.figures import compare_charts
 from ui.markup import text
 from ui.integer_box import integer_box
 from ui.uploads import file_input
-from ui.widgets import MISSING, choice, formula, number_box, page, pitfalls, show_table
+from ui.widgets import MISSING, chart, choice, formula, number_box, page, pitfalls, show_table
 
 page(_(words.TITLE), "📊", _(words.INTRO))
 
@@ -169,17 +169,21 @@ show_table(shown.style.format({c: four for c in ("mean_a", "mean_b", "delta", "c
 st.caption(words.table_caption(n, words_of.test_name(test), len(table), words_of.correction_name(correction)))
 
 left, right = st.columns(2)
-left.plotly_chart(compare_charts.forest_plot(table), key="compare_forest")
-right.plotly_chart(compare_charts.difference_histogram(differences, focus), key="compare_histogram")
+with left:
+    chart(compare_charts.forest_plot(table), key="compare_forest")
+with right:
+    chart(compare_charts.difference_histogram(differences, focus), key="compare_histogram")
 
 st.subheader(_(words.WHERE_FROM))
 left, right = st.columns(2)
-left.plotly_chart(compare_charts.waterfall(
-    significance.difference_by_group(per_user_a, per_user_b, focus, significance.activity_groups(truth)),
-    words.by_activity(focus)), key="compare_activity")
-right.plotly_chart(compare_charts.waterfall(
-    significance.difference_by_group(per_user_a, per_user_b, focus, significance.popularity_groups(truth)),
-    words.by_popularity(focus)), key="compare_popularity")
+with left:
+    chart(compare_charts.waterfall(
+        significance.difference_by_group(per_user_a, per_user_b, focus, significance.activity_groups(truth)),
+        words.by_activity(focus)), key="compare_activity")
+with right:
+    chart(compare_charts.waterfall(
+        significance.difference_by_group(per_user_a, per_user_b, focus, significance.popularity_groups(truth)),
+        words.by_popularity(focus)), key="compare_popularity")
 
 st.subheader(_(words.HOW_MANY))
 observed = max(round(abs(float(row["delta"])), 4), 0.001)

@@ -13,6 +13,7 @@ from ui.markup import formulas
 from ui.input import tables
 from ui.integer_box import integer_box
 from ui.widgets import (
+    chart,
     formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor, usable,
     show_table,
 )
@@ -90,7 +91,7 @@ else:
     metric_cards(values, group="rating", columns=3)
     st.markdown(_(words.EACH_ERROR))
     show_table(breakdown)
-    st.plotly_chart(charts.rating_errors(breakdown), key="rating_errors_chart")
+    chart(charts.rating_errors(breakdown), key="rating_errors_chart")
 
 st.divider()
 st.subheader(_(words.DEMO_HEADING))
@@ -110,8 +111,8 @@ with controls[2]:
 summary, models_chart, outliers_chart = _demo(float(noise), float(share), int(seed), i18n.current())
 show_table(summary.style.format({name: lambda v: numbers.number(v, 4) for name in ("RMSE", "MAE", "MSE")}),
            column_config={"model": _(words.MODEL)})
-st.plotly_chart(models_chart, key="rating_models_chart")
-st.plotly_chart(outliers_chart, key="rating_outliers_chart")
+chart(models_chart, key="rating_models_chart")
+chart(outliers_chart, key="rating_outliers_chart")
 
 st.markdown(_(words.WHY_OUTLIERS))
 

@@ -9,7 +9,7 @@ from metrics.topn_metrics import top_k_table, topn_counts
 from ui.figures import charts
 from ui.markup import formulas, text
 from ui.scenario import ranking_scenario
-from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 KEYS = ("precision_at_k", "recall_at_k", "f1_at_k", "hit_rate_at_k")
 
@@ -46,13 +46,13 @@ if not case.recommended:
 else:
     st.subheader(_(words.WINDOW))
     table = top_k_table(case.recommended, case.ground_truth, case.k)
-    st.plotly_chart(charts.top_k_window(text.plotly_column(table, "item"), case.k), key="topn_window")
+    chart(charts.top_k_window(text.plotly_column(table, "item"), case.k), key="topn_window")
     show_table(table)
 
     st.subheader(_(words.AS_K_GROWS))
     max_k = max(len(case.recommended), case.k)
     curves = registry.evaluate_over_k(case, range(1, max_k + 1), KEYS)
-    st.plotly_chart(charts.metrics_vs_k(curves, case.k), key="topn_curves")
+    chart(charts.metrics_vs_k(curves, case.k), key="topn_curves")
     st.caption(_(words.AS_K_GROWS_CAPTION))
 
 pitfalls(*(_(line) for line in words.PITFALLS))

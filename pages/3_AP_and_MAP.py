@@ -12,7 +12,7 @@ from metrics.ranked_metrics import (
 from ui.figures import charts
 from ui.markup import formulas, text
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
-from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 
 def _four(*columns: str) -> dict:
@@ -64,7 +64,7 @@ if table.empty:
     st.info(_(words.EMPTY_LIST))
 else:
     show_table(table.style.format(_four("precision_at_i", "contribution")))
-    st.plotly_chart(charts.contributions(table, words.contributions_title(case.k)), key="ap_contributions")
+    chart(charts.contributions(table, words.contributions_title(case.k)), key="ap_contributions")
 
 st.subheader(words.map_heading(case.k))
 st.markdown(_(words.USERS_HOWTO))
@@ -83,7 +83,7 @@ else:
     show_table(per_user.style.format(_four("ap", "rr")),
                column_config={"ap": f"AP@{case.k}", "rr": "RR", "first_hit_rank": _(words.FIRST_HIT_AT)})
     ap_label = f"AP@{case.k}"
-    st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"ap": ap_label}), "user"), ap_label, map_value, map_at_k.display_label(case.k),
+    chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"ap": ap_label}), "user"), ap_label, map_value, map_at_k.display_label(case.k),
                                          words.per_user_title(ap_label)), key="ap_per_user")
 
 pitfalls(*(_(line) for line in words.PITFALLS))

@@ -12,7 +12,7 @@ from metrics.ranked_metrics import (
 from ui.figures import charts
 from ui.markup import formulas, text
 from ui.scenario import ranking_scenario, users_scenario
-from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
 
 def _four(*columns: str) -> dict:
@@ -49,7 +49,7 @@ if positions.empty:
 else:
     show_table(positions.style.format(_four("one_over_rank")),
                column_config={"one_over_rank": "1/rank", "first_hit": _(words.FIRST_HIT)})
-    st.plotly_chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item"), window=max(charts.rank_window(case.k), rank or 0)),
+    chart(charts.reciprocal_rank_positions(text.plotly_column(positions, "item"), window=max(charts.rank_window(case.k), rank or 0)),
                     key="rr_positions")
 
 st.subheader(_(words.MRR_HEADING))
@@ -65,7 +65,7 @@ else:
     metric_cards({"mrr": mrr}, group="mrr", columns=3)
     show_table(per_user[["user", "first_hit_rank", "rr"]].style.format(_four("rr")),
                column_config={"rr": "RR", "first_hit_rank": _(words.FIRST_HIT_AT)})
-    st.plotly_chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"rr": "RR"}), "user"), "RR", mrr, "MRR",
+    chart(charts.per_user_bars(text.plotly_column(per_user.rename(columns={"rr": "RR"}), "user"), "RR", mrr, "MRR",
                                          words.per_user_title("RR")), key="rr_per_user")
 
 pitfalls(*(_(line) for line in words.PITFALLS))

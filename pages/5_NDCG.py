@@ -13,7 +13,7 @@ from ui.figures import charts
 from ui.markup import formulas, text
 from ui.input import tables
 from ui.scenario import ranking_scenario
-from ui.widgets import show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 def _dcg_columns() -> dict:
     return {
@@ -118,7 +118,7 @@ else:
         st.caption(_(words.ALL_RECOMMENDED))
     else:
         st.info(_(words.NO_GRADE))
-    st.plotly_chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item"),
+    chart(charts.dcg_actual_vs_ideal(text.plotly_column(actual, "item"), text.plotly_column(ideal, "item"),
                                                    window=charts.rank_window(case.k)), key="ndcg_dcg_chart")
 
 st.subheader(_(words.WHICH_IDEAL))

@@ -10,7 +10,7 @@ from metrics.registry import BY_KEY, LabelCase, evaluate
 from ui.figures import charts
 from ui.markup import formulas
 from ui.input import tables
-from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import chart, show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 IMPRESSIONS = 1000
 POSITIVE_SHARES = [i / 100 for i in range(1, 51)]
@@ -67,7 +67,7 @@ else:
         st.info(_(words.NO_REAL_CLICK))
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN")), i18n.current()),
+        chart(_confusion_chart(*(counts[k] for k in ("TP", "FP", "TN", "FN")), i18n.current()),
                         key="classification_confusion")
     with right:
         st.markdown(_(words.OUTCOMES))
@@ -87,7 +87,7 @@ lazy_labels = {key: words.always_zero(_(BY_KEY[key].label)) for key in lazy_valu
 metric_cards(lazy_values, group="classification_imbalance", labels=lazy_labels,
              help_text={key: _(BY_KEY[key].meaning) for key in lazy_values})
 st.caption(words.lazy_counts(cls.confusion_counts(lazy_true, lazy_pred)))
-st.plotly_chart(_imbalance_chart(float(share), i18n.current()), key="classification_imbalance_chart")
+chart(_imbalance_chart(float(share), i18n.current()), key="classification_imbalance_chart")
 st.markdown(_(words.ON_IMBALANCED_DATA))
 
 pitfalls(*(_(line) for line in words.PITFALLS))

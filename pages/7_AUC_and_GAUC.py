@@ -13,7 +13,7 @@ from metrics.registry import BY_KEY
 from ui.figures import charts
 from ui.markup import formulas, text
 from ui.input import tables
-from ui.widgets import choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import chart, choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 
 
@@ -86,7 +86,7 @@ else:
             "why": [_(words.CREDITS[c]) for c in pairs["credit"]],
         })
         show_table(shown, column_config=pair_columns(), height=300)
-        st.plotly_chart(charts.roc_curve(cls.roc_curve_points(labels, scores), counts["auc"]), key="auc_roc_chart")
+        chart(charts.roc_curve(cls.roc_curve_points(labels, scores), counts["auc"]), key="auc_roc_chart")
         st.caption(_(words.ROC_CAPTION))
 
     st.header(_(words.GAUC_HEADER))
@@ -113,7 +113,7 @@ else:
                     format_func=lambda w: _(words.WEIGHTS[w]))
     if not math.isnan(results[weight][0]):
         st.latex(formulas.gauc_latex(table, weight, results[weight][0]))
-        st.plotly_chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")
+        chart(charts.per_user_auc(text.plotly_column(table, "user"), weight), key="auc_per_user_chart")
     st.markdown(_(words.POOLED_VS_GAUC))
 
 pitfalls(*(_(line) for line in words.PITFALLS))

@@ -11,7 +11,7 @@ from metrics.registry import BY_KEY, ProbabilityCase, evaluate
 from ui.figures import charts
 from ui.markup import formulas
 from ui.input import tables
-from ui.widgets import show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.widgets import chart, show_table, bound, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 
 EPS_CHOICES = {cls.default_log_loss_eps(): words.EPS_MACHINE, 1e-15: words.EPS_RECBOLE, 1e-7: words.EPS_KERAS}
 SWEEP_IMPRESSIONS = 1000
@@ -58,7 +58,7 @@ else:
         st.info(words.clipped(eps))
     st.markdown(_(words.EACH_LOSS))
     show_table(terms, column_config={column: {"label": _(label)} for column, label in words.TERMS_COLUMNS.items()})
-    st.plotly_chart(charts.log_loss_curve(terms), key="logloss_curve")
+    chart(charts.log_loss_curve(terms), key="logloss_curve")
 
 st.divider()
 st.subheader(_(words.CLIPPING))
@@ -95,7 +95,7 @@ if y_true:
         if parts["clicks"] in (0, parts["n"]):
             st.info(_(words.SAME_LABEL_NO_CLICK if parts["clicks"] == 0 else words.SAME_LABEL))
     with right:
-        st.plotly_chart(base_rate_comparison(parts), key="logloss_ctr_chart")
+        chart(base_rate_comparison(parts), key="logloss_ctr_chart")
 st.markdown(words.sweep_title(SWEEP_IMPRESSIONS))
 sweep = ctr_metrics.base_rate_sweep([0.01, 0.05, 0.2, 0.5], n=SWEEP_IMPRESSIONS)
 show_table(pd.DataFrame({

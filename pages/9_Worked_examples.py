@@ -14,7 +14,7 @@ from metrics.seed_examples import EXAMPLES, SEED_1, SEED_2, printed_vs_exact
 from ui.figures import charts
 from ui.markup import formulas
 from ui.state import load_example
-from ui.widgets import formula, open_at_top, page, show_table
+from ui.widgets import chart, formula, open_at_top, page, show_table
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -42,7 +42,7 @@ data = misprint.data
 actual, ideal = ndcg_tables(data["recommended"], data["ground_truth"], data["k"])
 formula(BY_KEY["ndcg_binary_at_k"].latex,
         formulas.ndcg_latex(actual, ideal, data["k"], ndcg_at_k(data["recommended"], data["ground_truth"], data["k"])))
-st.plotly_chart(_printed_vs_exact_chart(i18n.current()), key="examples_printed_vs_exact")
+chart(_printed_vs_exact_chart(i18n.current()), key="examples_printed_vs_exact")
 
 columns = {column: {"label": _(label)} for column, label in words.COLUMNS.items()}
 for document in (SEED_1, SEED_2):

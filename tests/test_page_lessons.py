@@ -260,7 +260,8 @@ def test_the_gauc_step_shows_user3_and_says_why_it_is_left_out():
 
 def test_the_map_step_shows_each_users_list_and_relevant_items():
     at = open_lesson("ap", step_number("ap", "MAP: the mean over users"))
-    table = next(d.value for d in at.dataframe if "user" in d.value.columns)
+    # The step's data table, not the users chart's (its own table, in the expander under the chart, comes first).
+    table = next(d.value for d in at.dataframe if "user" in d.value.columns and "relevant" in d.value.columns)
     assert table["user"].tolist() == ["alice", "bob", "carol"]
     assert table["top 5 (✓ relevant)"].tolist()[0] == "101 ✓, 102, 103, 104 ✓, 105"
     assert table["relevant"].tolist() == ["101, 104", "203", "399"]

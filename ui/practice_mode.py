@@ -66,6 +66,16 @@ def switch() -> None:
                      "press Check."))
     if hidden() and current_topic() != "practice":  # the quiz needs its lists and charts
         st.html(_HIDE_CSS)
+        st.session_state[HIDING_CHARTS] = True
+
+
+HIDING_CHARTS = "_practice_hides_charts"
+"""True in a run whose charts the switch hides (``ui.widgets.page`` clears it first): a chart's summary
+and data, which state its numbers, are then left out too."""
+
+
+def hides_charts() -> bool:
+    return bool(st.session_state.get(HIDING_CHARTS))
 
 
 def unless_hidden(substituted: str | None) -> str | None:

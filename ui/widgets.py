@@ -9,13 +9,14 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
+from content import charts as chart_words
 from content import metrics as metric_texts
 from content import i18n, numbers
 from content.i18n import N_, _, ngettext
 from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
-from ui import baseline, document_language, language, lesson_link, practice_mode
+from ui import baseline, chart_text, document_language, language, lesson_link, practice_mode
 from ui.markup import formulas, text
 from ui.input import tables
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
@@ -75,6 +76,7 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
         # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
         st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)
     init_state()
+    st.session_state[practice_mode.HIDING_CHARTS] = False  # set again by the practice switch below
     apply_pending_edits()
     with st.sidebar:
         st.markdown("### RecEval Lab")
@@ -431,6 +433,24 @@ def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
         config = {"_index": column_label(index_name), **config}  # its header, "metric", translated too
     st.dataframe(frame, column_config=config, placeholder=MISSING,
                  **{"hide_index": True, "width": "stretch", **kwargs})
+
+
+def chart(figure, *, key: str, **kwargs) -> None:
+    """A Plotly figure with its text alternative: every page shows its charts through this, never ``st.plotly_chart``.
+
+    The chart is named by its title for a screen reader (``alt``); right under it, one sentence states the
+    numbers it shows, and an expander holds its data as a table in the reader's notation. Plotly's
+    toolbar is not reached with Tab and its hover needs a mouse: these two are what a keyboard or a
+    screen reader gets. ``kwargs`` go to ``st.plotly_chart`` (``config``).
+    """
+    if practice_mode.hides_charts():  # the answers are hidden: so are the chart and the numbers it states
+        st.plotly_chart(figure, key=key, **kwargs)
+        return
+    described = chart_text.describe(figure)
+    st.plotly_chart(figure, key=key, alt=described.name or described.summary, **kwargs)
+    st.caption(text.markdown(described.summary))
+    with st.expander(_(chart_words.DATA)):
+        show_table(described.table, column_config={column: {"alignment": "right"} for column in described.numeric})
 
 
 def column_label(column) -> str:

@@ -162,6 +162,8 @@ BARS_TITLE = N_("How the class answered (green = right)")
 HISTOGRAM_TITLE = N_("How the class answered, against the true value")
 STUDENTS_AXIS = N_("students")
 ANSWER_AXIS = N_("answer")
+RIGHT_ANSWER = N_("right answer")
+WRONG_ANSWER = N_("wrong answer")
 HOVER = N_("%{x}: %{y} students")
 YOU = N_("you")
 

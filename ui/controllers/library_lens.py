@@ -15,6 +15,7 @@ from content import numbers
 from content.i18n import _
 from content.pages import lens as words
 from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakdown
+from ui.chart_text import explain
 from ui.markup.text import latex as latex_text
 from ui.markup.text import plotly as plotly_text
 from ui.figures import charts
@@ -106,6 +107,7 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     ))
     fig.update_yaxes(autorange="reversed", automargin=True)  # library names need more than the usual margin
     fig.update_layout(separators=numbers.plotly_separators())
+    explain(fig, columns={"y": _(words.LIBRARY_COLUMN)})
     return charts._layout(fig, _(words.CHART_TITLE), height=430)
 
 

@@ -33,6 +33,7 @@ from ui.controllers.live_teacher import qr_svg
 from ui.figures import live_charts
 from ui.input import tables
 from ui.markup import text
+from ui.widgets import chart
 
 POLL_SECONDS = 1.0
 PLAYGROUND_CHOICE = "__playground__"
@@ -125,7 +126,7 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
             st.markdown(f"**{caption}**")
         for column, (label, value) in zip(st.columns(max(len(cards), 1)), cards, strict=False):
             column.metric(label, value, border=True)
-        st.plotly_chart(figure, key=f"{key}_{number}", config=CHART_CONFIG)
+        chart(figure, key=f"{key}_{number}", config=CHART_CONFIG)
 
 
 def _cards(view, keys) -> list[tuple[str, str]]:
@@ -136,7 +137,7 @@ def _draw_playground(step: LiveStep, state: str, key: str) -> None:
     case = step.case
     scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
                 "gain": case.gain}
-    st.plotly_chart(engine.puzzle_figure(scenario), key=f"{key}_playground", config=CHART_CONFIG)
+    chart(engine.puzzle_figure(scenario), key=f"{key}_playground", config=CHART_CONFIG)
     grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items()))
     st.caption(words.playground_facts(case.k, grades))
     if state == "revealed":
@@ -174,10 +175,10 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
     (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
                           help=words.share_right(summary.share_right))
     if step.options:
-        st.plotly_chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars", config=CHART_CONFIG)
+        chart(live_charts.answers_bars(summary.counts, mine), key=f"{key}_bars", config=CHART_CONFIG)
     else:
         mine_number = practice.parse_answer(mine) if mine and _is_number(mine) else None
-        st.plotly_chart(live_charts.answers_histogram(summary.numbers, step.exact_value,
+        chart(live_charts.answers_histogram(summary.numbers, step.exact_value,
                                                       float(mine_number) if mine_number is not None else None),
                         key=f"{key}_histogram", config=CHART_CONFIG)
     chosen = {o.explanation: o.label for o in step.options}

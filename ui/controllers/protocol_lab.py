@@ -14,6 +14,7 @@ from metrics.errors import DataError
 from protocols import lab, models, movielens, presets, splits
 from ui.figures.protocol_charts import rank_slopes
 from ui.markup.text import markdown
+from ui.widgets import chart
 
 SHOWN = ("ndcg@10", "hit_rate@10", "precision@10", "recall@10", "average_precision@10", "reciprocal_rank",
          "coverage@10", "popularity@10")
@@ -86,10 +87,10 @@ def preset(key: str) -> None:
     st.info(f"**{_(words.NOW)}** {_statement(key, results, finding)}", icon="🔎")
     labels = tuple(_(label) for label in words.PROTOCOL_LABELS[key])
     if key in ("split_leak", "tuned_baselines"):
-        st.plotly_chart(rank_slopes(finding["ranks_before"], finding["ranks_after"], labels, "NDCG@10"),
+        chart(rank_slopes(finding["ranks_before"], finding["ranks_after"], labels, "NDCG@10"),
                         key="protocol_slopes")
     elif key == "sampled_vs_full":
-        st.plotly_chart(rank_slopes(presets.places(finding["full"]), presets.places(finding["sampled"]), labels,
+        chart(rank_slopes(presets.places(finding["full"]), presets.places(finding["sampled"]), labels,
                                     "HR@10"), key="protocol_slopes")
     if results[0] is results[1]:  # one protocol, read two ways
         result = results[0]

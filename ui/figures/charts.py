@@ -6,9 +6,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import charts as chart_words
 from content import metrics as metric_texts
 from content import numbers
 from content.i18n import _
+from ui.chart_text import explain, reference
 
 # One palette for Streamlit's light (#ffffff) and dark (#0e1117) themes: every colour has at
 # least 3:1 contrast against both backgrounds (tests/test_charts.py checks it).
@@ -140,6 +142,11 @@ def metrics_vs_k(curves: pd.DataFrame, current_k: int) -> go.Figure:
                                  name=metric_texts.label(key), line={"color": PALETTE[index % len(PALETTE)]}))
     guide(fig, x=current_k, text=f"K = {numbers.integer(current_k)}")
     fig.update_yaxes(range=[-0.02, 1.05])
+    at = curves[curves["k"] == current_k]
+    if len(at):  # the numbers that matter: each metric at the marked K
+        explain(fig, summary=chart_words.at_point(f"K = {numbers.integer(current_k)}", [
+            chart_words.named_value(metric_texts.label(key), numbers.short(at[key].iloc[0], 4))
+            for key in curves.columns if key != "k"]))
     return _layout(fig, _("Each metric as K grows"), "K", _("value"))
 
 
@@ -174,6 +181,8 @@ def top_k_window(table: pd.DataFrame, k: int) -> go.Figure:
                   annotation_text=_("top {k}").format(k=numbers.integer(k)), annotation_position="outside top left")
     fig.update_yaxes(visible=False)
     fig.update_layout(height=260, showlegend=False)
+    explain(fig, colours={HIT: _("hit"), IDEAL: _("relevant, outside top K"), MISS: _("miss")},
+            columns={"text": _("item")})
     title = (_("The list {note}: green = hit in the top K, amber = relevant but below K, grey = miss").format(note=note)
              if note else _("The list: green = hit in the top K, amber = relevant but below K, grey = miss"))
     return _layout(fig, title, _("rank"), "")
@@ -189,6 +198,7 @@ def contributions(table: pd.DataFrame, title: str, window: int | None = None) ->
                            name=_("contribution")))
     fig.add_trace(go.Scatter(x=table["rank"], y=table["precision_at_i"], mode="lines+markers",
                              name=_("precision@i"), line={"color": NEUTRAL, "dash": "dot"}))
+    explain(fig, colours={HIT: _("hit"), MISS: _("miss")})
     return _layout(fig, title, _("rank i"), _("value"))
 
 
@@ -253,9 +263,10 @@ def roc_curve(points: pd.DataFrame, auc: float) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=points["fpr"], y=points["tpr"], mode="lines+markers", fill="tozeroy",
                              name=f"ROC (AUC = {numbers.number(auc, 4)})", line={"color": NEUTRAL}))
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines",
-                             name=_("chance (AUC = {half})").format(half=numbers.general(0.5)),
-                             line={"color": MISS, "dash": "dash"}))
+    fig.add_trace(reference(go.Scatter(x=[0, 1], y=[0, 1], mode="lines",
+                                       name=_("chance (AUC = {half})").format(half=numbers.general(0.5)),
+                                       line={"color": MISS, "dash": "dash"})))
+    explain(fig, summary=chart_words.roc(len(points), numbers.number(auc, 4), numbers.general(0.5)))
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(range=[0, 1.02])
     return _layout(fig, _("ROC curve"), _("false-positive rate"), _("true-positive rate"))
@@ -273,7 +284,8 @@ def per_user_auc(table: pd.DataFrame, weight: str) -> go.Figure:
 def log_loss_curve(table: pd.DataFrame) -> go.Figure:
     """−log(p) of the true class, with each sample placed on the curve."""
     p = np.linspace(0.001, 1, 400)
-    fig = go.Figure(go.Scatter(x=p, y=-np.log(p), mode="lines", name=_("−log(p of the true label)"), line={"color": MISS}))
+    fig = go.Figure(reference(go.Scatter(x=p, y=-np.log(p), mode="lines", name=_("−log(p of the true label)"),
+                                         line={"color": MISS})))
     p_true = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
     fig.add_trace(go.Scatter(x=p_true, y=table["loss"], mode="markers+text", name=_("your samples"),
                              text=[f"#{i + 1}" for i in range(len(table))], textposition="top center",
@@ -307,6 +319,8 @@ def reciprocal_rank_positions(table: pd.DataFrame, window: int | None = None) ->
                            hovertemplate=_("rank {rank}: {item}").format(rank="%{x}", item="%{text}")
                            + "<br>1/rank = %{y:.4f}<extra></extra>"))
     fig.update_yaxes(range=[0, 1.05])
+    explain(fig, colours={HIT: _("first hit"), IDEAL: _(chart_words.LATER_HIT), MISS: _("miss")},
+            columns={"text": _("item")})
     title = (_("1/rank at each position {note}: RR is the green bar (the first hit); amber = later hits").format(note=note)
              if note else _("1/rank at each position: RR is the green bar (the first hit); amber = later hits"))
     return _layout(fig, title, _("rank"), "1/rank")
@@ -335,4 +349,5 @@ def printed_vs_exact(table: pd.DataFrame) -> go.Figure:
               for p, e in zip(table["printed_text"], table["exact"], strict=True)],
         textposition="auto", name=_("printed − exact")))
     fig.update_layout(height=max(300, 28 * len(table)), yaxis={"autorange": "reversed"})
+    explain(fig, colours={ALERT: _(chart_words.PRINTED_WRONG), HIT: _(chart_words.PRINTED_RIGHT)})
     return _layout(fig, _("Printed minus exact: red bars are numbers the documents get wrong"), _("printed − exact"), "")

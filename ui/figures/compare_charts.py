@@ -6,10 +6,12 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from content import metrics as metric_texts
+from content import charts as chart_words
 from content import compare as words
 from content import numbers
 from content.i18n import _
 from metrics import significance
+from ui.chart_text import explain
 from ui.figures.charts import PALETTE, _layout, guide
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
@@ -49,6 +51,15 @@ def forest_plot(table: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
                    for m, d, lo, hi, p in zip(metrics, rows["delta"], rows["ci_low"], rows["ci_high"], rows["p_adjusted"], strict=True)],
         hoverinfo="text", showlegend=False))
     guide(fig, x=0, color=UNCLEAR)
+    verdicts = significance.winners(rows, alpha=alpha)
+    explain(fig, colours={BETTER: _(words.VERDICTS["B better"]), WORSE: _(words.VERDICTS["A better"]),
+                          UNCLEAR: _(words.VERDICTS["no clear difference"])},
+            columns={"x": _(words.FOREST_AXIS), "y": _("metric")},
+            # every metric's difference, grouped by verdict (best first, as the table lists them)
+            summary=chart_words.parts([chart_words.group(_(words.VERDICTS[verdict]), [
+                chart_words.point(metric, [numbers.number(rows.at[metric, "delta"], 4, sign=True)])
+                for metric in metrics[::-1] if verdicts[metric] == verdict])
+                for verdict in words.VERDICTS if (verdicts == verdict).any()]))
     fig.update_layout(height=max(260, 60 + 42 * len(metrics)), separators=numbers.plotly_separators())
     return _layout(fig, _(words.FOREST_TITLE), _(words.FOREST_AXIS), "")
 

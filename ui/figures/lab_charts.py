@@ -8,9 +8,11 @@ import plotly.graph_objects as go
 
 from plotly.subplots import make_subplots
 
+from content import charts as chart_words
 from content import metrics as metric_texts
 from content import numbers
 from content.i18n import N_, _
+from ui.chart_text import explain, reference
 from ui.markup.text import plotly as plotly_text
 from ui.figures.charts import ALERT as ACCENT
 from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout, guide
@@ -40,6 +42,14 @@ def rank_arrows(changes: pd.DataFrame) -> go.Figure:
     fig.update_yaxes(range=[n + 0.7, 0.3], dtick=1)
     moved = int(changes["moved"].sum())
     fig.update_layout(separators=numbers.plotly_separators())
+    place = lambda rank: "—" if pd.isna(rank) else numbers.integer(rank)  # noqa: E731
+    explain(fig, summary=chart_words.moves(
+        [chart_words.moved(str(row.item), place(row.rank_a), place(row.rank_b))
+         for row in changes[changes["moved"]].itertuples()], len(changes) - moved),
+        table=([_("item"), _("list A"), _("list B"), _("relevant")],
+               [[str(row.item), None if pd.isna(row.rank_a) else int(row.rank_a),
+                 None if pd.isna(row.rank_b) else int(row.rank_b),
+                 _("relevant") if row.relevant else _(chart_words.NOT_RELEVANT)] for row in changes.itertuples()]))
     return _layout(fig, _("A → B: {moved} item(s) moved (green = relevant)").format(moved=numbers.integer(moved)),
                    "", _("rank"), height=max(320, 36 * n + 90))
 
@@ -60,9 +70,9 @@ def metric_lines(sweep: pd.DataFrame, x: str, keys, current: int, k: int | None 
     colors = [PALETTE[index % len(PALETTE)] for index in range(len(keys))]
     names = [metric_texts.label(key) for key in keys]
     # One marker trace for all metrics, so each frame is one small trace (frames are costly to build).
-    fig.add_trace(go.Scatter(x=[current] * len(keys), y=at.loc[current, list(keys)].tolist(), mode="markers",
-                             showlegend=False, marker={"size": 12, "color": colors}, text=names,
-                             hovertemplate="%{text}: %{y:.4f}<extra></extra>", name=_("current step")))
+    fig.add_trace(reference(go.Scatter(x=[current] * len(keys), y=at.loc[current, list(keys)].tolist(), mode="markers",
+                                       showlegend=False, marker={"size": 12, "color": colors}, text=names,
+                                       hovertemplate="%{text}: %{y:.4f}<extra></extra>", name=_("current step"))))
     marker_trace = len(keys)
     fig.frames = [go.Frame(name=str(s), traces=[marker_trace],
                            data=[go.Scatter(x=[s] * len(keys), y=at.loc[s, list(keys)].tolist())]) for s in steps]
@@ -123,6 +133,9 @@ def random_histograms(samples: pd.DataFrame, table: pd.DataFrame, labels: dict[s
                           "bgcolor": "rgba(255,255,255,0.8)", "font": {"color": "black"}})
     fig.add_traces(traces)
     fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
+    explain(fig, summary=chart_words.parts([
+        chart_words.random_baseline(labels[row.metric], numbers.short(row.value, 4), numbers.short(row.expected, 4))
+        for row in table.itertuples()]), columns={"x": _("value"), "y": _(chart_words.SHARE_OF_ORDERINGS)})
     fig.update_layout(separators=numbers.plotly_separators())
     fig.update_xaxes(nticks=5)  # a few labels a panel: on a phone they neither collide nor tilt
     return _layout(fig, _("Random orderings of your items: red = your list, dashed = E[random]"), "", "",
@@ -154,9 +167,18 @@ def sampled_sweep(table: pd.DataFrame, metric: str, label: str, current: int, fu
                                  name=_("model {name}").format(name=model), line={"color": color}))
     # Vertical markers as traces: a shape's annotation on a log axis would need log10 coordinates.
     for x, text, dash in ((current, f"n = {numbers.integer(current)}", "dash"), (full_n, _("full catalogue"), "dot")):
-        fig.add_trace(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text], textposition="bottom left",
-                                 line={"color": MARKER if dash == "dash" else MISS, "dash": dash},
-                                 showlegend=False, hoverinfo="skip"))
+        fig.add_trace(reference(go.Scatter(x=[x, x], y=[0, 1.06], mode="lines+text", text=["", text],
+                                           textposition="bottom left",
+                                           line={"color": MARKER if dash == "dash" else MISS, "dash": dash},
+                                           showlegend=False, hoverinfo="skip")))
+    at = {model: table[table["model"] == model].set_index("n_negatives")[metric] for model in ("A", "B")}
+    explain(fig, summary=chart_words.parts([
+        chart_words.at_point(where, [chart_words.named_value(_("model {name}").format(name=model),
+                                                             numbers.short(at[model].get(x, float("nan")), 4))
+                                     for model in ("A", "B") if x in at[model].index])
+        for x, where in ((current, f"n = {numbers.integer(current)}"),
+                         (full_n, chart_words.point(_("full catalogue"), [f"n = {numbers.integer(full_n)}"])))
+        if any(x in at[model].index for model in ("A", "B"))]) or None)
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, 1.1])
     fig.update_layout(separators=numbers.plotly_separators())

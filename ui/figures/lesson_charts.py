@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import charts as chart_words
 from content import numbers
 from content.i18n import _
+from ui.chart_text import explain, reference
 from ui.figures.charts import HEATMAP_SCALE, HEATMAP_TEXT, HIT, IDEAL, MISS, NEUTRAL, PALETTE, _layout, guide
 
 MOVING = "#c62828"
@@ -94,6 +96,7 @@ def walking_bars(tables: list[pd.DataFrame], moving_item, captions: list[str], *
     fig = animated(frames, x_title=_("rank"), y_title=y_title, duration=duration, x_range=[0.5, n + 0.5],
                    y_range=[0, y_max * 1.2])
     fig.update_layout(showlegend=False)
+    explain(fig, colours={MOVING: _(chart_words.MOVING), HIT: _("hit"), MISS: _("miss")}, columns={"text": _("item")})
     return fig
 
 
@@ -104,13 +107,15 @@ def roc_drawing(points: pd.DataFrame, captions: list[str], *, duration: int) -> 
         shown = points.iloc[: i + 1]
         last = i == len(points) - 1
         traces = [
-            go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=_("chance (AUC = {auc})").format(auc=numbers.general(0.5)),
-                       line={"color": "grey", "dash": "dash"}),
+            reference(go.Scatter(x=[0, 1], y=[0, 1], mode="lines",
+                                 name=_("chance (AUC = {auc})").format(auc=numbers.general(0.5)),
+                                 line={"color": "grey", "dash": "dash"})),
             go.Scatter(x=shown["fpr"].tolist(), y=shown["tpr"].tolist(), mode="lines+markers", name=_("ROC so far"),
                        fill="tozeroy" if last else "none", line={"color": NEUTRAL, "width": 3}, marker={"size": 9}),
-            go.Scatter(x=[shown["fpr"].iloc[-1]], y=[shown["tpr"].iloc[-1]], mode="markers", name=_("threshold now"),
-                       marker={"size": 16, "color": MOVING, "symbol": "circle-open", "line": {"width": 3}},
-                       cliponaxis=False),  # at (0, 0) and (1, 1) the ring sits on the axes: drawn whole
+            reference(go.Scatter(x=[shown["fpr"].iloc[-1]], y=[shown["tpr"].iloc[-1]], mode="markers",
+                                 name=_("threshold now"),
+                                 marker={"size": 16, "color": MOVING, "symbol": "circle-open", "line": {"width": 3}},
+                                 cliponaxis=False)),  # at (0, 0) and (1, 1) the ring sits on the axes: drawn whole
         ]
         frames.append((f"{i}", traces, captions[i]))
     # Taller than the other animations: on a phone the wrapped title, the legend and the Play row left the
@@ -122,8 +127,8 @@ def roc_drawing(points: pd.DataFrame, captions: list[str], *, duration: int) -> 
 def loss_marker(frames_table: pd.DataFrame, captions: list[str], *, duration: int) -> go.Figure:
     """The −ln p curve and one impression sliding along it (columns ``probability``, ``sample_loss``)."""
     p = np.linspace(0.005, 1, 200)
-    curve = go.Scatter(x=p.tolist(), y=(-np.log(p)).tolist(), mode="lines", name=_("−ln(p of what happened)"),
-                       line={"color": "grey"})
+    curve = reference(go.Scatter(x=p.tolist(), y=(-np.log(p)).tolist(), mode="lines",
+                                 name=_("−ln(p of what happened)"), line={"color": "grey"}))
     frames = []
     for i, row in enumerate(frames_table.itertuples()):
         marker = go.Scatter(x=[row.probability], y=[row.sample_loss], mode="markers+text", name=_("the click"),
@@ -168,6 +173,7 @@ def ranking_puzzle(table: pd.DataFrame, k: int, title: str) -> go.Figure:
                   annotation_text=_("top {k}").format(k=k), annotation_position="outside top left")
     fig.update_yaxes(visible=False)
     fig.update_layout(height=220, showlegend=False)
+    explain(fig, colours={HIT: _("relevant"), MISS: _(chart_words.NOT_RELEVANT)}, columns={"text": _("item")})
     return _layout(fig, title, _("rank"), "")
 
 
@@ -179,6 +185,11 @@ def users_puzzle(names, hits: list[list[bool]]) -> go.Figure:
                                colorscale=[[0, MISS], [1, HIT]], showscale=False, xgap=3, ygap=3))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=260)
+    ranks = [[numbers.integer(j + 1) for j, hit in enumerate(row) if hit] for row in hits]
+    explain(fig, summary=chart_words.parts([chart_words.relevant_ranks(str(name), shown)
+                                            for name, shown in zip(names, ranks, strict=True)]),
+            table=([_("user"), _(chart_words.RELEVANT_AT)],
+                   [[str(name), chart_words.listing(shown)] for name, shown in zip(names, ranks, strict=True)]))
     return _layout(fig, _("Each user's list: green = relevant item"), _("rank"), "")
 
 
@@ -187,6 +198,8 @@ def values_puzzle(labels, values, title: str, y_title: str, colours=None) -> go.
     fig = go.Figure(go.Bar(x=[str(x) for x in labels], y=list(values), marker_color=colours or NEUTRAL,
                            text=[numbers.general(v) for v in values], textposition="outside", name=y_title))
     fig.update_layout(height=320, showlegend=False)
+    if colours:
+        explain(fig, colours={HIT: _("click"), MISS: _("no click")})
     return _layout(fig, title, "", y_title)
 
 
@@ -214,5 +227,6 @@ def threshold_and_confusion(y_true, y_score, threshold: float, counts: dict[str,
     fig.update_yaxes(range=[0, 1.05], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_layout(height=360, showlegend=False)
+    explain(fig, colours={HIT: _("click"), MISS: _("no click")})
     return _layout(fig, _("Scores at or above {threshold} are predicted clicks (red outline), making this confusion "
                           "matrix").format(threshold=numbers.general(threshold)), "", "")

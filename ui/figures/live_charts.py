@@ -8,6 +8,7 @@ from content import numbers as notation
 from content.classroom import option_text
 from content.i18n import _
 from content.pages import live as words
+from ui.chart_text import explain
 from ui.markup import text
 from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout, guide
 
@@ -21,6 +22,8 @@ def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -
                 "line": {"color": [MARKER if label == mine else "rgba(0,0,0,0)" for label, _, _ in counts],
                          "width": 4}},
         hovertemplate=_(words.HOVER) + "<extra></extra>"))
+    explain(fig, colours={HIT: _(words.RIGHT_ANSWER), MISS: _(words.WRONG_ANSWER)},
+            columns={"x": _(words.ANSWER_AXIS)})
     fig = _layout(fig, _(words.BARS_TITLE), None, _(words.STUDENTS_AXIS), height=340)
     fig.update_layout(separators=notation.plotly_separators())
     _whole_students(fig, max((n for _, n, _ in counts), default=1))

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import charts as chart_words
+from content import numbers
 from content.i18n import _
 from content.pages import protocols as words
+from ui.chart_text import explain
 from ui.figures.charts import PALETTE, _layout
 from ui.markup.text import plotly as plotly_text
 
@@ -37,5 +40,11 @@ def rank_slopes(before: pd.Series, after: pd.Series, labels: tuple[str, str], me
     fig.update_xaxes(range=[-0.15, 1.95], tickvals=[0, 1], ticktext=[plotly_text(label) for label in labels],
                      showgrid=False, zeroline=False)
     fig.update_yaxes(range=[n + 0.5, 0.5], dtick=1, zeroline=False)
+    names = {name: words.model_name(name) for name in before.index}
+    changed = [name for name in before.index if before[name] != after[name]]
+    explain(fig, summary=chart_words.moves([chart_words.moved(names[name], numbers.integer(before[name]),
+                                                              numbers.integer(after[name])) for name in changed],
+                                           n - len(changed)),
+            table=([_("model"), *labels], [[names[name], int(before[name]), int(after[name])] for name in before.index]))
     title = _("{metric}: each model's place (1 = best)").format(metric=metric)
     return _layout(fig, title, "", _("place"), height=max(300, 60 * n + 140))
