@@ -154,7 +154,9 @@ for column, (who, shown_as, b) in zip(columns, ((convention, library, theirs), (
 
 st.markdown(words.check_it_yourself(words_of.possessive(library)))
 code = snippet(library, case.recommended, case.ground_truth, case.k)
-st.code(code.code, language=code.language)
+# Wrapped: a line wider than the column would make the block a scrolling region a keyboard cannot reach
+# (Streamlit focuses the block around it, not the <pre> that scrolls); the copy button copies the lines as written.
+st.code(code.code, language=code.language, wrap_lines=True)
 st.caption(_(words.TESTED) if code.tested else words.not_run(library))
 
 pitfalls(*[_(line) for line in words.PITFALLS])
