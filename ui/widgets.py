@@ -29,6 +29,16 @@ from ui.state import changed_from_example, init_state, load_example
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
 # lines by ui.markup.formulas) fit 390 px.
+# Keyboard focus (WCAG 2.4.7): one 2 px ring around what is seen, on every page. Streamlit's own were a faint pink
+# halo (slider thumb, buttons), a pale grey row (radio option), a 1 px border (text boxes), nothing around the data
+# grid's canvas or the sidebar links; react-aria hides the real radio, checkbox and slider inputs, so the ring goes
+# on the element that draws them (:has). The grid's ring is :focus-within (shown after a click too): Chromium does not
+# restyle :has(:focus-visible) when the focus moves between the cells of the canvas's hidden table, so the ring
+# went out at the first arrow key. A sidebar link's ring is drawn inside it (the sidebar clips overflow).
+FOCUS_COLOUR = "#1f6feb"
+"""The keyboard focus ring: at least 3:1 against white (4.6) and Streamlit's dark backgrounds (#0e1117: 4.1,
+the dark sidebar #262730: 3.2), so one colour serves the light and the dark theme (WCAG 1.4.11)."""
+
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
 [data-testid="stMain"] h1 { font-size: 2.25rem; }
@@ -38,7 +48,15 @@ PAGE_CSS = """
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 .st-key-document_language { display: none; }
 [data-testid="stFileUploaderDropzoneInstructions"], [data-testid="InputInstructions"] { display: none; }
-"""
+""" + """
+:is(a, button, summary, [role="button"], [role="tab"]):focus-visible,
+[data-testid="stSlider"] [data-rac]:has(> div > input:focus-visible),
+:is([data-testid="stRadioOption"], [data-testid="stCheckbox"] label):has(input:focus-visible),
+:is([data-testid="stTextInputRootElement"], [data-testid="stNumberInputContainer"], [data-testid="stTextAreaRootElement"],
+    [data-rac][role="group"]):has(> :is(input, textarea):focus-visible),
+[data-testid="stDataFrameResizable"]:focus-within { outline: 2px solid FOCUS !important; outline-offset: 2px; }
+[data-testid="stSidebar"] a:focus-visible { outline-offset: -2px; }
+""".replace("FOCUS", FOCUS_COLOUR)
 
 
 LESSONS_PAGE = next(entry.path for entry in PAGES if entry.topic == "lessons")
