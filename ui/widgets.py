@@ -35,6 +35,8 @@ from ui.state import changed_from_example, init_state, load_example
 # on the element that draws them (:has). The grid's ring is :focus-within (shown after a click too): Chromium does not
 # restyle :has(:focus-visible) when the focus moves between the cells of the canvas's hidden table, so the ring
 # went out at the first arrow key. A sidebar link's ring is drawn inside it (the sidebar clips overflow).
+# A collapsed sidebar is only moved off screen: its 25 links and the language picker stayed in the Tab order,
+# focused unseen (the live class opens with it collapsed, and so does a phone); hidden, Tab skips them.
 FOCUS_COLOUR = "#1f6feb"
 """The keyboard focus ring: at least 3:1 against white (4.6) and Streamlit's dark backgrounds (#0e1117: 4.1,
 the dark sidebar #262730: 3.2), so one colour serves the light and the dark theme (WCAG 1.4.11)."""
@@ -56,6 +58,7 @@ PAGE_CSS = """
     [data-rac][role="group"]):has(> :is(input, textarea):focus-visible),
 [data-testid="stDataFrameResizable"]:focus-within { outline: 2px solid FOCUS !important; outline-offset: 2px; }
 [data-testid="stSidebar"] a:focus-visible { outline-offset: -2px; }
+[data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
 """.replace("FOCUS", FOCUS_COLOUR)
 
 
