@@ -14,6 +14,7 @@ from code_editor import code_editor
 
 from content.i18n import _
 from content.pages import kata_tools as words
+from ui.widgets import FOCUS_COLOUR
 
 OPTIONS = {
     "showLineNumbers": True,
@@ -33,6 +34,14 @@ PROPS = {"enableLiveAutocompletion": False, "enableBasicAutocompletion": False, 
 # that lets a keyboard user out of Ace: that command moves to an unused chord.
 KEYBINDINGS = {"commands": [{"name": "exitSession", "bindkey": {"win": "Ctrl-Alt-Shift-F12",
                                                                  "mac": "Command-Alt-Shift-F12"}}]}
+# Ace marks the part a keyboard user is on (gutter or text, before Enter) with a light-blue inset line of 2.9:1 on
+# white, and shows nothing but the caret once they type: the page's focus ring (ui.widgets.PAGE_CSS) instead, inside
+# the editor's frame (the component's globalCSS is the only way in). While typing it is drawn over the editor
+# (::after): an outline of the editor itself is hidden under its gutter and text, which are positioned above it.
+EDITOR_CSS = (f".ace_editor .ace_keyboard-focus:focus {{ box-shadow: none; outline: 2px solid {FOCUS_COLOUR} !important;"
+              f" outline-offset: -2px; }}\n"
+              f".ace_editor.ace_focus::after {{ content: ''; position: absolute; inset: 0; z-index: 10; pointer-events: none;"
+              f" outline: 2px solid {FOCUS_COLOUR}; outline-offset: -2px; }}")
 LINES = [16, 32]  # the editor grows with the code between these many lines
 _GENERATION = "_kata_editor_generation"
 CURRENT_KEY = "_kata_editor_key"
@@ -62,7 +71,7 @@ def code_box(problem_key: str, code: str, limit: int) -> tuple[str | None, bool]
     key = _key(problem_key)
     st.session_state[CURRENT_KEY] = key
     response = code_editor(code, lang="python", key=key, response_mode="blur", height=LINES, options=OPTIONS,
-                           keybindings=KEYBINDINGS,
+                           keybindings=KEYBINDINGS, component_props={"globalCSS": EDITOR_CSS},
                            props={**PROPS, "placeholder": _(words.EDITOR_PLACEHOLDER), "theme": THEMES[_theme()]})
     st.caption(_(words.KEYBOARD))
     sent_id = response.get("id") if isinstance(response, dict) else None

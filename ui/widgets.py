@@ -35,6 +35,18 @@ from ui.state import changed_from_example, init_state, load_example
 # The value over a slider's thumb is in the accent colour, and the dark theme's (#cf4250) reads 3.9:1 on
 # its background: there it is lightened to 5.4:1 (light-dark() follows the color-scheme Streamlit sets on
 # .stApp); the light theme keeps Streamlit's own accent, 5.2:1 on white.
+# Keyboard focus (WCAG 2.4.7): one 2 px ring around what is seen, on every page. Streamlit's own were a faint pink
+# halo (slider thumb, buttons), a pale grey row (radio option), a 1 px border (text boxes), nothing around the data
+# grid's canvas or the sidebar links; react-aria hides the real radio, checkbox and slider inputs, so the ring goes
+# on the element that draws them (:has). The grid's ring is :focus-within (shown after a click too): Chromium does not
+# restyle :has(:focus-visible) when the focus moves between the cells of the canvas's hidden table, so the ring
+# went out at the first arrow key. A sidebar link's ring is drawn inside it (the sidebar clips overflow).
+# A collapsed sidebar is only moved off screen: its 25 links and the language picker stayed in the Tab order,
+# focused unseen (the live class opens with it collapsed, and so does a phone); hidden, Tab skips them.
+FOCUS_COLOUR = "#1f6feb"
+"""The keyboard focus ring: at least 3:1 against white (4.6) and Streamlit's dark backgrounds (#0e1117: 4.1,
+the dark sidebar #262730: 3.2), so one colour serves the light and the dark theme (WCAG 1.4.11)."""
+
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
 [data-testid="stMain"] h1 { font-size: 2.25rem; }
@@ -46,7 +58,15 @@ PAGE_CSS = """
 [data-testid="stFileUploaderDropzoneInstructions"], [data-testid="InputInstructions"] { display: none; }
 .stApp [data-testid="stCaptionContainer"] { opacity: 0.75; }
 .stApp [data-testid="stSliderThumbValue"] { color: light-dark(#c53948, #d66c76); }
-"""
+:is(a, button, summary, [role="button"], [role="tab"]):focus-visible,
+[data-testid="stSlider"] [data-rac]:has(> div > input:focus-visible),
+:is([data-testid="stRadioOption"], [data-testid="stCheckbox"] label):has(input:focus-visible),
+:is([data-testid="stTextInputRootElement"], [data-testid="stNumberInputContainer"], [data-testid="stTextAreaRootElement"],
+    [data-rac][role="group"]):has(> :is(input, textarea):focus-visible),
+[data-testid="stDataFrameResizable"]:focus-within { outline: 2px solid FOCUS !important; outline-offset: 2px; }
+[data-testid="stSidebar"] a:focus-visible { outline-offset: -2px; }
+[data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
+""".replace("FOCUS", FOCUS_COLOUR)
 
 
 LESSONS_PAGE = next(entry.path for entry in PAGES if entry.topic == "lessons")

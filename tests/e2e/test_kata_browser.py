@@ -43,6 +43,11 @@ def type_code(page: Page, code: str) -> None:
     """Type ``code`` key by key as a person does in an editor that auto-indents: after Enter the editor
     keeps the indentation (one level more after a colon); Tab adds a level, Backspace removes one."""
     page.frame_locator(EDITOR).locator(".ace_content").click()
+    type_over(page, code)
+
+
+def type_over(page: Page, code: str) -> None:
+    """In the editor that has the focus, replace everything with ``code``, key by key (see type_code)."""
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
     indent = 0
