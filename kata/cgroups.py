@@ -177,8 +177,12 @@ class RunGroup:
             return False
 
 
-    def remove(self, timeout: float = 2.0) -> None:
-        """Kill whatever is left in the group, then remove it (the kernel refuses while a process is in)."""
+    def remove(self, timeout: float = 10.0) -> None:
+        """Kill whatever is left in the group, then remove it (the kernel refuses while a process is in).
+
+        The verdict waits for this: a run must not outlive it, and its slot's uid is handed to the next run. A
+        killed process can take seconds to finish exiting on a loaded machine (at a load of 14 on two cores a
+        bubblewrap was still running 2 s after its SIGKILL), hence the generous clock; it is only spent then."""
         deadline = time.monotonic() + timeout
         pending = list(self.folders)
         while pending and time.monotonic() < deadline:
