@@ -26,7 +26,9 @@ from ui.state import changed_from_example, init_state, load_example
 # Less empty space above the title, a title small enough to share its line with the lesson link, a tighter line under each card's number (same font size), so
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
-# lines by ui.markup.formulas) fit 390 px.
+# lines by ui.markup.formulas) fit 390 px. A page link's label (the sidebar's too), a card's label and a
+# checkbox's go on to a second line where Streamlit kept them to one and cut them (a page link with no
+# ellipsis at all): a Turkish or Chinese label is often longer than the English one that fitted.
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 3rem; }
 [data-testid="stMain"] h1 { font-size: 2.25rem; }
@@ -35,6 +37,12 @@ PAGE_CSS = """
 .katex-display > .katex { font-size: 1.1em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 .st-key-document_language { display: none; }
+[data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"])
+  { white-space: normal; height: auto; min-height: 1.75rem; display: flex; align-items: center; }
+[data-testid="stPageLink-NavLink"] [data-testid="stMarkdownContainer"], [data-testid="stPageLink-NavLink"] p
+  { white-space: normal; height: auto; line-height: 1.35; }
+[data-testid="stMetricLabel"] .stMarkdownEllipsis, [data-testid="stMetricLabel"] .stMarkdownEllipsis p,
+[data-testid="stCheckbox"] .stMarkdownEllipsis, [data-testid="stCheckbox"] .stMarkdownEllipsis p { white-space: normal; }
 """
 
 
