@@ -182,7 +182,7 @@ COLUMN_WORDS = {name: _(label) for name, label in words.COLUMNS.items()}
 left, right = st.columns([7, 4])
 with left:
     show_table(yd.trap_table(traps),
-               column_config={"trap": st.column_config.TextColumn(COLUMN_WORDS["trap"], width=320),
+               column_config={"trap": st.column_config.TextColumn(COLUMN_WORDS["trap"]),  # as wide as its longest trap
                               "users": st.column_config.NumberColumn(COLUMN_WORDS["users"], width=70),
                               "rows": st.column_config.NumberColumn(COLUMN_WORDS["rows"], width=70)})
 with right:

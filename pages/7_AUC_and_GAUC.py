@@ -91,16 +91,17 @@ else:
 
     st.header(_(words.GAUC_HEADER))
     table = cls.gauc_table(users, labels, scores)
-    table["skipped_because"] = [words.single_class(c == n) if why else ""
-                                for c, n, why in zip(table["clicks"], table["impressions"], table["skipped_because"],
-                                                     strict=True)]
+    # A skipped user has clicks only (True) or none (False); the note says why in full, the table in two words.
+    only_clicks = [c == n if why else None for c, n, why in zip(table["clicks"], table["impressions"],
+                                                                table["skipped_because"], strict=True)]
+    table["skipped_because"] = ["" if one is None else words.single_class_short(one) for one in only_clicks]
     results = {weight: cls.gauc(users, labels, scores, weight=weight) for weight in cls.GAUC_WEIGHTS}
     skipped = results["impressions"][1]
     if skipped:
-        who = table[table["skipped_because"] != ""]
         st.info(
             words.skipped(skipped) + "\n\n"
-            + "\n".join(f"- **{text.markdown(u)}**: {text.markdown(why)}" for u, why in zip(who["user"], who["skipped_because"], strict=True)),
+            + "\n".join(f"- **{text.markdown(u)}**: {text.markdown(words.single_class(one))}"
+                        for u, one in zip(table["user"], only_clicks, strict=True) if one is not None),
             icon="ℹ️")
     if math.isnan(results["impressions"][0]):
         st.info(_(words.GAUC_UNDEFINED), icon="ℹ️")

@@ -94,6 +94,13 @@ def test_single_class_explains_why_auc_is_undefined(auc):
     assert not chart_specs(auc)
 
 
+def test_a_skipped_user_has_a_short_reason_in_the_table_and_the_whole_one_in_the_note_above(auc):
+    # The whole sentence was cut by its column in every language (at 1280 too): the table says it in two words.
+    table = table_with(auc, "skipped_because")
+    assert table.set_index("user")["skipped_because"].to_dict() == {"user1": "", "user2": "", "user3": "clicks only"}
+    assert "- **user3**: AUC is undefined: every label is positive (1), so there is no negative sample" in texts(auc)
+
+
 def test_label_2_is_named_and_the_rest_still_scored(auc):
     edit(auc, "scores", edited_rows={0: {"label": 2}})
     assert "Scores table, row 1: label is 2, not 0 or 1, so that row is left out." in texts(auc)

@@ -29,9 +29,9 @@ def ground_truth_columns() -> dict:
     """The ground truth's editor columns, labelled in the reader's language."""
     return {
         "item": st.column_config.TextColumn(
-            _("Item"), help=_("Relevant items, recommended or not (like the NumPy tutorial's 999)."), width=85),
+            _("Item"), help=_("Relevant items, recommended or not (like the NumPy tutorial's 999).")),
         "grade": st.column_config.TextColumn(
-            _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant."), width=90),
+            _("Grade"), help=_("Relevance grade: 0 = not relevant, 1 = relevant, higher = more relevant.")),
     }
 
 

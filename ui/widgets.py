@@ -29,7 +29,9 @@ from ui.state import changed_from_example, init_state, load_example
 # Less empty space above the title, a title small enough to share its line with the lesson link, a tighter line under each card's number (same font size), so
 # the inputs and results of a page fit a 1280x720 projector, the home page's four rows of cards
 # included once an edit adds delta lines; KaTeX shrinks on a phone so that formulas (broken over
-# lines by ui.markup.formulas) fit 390 px.
+# lines by ui.markup.formulas) fit 390 px. A page link's label (the sidebar's too), a card's label and a
+# checkbox's go on to a second line where Streamlit kept them to one and cut them (a page link with no
+# ellipsis at all): a Turkish or Chinese label is often longer than the English one that fitted.
 # WCAG AA contrast (4.5:1 for text), in both themes: Streamlit fades captions to 60 % opacity, 3.9:1 on
 # white; at 75 % they read at least 5.7:1 on every background of the light theme and 7.4:1 of the dark.
 # The value over a slider's thumb is in the accent colour, and the dark theme's (#cf4250) reads 3.9:1 on
@@ -66,6 +68,12 @@ PAGE_CSS = """
 [data-testid="stDataFrameResizable"]:focus-within { outline: 2px solid FOCUS !important; outline-offset: 2px; }
 [data-testid="stSidebar"] a:focus-visible { outline-offset: -2px; }
 [data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
+[data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"])
+  { white-space: normal; height: auto; min-height: 1.75rem; display: flex; align-items: center; }
+[data-testid="stPageLink-NavLink"] [data-testid="stMarkdownContainer"], [data-testid="stPageLink-NavLink"] p
+  { white-space: normal; height: auto; line-height: 1.35; }
+[data-testid="stMetricLabel"] .stMarkdownEllipsis, [data-testid="stMetricLabel"] .stMarkdownEllipsis p,
+[data-testid="stCheckbox"] .stMarkdownEllipsis, [data-testid="stCheckbox"] .stMarkdownEllipsis p { white-space: normal; }
 """.replace("FOCUS", FOCUS_COLOUR)
 
 

@@ -62,8 +62,18 @@ ONLY_NEGATIVE = N_("AUC is undefined: every label is negative (0), so there is n
                    "against (no positive/negative pair).")
 
 
+# The same reason in the per-user table, under "skipped because": the note above the table gives the whole
+# sentence, which no column of a phone or projector is wide enough for.
+ONLY_CLICKS = N_("clicks only")
+NO_CLICKS = N_("no click")
+
+
 def single_class(all_positive: bool) -> str:
     return _(ONLY_POSITIVE if all_positive else ONLY_NEGATIVE)
+
+
+def single_class_short(all_positive: bool) -> str:
+    return _(ONLY_CLICKS if all_positive else NO_CLICKS)
 
 
 def add_other_label(reason: str) -> str:

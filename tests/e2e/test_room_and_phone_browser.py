@@ -17,10 +17,18 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 
 # Every text holder inside the main area whose text is wider than its box (cut with an ellipsis or hidden).
+# scrollWidth is a whole number: a text over by less than a pixel still ends in "…", so the text's own
+# width (a range around it) is compared with the box's too.
 CUT_TEXTS = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.offsetParent)
   .flatMap(e => [e, ...e.querySelectorAll('*')])
-  .filter(e => e.innerText && e.innerText.trim() && e.scrollWidth > e.clientWidth + 1
-               && getComputedStyle(e).overflow !== 'visible')
+  .filter(e => e.innerText && e.innerText.trim() && getComputedStyle(e).overflow !== 'visible'
+               && (e.scrollWidth > e.clientWidth + 1 || (() => {
+                 const text = document.createRange(), style = getComputedStyle(e);
+                 text.selectNodeContents(e);
+                 const inner = e.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+                               - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+                 return text.getBoundingClientRect().width > inner + 0.1;
+               })()))
   .map(e => e.innerText.trim())"""
 
 

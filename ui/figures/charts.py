@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -21,7 +23,7 @@ PALETTE = [NEUTRAL, HIT, ALERT, "#9b6bd6", "#c86a0a", "#1a9c9c", "#b0774a"]
 HEATMAP_SCALE = [[0.0, "#6b8fd0"], [1.0, "#2c5cc5"]]
 HEATMAP_TEXT = "#ffffff"
 FONT_SIZE = 14  # px: projector-readable; titles 16 px
-TITLE_WIDTH = 38  # characters per title line: fits a 390 px phone beside the toolbar
+TITLE_WIDTH = 38  # columns per title line (a Chinese character takes two): fits a 390 px phone beside the toolbar
 
 
 # Where plotly's add_vline/add_hline put a line's label, by annotation_position: (xanchor, yanchor, end).
@@ -61,13 +63,47 @@ def rank_window(k: int) -> int:
     return max(int(k), 20)
 
 
+# A wide (W) or full-width (F) character, as Chinese is written with, takes two columns of a title
+# line: TITLE_WIDTH counted characters, and a Chinese title of 38 characters ran twice as wide as
+# a phone. A line may break at a space and, since Chinese has no spaces, beside a wide character,
+# but never before closing punctuation nor after opening punctuation ("，", "）" start no line).
+_NO_LINE_START = frozenset("，。、；：！？）》」』】〕〉”’…%)]},.;:!?")
+_NO_LINE_END = frozenset("（《「『【〔〈“‘([{")
+
+
+def _is_wide(character: str) -> bool:
+    return unicodedata.east_asian_width(character) in ("W", "F")
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes on a title line: two for a wide or full-width character, one for any other."""
+    return sum(2 if _is_wide(character) else 1 for character in text)
+
+
+def _pieces(word: str) -> list[str]:
+    """A word (no spaces) cut where a line may break inside it: beside a wide character, except
+    before closing or after opening punctuation. A word with no wide character stays whole."""
+    pieces = [word[:1]]
+    for before, character in zip(word, word[1:]):
+        if ((_is_wide(before) or _is_wide(character))
+                and character not in _NO_LINE_START and before not in _NO_LINE_END):
+            pieces.append(character)
+        else:
+            pieces[-1] += character
+    return pieces
+
+
 def _wrap(title: str, width: int = TITLE_WIDTH) -> list[str]:
+    """``title`` in lines of at most ``width`` columns (``display_width``), broken at spaces and
+    between wide characters; a word longer than a line keeps a line of its own."""
     lines: list[str] = []
     for word in title.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
+        for index, piece in enumerate(_pieces(word)):
+            joined = (" " if index == 0 else "") + piece  # a space between words, none inside one
+            if lines and display_width(lines[-1] + joined) <= width:
+                lines[-1] += joined
+            else:
+                lines.append(piece)
     return lines
 
 
