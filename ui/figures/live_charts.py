@@ -24,7 +24,7 @@ def answers_bars(counts: list[tuple[str, int, bool]], mine: str | None = None) -
         hovertemplate=_(words.HOVER) + "<extra></extra>"))
     explain(fig, colours={HIT: _(words.RIGHT_ANSWER), MISS: _(words.WRONG_ANSWER)},
             columns={"x": _(words.ANSWER_AXIS)})
-    fig = _layout(fig, _(words.BARS_TITLE), None, _(words.STUDENTS_AXIS), height=340)
+    fig = _layout(fig, _(words.BARS_TITLE), None, _(words.STUDENTS_AXIS), height=320)
     fig.update_layout(separators=notation.plotly_separators())
     _whole_students(fig, max((n for _, n, _ in counts), default=1))
     fig.update_xaxes(type="category")
@@ -49,7 +49,7 @@ def answers_histogram(numbers: list[tuple[float, int]], true_value: float, mine:
     fig.layout.annotations[-1].font.color = HIT
     if mine is not None:
         guide(fig, x=mine, dash="dot", text=_(words.YOU), position="bottom right", font_size=14)
-    fig = _layout(fig, _(words.HISTOGRAM_TITLE), _(words.ANSWER_AXIS), _(words.STUDENTS_AXIS), height=340)
+    fig = _layout(fig, _(words.HISTOGRAM_TITLE), _(words.ANSWER_AXIS), _(words.STUDENTS_AXIS), height=320)
     fig.update_layout(separators=notation.plotly_separators(), margin={"t": fig.layout.margin.t + 22})
     _whole_students(fig, max(grouped.values(), default=1))
     return fig
