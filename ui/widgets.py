@@ -106,7 +106,6 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     language.choose()
     st.set_page_config(page_title=_("{title} · RecEval Lab").format(title=title), page_icon=icon, layout="wide")
     st.html(f"<style>{PAGE_CSS}</style>")
-    document_language.mark(i18n.current())
     if st.session_state.pop("_scroll_to_top", False):
         # st.switch_page keeps the scroll position of the page it leaves: open the new one at its top.
         st.html(SCROLL_TO_TOP, unsafe_allow_javascript=True)
@@ -116,6 +115,8 @@ def page(title: str, icon: str, idea: str, *, scenario_link: bool = True) -> Non
     with st.sidebar:
         st.markdown("### RecEval Lab")
         language.picker()
+        # In the sidebar: hidden, its block still takes a gap, and the main column's first screen is counted in pixels.
+        document_language.mark(i18n.current())
         for group, pages in grouped():
             st.caption(_(group))
             for entry in pages:

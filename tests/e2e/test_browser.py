@@ -148,7 +148,7 @@ def test_your_data_reads_a_log_with_repeated_items_once_the_switch_is_on(server,
     wait_until_idle(page)
     read.click()
     wait_until_idle(page)
-    expect(page.get_by_text("1 repeated recommendation row(s) left out")).to_be_visible()
+    expect(page.get_by_text("1 repeated recommendation row left out")).to_be_visible()
     # MRR: u1's b at rank 2 (a's second copy gone), u2's c at rank 1: (1/2 + 1) / 2.
     expect(page.locator(".katex").filter(has_text=r"\frac{1.5000}{2}=0.7500")).to_have_count(1)
     no_exception_box(page)

@@ -58,7 +58,7 @@ def test_a_teacher_and_three_students_through_a_predict_step(server, browser):
         teacher.get_by_role("button", name="Start a class").click()
         code = teacher.get_by_test_id("live-code")
         expect(code).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
-        expect(teacher.locator("img[src*='svg'], svg").first).to_be_visible()
+        expect(teacher.get_by_test_id("stMain").get_by_test_id("stImage").first).to_be_visible()  # the QR code
         link = teacher.locator("code").filter(has_text="/class/").first.inner_text().strip()
         # The join link is the phones' light view, with the class and the teacher's language, never the key.
         assert link.endswith(f"/class/{code.inner_text()}?lang=en") and "teacher" not in link

@@ -50,7 +50,7 @@ def test_a_phone_by_keyboard_and_a_turkish_phone_join_answer_and_follow_the_teac
 
             show(store, room, HR)  # the teacher's Next: both screens move without a click
             expect(phone.get_by_role("heading", name=HR.title)).to_be_visible(timeout=FOLLOW)
-            expect(turkish.get_by_role("heading", name="Daha kısa bir pencere için HR@K'yi tahmin et")).to_be_visible(
+            expect(turkish.get_by_role("heading", name="Daha kısa bir pencere için HR@K'yi tahmin edin")).to_be_visible(
                 timeout=FOLLOW)
             expect(phone.get_by_role("heading", name=HR.title)).to_be_focused()  # a screen reader hears the step
             phone.get_by_role("radio", name="down").check()
@@ -107,7 +107,7 @@ def _in_turkish(turkish: Page, base: str, code: str) -> None:
     expect(turkish.locator("html")).to_have_attribute("lang", "tr")
     turkish.get_by_label("Takma ad", exact=False).fill("Ayşe")
     turkish.get_by_role("button", name="Katıl").click()
-    expect(turkish.get_by_role("heading", name="Recall@10'u tahmin et")).to_be_visible(timeout=FOLLOW)
+    expect(turkish.get_by_role("heading", name="Recall@10'u tahmin edin")).to_be_visible(timeout=FOLLOW)
     turkish.get_by_role("radio", name="1.0").check()
     expect(turkish.get_by_role("status").filter(has_text="alındı")).to_be_visible()
     turkish.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-question.png"), full_page=True)
