@@ -5,6 +5,7 @@ import streamlit as st
 from content import i18n
 from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
+from content.lessons import protocols as protocol_words
 from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
@@ -99,11 +100,15 @@ def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
 
 
 def formulas(view: engine.View, keys, previous: dict[str, str] | None) -> None:
-    """General formula, then the one with numbers: numbers changed since ``previous`` in red."""
+    """General formula, then the one with numbers: numbers changed since ``previous`` in red. A general formula
+    the key before showed (one metric of two models) is not repeated."""
+    shown = None
     for key in keys:
         if key not in view.general:
             continue
-        st.latex(SMALL + engine.stacked(view.general[key]))
+        if view.general[key] != shown:
+            st.latex(SMALL + engine.stacked(view.general[key]))
+            shown = view.general[key]
         if key in view.substituted:
             st.latex(SMALL + engine.highlight(view.substituted[key], (previous or {}).get(key)))
 
@@ -173,8 +178,15 @@ step_buttons(top[2], top[3], back=back_keys, next=next_keys)
 st.subheader(_(step.title))
 st.markdown(_(step.text))
 chart_key = f"lessons_chart_{key}_{index}"
+missing = engine.data_missing(step)
+if engine.needs_data(step) and not missing:
+    with st.spinner(_(protocol_words.PREPARING)):
+        engine.prepare(step)
 
-if step.kind == "show":
+if missing:
+    st.warning(_(protocol_words.DATA_MISSING), icon="🗄️")
+
+elif step.kind == "show":
     view = engine.step_view(step)
     show_view(view, keys or list(view.values), engine.previous_formulas(lesson.steps, index), chart_key)
 
@@ -202,9 +214,8 @@ elif step.kind == "predict":
         with asking:
             st.caption(_(words.CHOOSE_TO_REVEAL))
             general = engine.step_view(step).general
-            for metric_key in metric_keys:
-                if metric_key in general:
-                    st.latex(SMALL + engine.stacked(general[metric_key]))
+            for formula in dict.fromkeys(general[key] for key in metric_keys if key in general):  # each once
+                st.latex(SMALL + engine.stacked(formula))
         puzzles = [step.scenario] + ([question.other] if question.other else [])
         with data:
             for number, scenario in enumerate(puzzles):

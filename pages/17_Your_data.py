@@ -13,6 +13,7 @@ from metrics.synthetic import synthetic_log
 from ui.figures import batch_charts
 from ui.markup import text
 from ui.controllers import your_data as yd
+from ui.handoff import replace_log
 from ui.state import _put, ground_truth_table, recommended_table
 from ui.integer_box import integer_box
 from ui.uploads import file_input
@@ -43,14 +44,6 @@ def synthetic(settings: dict) -> yd.Log:
 def chosen_files(*uploads) -> tuple | None:
     """What identifies the files in the uploaders, to tell whether the log shown was read from them."""
     return tuple(None if u is None else u.file_id for u in uploads) if any(uploads) else None
-
-
-def replace_log(log: yd.Log, files: tuple | None = None) -> None:
-    st.session_state["yd_log"] = log
-    st.session_state["yd_log_files"] = files
-    st.session_state["yd_log_version"] = st.session_state.get("yd_log_version", 0) + 1
-    st.session_state["yd_error"] = None
-    st.session_state["yd_opened"] = None
 
 
 if st.session_state.get("yd_log") is None:

@@ -6,10 +6,12 @@ from content import compare as words_of
 from content import numbers
 from content.i18n import _
 from content.pages import compare as words
+from content.pages import protocols as lab_words
 from content.your_data import error_message
 from metrics import batch, beyond_accuracy, readers, significance
 from metrics.synthetic_pair import experiment
 from ui.figures import compare_charts
+from ui.handoff import COMPARE_PAIR
 from ui.markup import text
 from ui.integer_box import integer_box
 from ui.uploads import file_input
@@ -67,10 +69,18 @@ def read_upload(upload, kind: str):
     return readers.read_table(upload.getvalue(), kind, filename=upload.name, max_rows=MAX_ROWS)
 
 
-source = choice(st.radio, _(words.DATA), list(words.SOURCES), "compare_source", horizontal=True,
+handed = st.session_state.get(COMPARE_PAIR)  # a pair the protocol lab handed over, if any
+sources = [key for key in words.SOURCES if key != words.LAB or handed is not None]
+source = choice(st.radio, _(words.DATA), sources, "compare_source", horizontal=True,
                 format_func=lambda key: _(words.SOURCES[key]))
 synthetic = source == words.SYNTHETIC
-if synthetic:
+if source == words.LAB:
+    recs_a, recs_b, truth, origin = handed
+    categories = None
+    _lab, model_a, model_b, split, tuned = origin
+    st.info(words.lab_caption(lab_words.model_name(model_a), lab_words.model_name(model_b),
+                              lab_words.handed_setting(split, tuned), truth["user"].nunique()), icon="🧫")
+elif synthetic:
     left, middle, right = st.columns(3)
     true_delta = left.select_slider(_(words.TRUE_DIFFERENCE), TRUE_DELTAS, value=0.01, key="compare_true_delta",
                                     format_func=lambda v: numbers.general(v))
@@ -195,7 +205,7 @@ needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(ta
 st.markdown(words.users_needed(needed, float(target), focus, spread, n))
 
 st.subheader(_(words.BEYOND))
-diversity = (words.DIVERSITY_SYNTHETIC if synthetic else
+diversity = (words.DIVERSITY_SYNTHETIC if synthetic else words.LAB_DIVERSITY if source == words.LAB else
              words.DIVERSITY if categories is not None else words.NO_DIVERSITY)
 st.caption(words.beyond_caption(_(words.POPULARITY_NOTE), _(diversity)))
 try:

@@ -220,6 +220,16 @@ def expected_metrics(pairs: pd.DataFrame, k: int, how: str) -> pd.DataFrame:
     return pd.DataFrame({"hit_rate": pmf.sum(axis=1), "ndcg": pmf @ (1.0 / np.log2(j + 2.0))}, index=pairs.index)
 
 
+def expected_mean(pairs: pd.DataFrame, k: int, n: int, metric: str = "hit_rate") -> float:
+    """The exact expected sampled ``metric`` at K (``hit_rate`` or ``ndcg``) with ``n`` uniform negatives per
+    held-out item (all of a user's unseen items if fewer), averaged as the table averages: per user, then over
+    users. Needs only each pair's full rank, so one run gives it for every ``n``."""
+    if n < 1:
+        raise DataError("bad_candidates", f"the number of sampled negatives must be at least 1, got {n}", value=n)
+    drawn = pairs.assign(negatives=np.minimum(n, pairs["candidates"] - 1))
+    return _per_user_mean(pairs.assign(value=expected_metrics(drawn, k, "uniform")[metric]), "value")
+
+
 @lru_cache(maxsize=16)
 def _sampling_matrix(size: int, n: int) -> np.ndarray:
     """p(sampled rank - 1 = j | full rank r) for r = 1..size, j = 0..n (uniform, without replacement)."""

@@ -54,6 +54,10 @@ class ModelResult:
     per_user: pd.DataFrame
     recommendations: pd.DataFrame
     sampled: pd.Series | None = None
+    pairs: pd.DataFrame | None = None
+    """With sampled candidates: each held-out pair's full rank and sampled rank
+    (:func:`protocols.evaluation.sampled_ranks`), from which the expected sampled metric at any number of
+    negatives is exact (the guided lesson's sweep)."""
     seconds: float = 0.0
 
 
@@ -129,11 +133,11 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
             f"coverage@{protocol.k}": catalog_coverage(recommendations, protocol.k, len(enc.items)),
             f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
         })])
-        sampled = None
+        sampled = pairs = None
         if kind != "full":
             pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
             sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
-        result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled,
+        result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled, pairs,
                                           time.perf_counter() - started)
     return result
 

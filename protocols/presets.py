@@ -8,13 +8,15 @@ test checks each against these numbers, as lesson claims are.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import pandas as pd
 
 from metrics import significance
-from protocols import lab
+from protocols import lab, movielens
 
 MODELS = ("pop", "itemknn", "ease", "mf")
 
@@ -77,3 +79,25 @@ def finding(preset: Preset, results: tuple[lab.Result, lab.Result]) -> dict:
             "ranks_before": places(before), "ranks_after": places(after),
             "params": {name: r.params for name, r in results[1].models.items()}}
 
+
+
+_LOCKS = {key: threading.Lock() for key in PRESETS}
+_MEASURED: dict[str, tuple] = {}
+
+
+@lru_cache(maxsize=1)
+def _ml100k() -> pd.DataFrame:
+    return movielens.installed_ml100k()
+
+
+def measured(key: str) -> tuple[tuple[lab.Result, lab.Result], dict]:
+    """The preset ``key`` run on the installed ML-100K and its finding, computed once per process: the lab page
+    and the guided lesson read the same numbers, and a second reader asking meanwhile waits for the first run
+    instead of starting another. Raises :class:`protocols.movielens.DataUnavailable` without ML-100K."""
+    if key not in _MEASURED:
+        with _LOCKS[key]:
+            if key not in _MEASURED:
+                preset = PRESETS[key]
+                results = run(preset, _ml100k())
+                _MEASURED[key] = (results, finding(preset, results))
+    return _MEASURED[key]

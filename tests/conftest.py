@@ -91,6 +91,16 @@ def texts(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+def warm_protocol_lesson() -> None:
+    """Train the protocol lesson's presets on ML-100K in this process before a page shows the lesson: AppTest runs
+    the page here, so it finds them trained instead of spending its timeout on the first step."""
+    from ui.controllers import lesson_protocols
+    from protocols import presets
+
+    for key in lesson_protocols.LESSON_PRESETS:
+        presets.measured(key)
+
+
 @pytest.fixture
 def home() -> AppTest:
     return run_page("app.py")

@@ -27,6 +27,7 @@ SOLUTIONS = {
     "classification-6": [0.65],
     "auc-7": [0.75, 0.75],
     "logloss-7": [0.9, 0.85, 0.25],
+    "protocols-7": [110],
 }
 
 
@@ -35,7 +36,8 @@ def sentences(text: str) -> int:
 
 
 def test_one_lesson_per_topic_in_the_order_of_the_sidebar():
-    assert [lesson.key for lesson in LESSONS] == ["topn", "ap", "rr", "ndcg", "rating", "classification", "auc", "logloss"]
+    assert [lesson.key for lesson in LESSONS] == ["topn", "ap", "rr", "ndcg", "rating", "classification", "auc", "logloss",
+                                                  "protocols"]
     assert all(lesson.topic in TOPIC_PAGES for lesson in LESSONS)
 
 

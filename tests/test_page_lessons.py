@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from content.lessons import BY_KEY, LESSONS
-from tests.conftest import ROOT, chart_specs, run_page, texts
+from tests.conftest import ROOT, chart_specs, run_page, texts, warm_protocol_lesson
 from tests.test_lessons_content import EXPLORES, PREDICTS, SOLUTIONS
 from ui.controllers import lessons as engine
 from ui.navigation import TOPIC_PAGES
@@ -17,6 +17,8 @@ PAGE = TOPIC_PAGES["lessons"]
 
 def open_lesson(lesson: str | None = None, step: int | str | None = None) -> AppTest:
     """Open the lessons page first, as a link does, with the lesson and step in the URL."""
+    if lesson == "protocols":
+        warm_protocol_lesson()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     at.switch_page(PAGE)
     if lesson is not None:

@@ -365,3 +365,15 @@ def test_full_catalogue_ndcg_equals_implicits_own_ranking_metrics():
     # every test item of these users is in the catalogue, so both score the same users on the same lists
     assert (enc.test["item_code"] >= 0).all()
     assert per_user["ndcg@10"].mean() == pytest.approx(theirs["ndcg"], abs=1e-9)
+
+
+def test_the_expected_sampled_metric_at_any_n_is_the_tables_at_its_n_and_the_full_one_with_every_negative():
+    frame = small_log(seed=3, users=40, items=30, rows=500)
+    result = lab.run(frame, lab.Protocol(split="leave-last-out", candidates="uniform:5"), ["pop", "itemknn"])
+    for model in result.models.values():
+        assert evaluation.expected_mean(model.pairs, 10, 5) == pytest.approx(model.sampled["expected_hit_rate"])
+        every = int(model.pairs["candidates"].max())
+        assert evaluation.expected_mean(model.pairs, 10, every) == pytest.approx(model.sampled["full_hit_rate"])
+        assert evaluation.expected_mean(model.pairs, 3, 4, "ndcg") == pytest.approx(
+            evaluation.expected_metrics(model.pairs.assign(negatives=np.minimum(4, model.pairs["candidates"] - 1)), 3,
+                                        "uniform")["ndcg"].groupby(model.pairs["user"]).mean().mean())

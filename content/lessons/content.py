@@ -501,5 +501,139 @@ LOGLOSS = Lesson(
     ),
 )
 
-LESSONS: tuple[Lesson, ...] = (TOPN, AP, RR, NDCG, RATING, CLASSIFICATION, AUC, LOGLOSS)
+# ----------------------------------------------------------------------- how offline evaluation lies
+# The protocol lab's presets on MovieLens 100K (ui.controllers.lesson_protocols computes every number). Each
+# number a text states is a Claim at that value (tests/test_lesson_protocols.py reads every number of the texts
+# and finds its claim); HR@10 is a count of hits over 940 users, written to 4 places, NDCG@10 a mean of real
+# numbers, written to 3.
+SAMPLED = {"kind": "protocol", "preset": "sampled_vs_full", "negatives": 100}
+SPLITS = {"kind": "protocol", "preset": "split_leak"}
+TUNING = {"kind": "protocol", "preset": "tuned_baselines"}
+
+
+def stated(value: str, at: float) -> Claim:
+    """A number the text states: the step's ``value`` is ``at``."""
+    return Claim(value, "unchanged", at=at)
+
+
+def pair_options(knn: str, mf: str, same: str) -> tuple[Option, ...]:
+    """Item k-NN higher, the matrix factorisation higher, the same: the order of a "compare" question."""
+    return (Option(N_("Item k-NN"), knn), Option(N_("Matrix factorisation (ALS)"), mf), Option(N_("the same"), same))
+
+
+FULL_HR = (stated("full_hit_rate:mf", 0.1457), stated("full_hit_rate:ease", 0.1457),
+           stated("full_hit_rate:itemknn", 0.1128), stated("full_hit_rate:pop", 0.0862))
+
+PROTOCOLS = Lesson(
+    "protocols", N_("How offline evaluation lies"), "🧫", "protocols",
+    N_("The same models on the same data change places when the protocol changes: sampled candidates, a leaky "
+       "split, untuned baselines."),
+    (
+        Step(N_("Four models, one protocol"), "show",
+             N_("Four models learned from MovieLens 100K with each user's latest rating held out; each held-out movie "
+                "is ranked among all the movies its user never rated. By HR@10 the matrix factorisation and EASE tie "
+                "at 0.1457, item k-NN follows at 0.1128 and most popular is last at 0.0862."),
+             SAMPLED, "protocol_models", focus=("full_hit_rate:itemknn", "full_hit_rate:mf"),
+             claims=(*FULL_HR, Claim("full_hit_rate:itemknn", "below", than="full_hit_rate:ease"),
+                     Claim("full_hit_rate:pop", "below", than="full_hit_rate:itemknn"))),
+        Step(N_("Predict: 100 sampled negatives"), "predict",
+             N_("A common shortcut ranks each held-out movie against only 100 movies its user never rated, drawn at "
+                "random, and reports HR@10 among those 101."),
+             SAMPLED, "protocol_sampled", focus=("sampled_hit_rate:itemknn", "sampled_hit_rate:mf"),
+             claims=(stated("negatives", 100), stated("candidates", 101), stated("k", 10), FULL_HR[0], FULL_HR[2],
+                     stated("sampled_hit_rate:itemknn", 0.6181), stated("sampled_hit_rate:mf", 0.6053),
+                     stated("hits_sampled_itemknn", 581), stated("hits_sampled_mf", 569)),
+             question=Question(
+                 N_("With 100 sampled negatives, which scores the higher HR@10: item k-NN or the matrix "
+                    "factorisation?"), "compare", "sampled_hit_rate:itemknn",
+                 pair_options(
+                     N_("Item k-NN scores 0.6181 against 0.6053, although on the full ranking it is behind, 0.1128 "
+                        "against 0.1457."),
+                     N_("That is the full ranking's order, 0.1457 against 0.1128. With 100 sampled negatives it turns "
+                        "round: 0.6053 against item k-NN's 0.6181."),
+                     N_("Item k-NN puts 581 held-out movies in the top 10 of 101, the matrix factorisation 569.")),
+                 "Item k-NN",
+                 N_("Sampled, item k-NN is ahead, 0.6181 against 0.6053; on the full ranking the matrix factorisation "
+                    "is, 0.1457 against 0.1128: the sample turned the pair round."),
+                 other_metric="sampled_hit_rate:mf")),
+        Step(N_("The sample grows"), "demonstrate",
+             N_("Watch the sample grow from 10 to 900 negatives per held-out movie: every model's expected HR@10 (its "
+                "mean over every possible sample) falls, yet stays above its full-ranking value. Item k-NN is above "
+                "the matrix factorisation up to 100 negatives and below it from 200 on, as on the full ranking."),
+             SAMPLED, "protocol_sweep", animation={"negatives": [10, 20, 50, 100, 200, 500, 900]},
+             focus=("expected_hit_rate:itemknn", "expected_hit_rate:mf"),
+             claims=(Claim("negatives", "unchanged", frames=(0, 0), at=10),
+                     Claim("negatives", "unchanged", frames=(6, 6), at=900),
+                     Claim("negatives", "unchanged", frames=(3, 3), at=100),
+                     Claim("negatives", "unchanged", frames=(4, 4), at=200),
+                     *(Claim(f"expected_hit_rate:{m}", "falls") for m in ("pop", "itemknn", "ease", "mf")),
+                     *(Claim(f"expected_hit_rate:{m}", "above", than=f"full_hit_rate:{m}")
+                       for m in ("pop", "itemknn", "ease", "mf")),
+                     Claim("expected_hit_rate:itemknn", "above", frames=(0, 3), than="expected_hit_rate:mf"),
+                     Claim("expected_hit_rate:itemknn", "below", frames=(4, 6), than="expected_hit_rate:mf"),
+                     Claim("full_hit_rate:itemknn", "below", than="full_hit_rate:mf"))),
+        Step(N_("Predict: a global time cut"), "predict",
+             N_("Leave-last-out, used so far, holds out each user's latest rating, yet trains on the later ratings "
+                "of other users. A global time cut trains on everything before one moment and tests on what came "
+                "after it."),
+             SPLITS, "protocol_pair", focus=("ndcg_global_time:itemknn", "ndcg_global_time:mf"),
+             claims=(stated("ndcg_global_time:itemknn", 0.147), stated("ndcg_global_time:mf", 0.135),
+                     stated("ndcg_leave_last_out:mf", 0.072), stated("ndcg_leave_last_out:itemknn", 0.061),
+                     stated("place_leave_last_out_mf", 2), stated("place_leave_last_out_itemknn", 3),
+                     stated("place_global_time_itemknn", 2), stated("place_global_time_mf", 4)),
+             question=Question(
+                 N_("Under the global time cut, which scores the higher NDCG@10: item k-NN or the matrix "
+                    "factorisation?"), "compare", "ndcg_global_time:itemknn",
+                 pair_options(
+                     N_("Item k-NN scores 0.147, the matrix factorisation 0.135: it falls from second place to last."),
+                     N_("That is leave-last-out's order, 0.072 against 0.061. Under the time cut item k-NN leads, "
+                        "0.147 against 0.135."),
+                     N_("Under the time cut they score 0.147 and 0.135.")),
+                 "Item k-NN",
+                 N_("Leave-last-out puts the matrix factorisation second and item k-NN third; the global time cut "
+                    "puts item k-NN second and the matrix factorisation last."),
+                 other_metric="ndcg_global_time:mf")),
+        Step(N_("Leave-last-out trains on the future"), "show",
+             N_("Under leave-last-out, 98,186 of the 99,057 training ratings are later than the earliest held-out "
+                "one; under the global time cut, none of its 79,999 are. The cut has a price: 192 users rated nothing "
+                "before it and cannot be tested, which leaves 109 test users."),
+             SPLITS, "protocol_leak", focus=("future_share_leave_last_out", "future_share_global_time"),
+             claims=(stated("future_rows_leave_last_out", 98186), stated("train_rows_leave_last_out", 99057),
+                     stated("future_rows_global_time", 0), stated("train_rows_global_time", 79999),
+                     stated("cold_users_global_time", 192), stated("test_users_global_time", 109))),
+        Step(N_("Predict: tune every model"), "predict",
+             N_("A third question of protocol: a random split of the ratings, every model first with its default "
+                "hyperparameters, then tuned: chosen on a validation split carved from the training data, never "
+                "from the test set."),
+             TUNING, "protocol_pair", focus=("ndcg_tuned:itemknn", "ndcg_tuned:mf"),
+             claims=(stated("ndcg_untuned:itemknn", 0.394), stated("ndcg_untuned:mf", 0.357),
+                     stated("ndcg_tuned:itemknn", 0.390), stated("ndcg_tuned:mf", 0.409),
+                     stated("place_untuned_mf", 3), stated("place_tuned_mf", 2), stated("place_tuned_ease", 1)),
+             question=Question(
+                 N_("Once tuned, which scores the higher NDCG@10: item k-NN or the matrix factorisation?"), "compare",
+                 "ndcg_tuned:itemknn",
+                 pair_options(
+                     N_("That is the untuned order, 0.394 against 0.357. Tuned, the matrix factorisation scores 0.409 "
+                        "and item k-NN 0.390."),
+                     N_("Tuned, it rises from 0.357 to 0.409 and passes item k-NN at 0.390."),
+                     N_("Tuned, they score 0.409 and 0.390.")),
+                 "Matrix factorisation (ALS)",
+                 N_("Untuned, the matrix factorisation was third; tuned, it is second behind EASE: a comparison "
+                    "against the untuned model would have ranked it wrongly."),
+                 other_metric="ndcg_tuned:mf")),
+        Step(N_("Your turn: how many negatives?"), "explore",
+             N_("Change how many sampled negatives each held-out movie is ranked against, and watch the expected "
+                "HR@10 of item k-NN and the matrix factorisation."),
+             SAMPLED, "protocol_expected", focus=("expected_hit_rate:itemknn", "expected_hit_rate:mf"),
+             controls=(Control("setting", N_("Sampled negatives per held-out movie"), field="negatives", minimum=10,
+                               maximum=900, step=10),),
+             goal=Goal(N_("Find a number of sampled negatives at which the matrix factorisation is expected above "
+                          "item k-NN, as on the full ranking."),
+                       (("expected_hit_rate:mf", ">", "expected_hit_rate:itemknn"),),
+                       N_("With this many negatives the sample keeps the full ranking's order of the two; with fewer "
+                          "it turns them round. Krichene and Rendle's advice: rank the full catalogue."))),
+    ),
+)
+
+LESSONS: tuple[Lesson, ...] = (TOPN, AP, RR, NDCG, RATING, CLASSIFICATION, AUC, LOGLOSS, PROTOCOLS)
 BY_KEY = {lesson.key: lesson for lesson in LESSONS}

@@ -16,6 +16,8 @@ SCENARIO_KINDS = {
     "scores": ("user_ids", "y_true", "y_score"),
     "probabilities": ("y_true", "y_prob"),
     "sweep": ("values",),                                   # a demonstration over generated data
+    "protocol": ("preset",),                                # a protocol lab preset on MovieLens 100K; optional:
+                                                            # negatives (sampled per held-out item)
 }
 
 QUESTION_KINDS = ("value", "direction", "compare")
@@ -51,7 +53,8 @@ class Control:
     """A control an explore step unlocks.
 
     kind "k": the cut-off K; "rank": where ``item`` sits in the list; "grade": ``item``'s grade;
-    "value": element ``index`` of the list field ``field``; "threshold": the decision threshold.
+    "value": element ``index`` of the list field ``field``; "threshold": the decision threshold;
+    "setting": the scenario's number ``field`` (whole numbers when ``minimum`` and ``step`` are).
     """
 
     kind: str
@@ -72,10 +75,11 @@ class Goal:
 
 
 CLAIM_DIRECTIONS = ("rises", "falls", "unchanged", "never falls", "never rises", "rises evenly",
-                    "rises ever faster", "falls ever slower", "rises more than", "rises less than")
+                    "rises ever faster", "falls ever slower", "rises more than", "rises less than", "above", "below")
 """How a value moves over each move between consecutive frames of a claim's range. "rises evenly":
 by the same amount each move; "ever faster"/"ever slower": each move's change larger/smaller than the
-one before; "rises more/less than": rises, by more/less than ``than`` changes on the same move."""
+one before; "rises more/less than": rises, by more/less than ``than`` changes on the same move.
+"above"/"below": not a move but a standing: the value is higher/lower than ``than`` on every frame of the range."""
 
 
 @dataclass(frozen=True)

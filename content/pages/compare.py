@@ -21,7 +21,9 @@ SIMULATING = N_("Simulating the users of the experiment ...")
 COMPARING = N_("Comparing the two models ...")
 DATA = N_("Data")
 SYNTHETIC = "A synthetic pair with a known true difference"  # the source's key: the page tests it
-SOURCES = {SYNTHETIC: N_("A synthetic pair with a known true difference"), "My own files": N_("My own files")}
+LAB = "From the protocol lab"  # the source's key, offered once the protocol lab has handed a pair over
+SOURCES = {SYNTHETIC: N_("A synthetic pair with a known true difference"), "My own files": N_("My own files"),
+           LAB: N_("From the protocol lab")}
 TRUE_DIFFERENCE = N_("True difference in NDCG@10 (B − A) over the population")
 USERS_IN_EXPERIMENT = N_("Users in the experiment")
 SEED = N_("Random seed of the population")
@@ -42,6 +44,7 @@ POPULARITY_NOTE = N_("Popularity (ARP, novelty) is counted from the ground truth
 DIVERSITY_SYNTHETIC = N_("Intra-list diversity: the share of pairs of items in a user's top K from different categories "
                          "(the synthetic catalogue's items each have one of 8 genres, at random).")
 DIVERSITY = N_("Intra-list diversity: the share of pairs of items in a user's top K from different categories.")
+LAB_DIVERSITY = N_("The protocol lab hands over no item categories, so intra-list diversity is left out.")
 NO_DIVERSITY = N_("Upload item categories (columns item, category) to add intra-list diversity.")
 COLUMNS = {"verdict": N_("verdict"), "mean_a": N_("mean A"), "mean_b": N_("mean B"), "delta": "B − A",
            "ci_low": N_("interval low"), "ci_high": N_("interval high"), "p_value": "p",
@@ -63,6 +66,12 @@ def synthetic_caption(true_delta: float, users: int) -> str:
              "higher by exactly {delta}. Your experiment sees {users} of them. With few users, watch a real difference "
              "hide in the noise; with many, watch a tiny one become 'significant'.").format(
         delta=numbers.number(true_delta, 4, sign=True), users=numbers.integer(users))
+
+
+def lab_caption(a: str, b: str, setting: str, users: int) -> str:
+    return _("**A = {a}, B = {b}**: each model's top 10 from the protocol lab on MovieLens 100K ({setting}), "
+             "scored against the held-out interactions of the split's {users} test users.").format(
+        a=a, b=b, setting=setting, users=numbers.integer(users))
 
 
 def files_caption(max_rows: int) -> str:

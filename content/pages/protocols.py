@@ -32,6 +32,16 @@ NEGATIVES = N_("Sampled negatives per held-out item")
 MODELS = N_("Models")
 TUNED = N_("Tune each model on a validation split of the training data")
 DOWNLOAD = N_("Download {model}'s recommendations (CSV, opens in Your data and Compare)")
+OPEN_ELSEWHERE = N_("Open these logs in Your data or Compare")
+OPEN_HELP = N_("Each model's top 10 for every test user, with the test set as the ground truth: Your data evaluates "
+               "one model user by user, Compare tests two on the same users.")
+OPEN_PROTOCOL = N_("Logs of")
+OPEN_MODEL = N_("Model")
+OPEN_YOUR_DATA = N_("Open in Your data")
+MODEL_A = N_("Model A")
+MODEL_B = N_("Model B")
+OPEN_COMPARE = N_("Compare A and B")
+SAME_MODEL = N_("Choose two different models to compare.")
 DOWNLOAD_TRUTH = N_("Download the test set (the ground truth, CSV)")
 SPLIT_SIZES = N_("{train} training and {test} test interactions; {cold_users} test users with no training "
                  "interaction left out; {cold_items} test interactions with an item never seen in training "
@@ -171,3 +181,14 @@ def significance_finding(a: str, b: str, metric: str, users: int, row) -> str:
         a=model_name(a), b=model_name(b), metric=metric, users=numbers.integer(users),
         delta=numbers.number(row["delta"], 4, sign=True), p=numbers.number(row["p_adjusted"], 3), verdict=verdict,
         d=numbers.number(row["effect_size"], 2, sign=True), size=size)
+
+
+def handed_setting(split: str, tuned: bool) -> str:
+    """The protocol a handed log was made under, in the reader's language."""
+    return _("; ").join((_(SPLIT_NAMES[split]), _(PROTOCOL_LABELS["tuned_baselines"][1 if tuned else 0])))
+
+
+def handed_log(model: str, split: str, tuned: bool) -> str:
+    """Your data's name for a log the lab handed over."""
+    return _("the protocol lab's top 10 of {model} on MovieLens 100K ({setting})").format(
+        model=model_name(model), setting=handed_setting(split, tuned))

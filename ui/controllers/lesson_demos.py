@@ -16,6 +16,7 @@ from content.i18n import _
 from content.lessons.schema import Control, Step
 from metrics import classification_metrics as cls
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
+from ui.controllers import lesson_protocols
 from ui.figures import lesson_charts
 from ui.controllers.lesson_views import View, _general, changed, label, parse, static_view, with_control
 
@@ -181,7 +182,8 @@ def _base_rate_sweep(step: Step, duration: int):
 
 ANIMATED_VIEWS = {"walk": _walk, "k_sweep": _k_sweep, "error_grows": _error_grows, "outlier_sweep": _outlier_sweep,
                   "accuracy_paradox": _accuracy_paradox, "roc_sweep": _roc_sweep, "confidence": _confidence,
-                  "base_rate_sweep": _base_rate_sweep}
+                  "base_rate_sweep": _base_rate_sweep,
+                  **lesson_protocols.ANIMATED_VIEWS}  # these build their own View: see demonstration()
 STATIC_OF_ANIMATION = {"k_sweep": "topn", "error_grows": "rating", "roc_sweep": "auc", "confidence": "logloss"}
 SWEEP_GENERAL = {"outlier_sweep": ("rmse", "mae"), "accuracy_paradox": ("accuracy", "recall"),
                  "base_rate_sweep": ("log_loss", "normalized_entropy")}
@@ -200,6 +202,8 @@ def demonstration(step: Step, speed: str = "normal") -> tuple[View, dict[str, st
 
     The view's cards and substituted formulas are those of the last frame.
     """
+    if step.view in lesson_protocols.ANIMATED_VIEWS:
+        return lesson_protocols.ANIMATED_VIEWS[step.view](step, lesson_charts.SPEEDS[speed])
     figure, frames, scenarios = ANIMATED_VIEWS[step.view](step, lesson_charts.SPEEDS[speed])
     figure.update_layout(separators=numbers.plotly_separators())
     static = static_of(step)

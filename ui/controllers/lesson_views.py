@@ -15,10 +15,12 @@ import plotly.graph_objects as go
 
 from content import numbers
 from content.i18n import N_, _, ngettext
+from content.lessons import protocols as protocol_words
 from content.lessons.schema import Control
 from metrics import classification_metrics as cls
 from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
+from ui.controllers import lesson_protocols
 from ui.figures import charts, lesson_charts
 from ui.markup import formulas
 from ui.markup.ctr_formulas import ctr_latex
@@ -30,6 +32,8 @@ TRANSLATED_LABELS = frozenset(("gauc", "base_rate_entropy"))  # the others are m
 
 def label(key: str, k: int | None = None) -> str:
     """The card label of a value key, with K filled in where the step has one."""
+    if protocol_words.is_key(key):
+        return protocol_words.label(key)
     metric = registry.BY_KEY.get(key)
     text = _(LABELS[key]) if key in TRANSLATED_LABELS else LABELS.get(key) or (metric_texts.label(key) if metric else key)
     return text.replace("@K", f"@{k}") if k is not None else text
@@ -66,6 +70,9 @@ def parse(scenario: dict):
 
 def check_scenario(scenario: dict) -> None:
     """Raise ValueError if the scenario does not parse or its metrics reject it."""
+    if scenario.get("kind") == "protocol":
+        lesson_protocols.check(scenario)
+        return
     if scenario.get("kind") == "sweep":
         values = scenario["values"]
         if not values or not all(0 <= v <= 1 for v in values):
@@ -161,6 +168,8 @@ def control_value(scenario: dict, control: Control):
         return scenario[control.field][control.index]
     if control.kind == "threshold":
         return scenario["threshold"]
+    if control.kind == "setting":
+        return scenario[control.field]
     raise ValueError(f"unknown control kind {control.kind!r}")
 
 
@@ -170,6 +179,9 @@ def slider_spec(scenario: dict, control: Control) -> dict:
     if control.kind in ("k", "rank"):
         maximum = len(scenario["recommended"]) if control.kind == "rank" else control.maximum
         return {"min_value": int(control.minimum), "max_value": int(maximum), "step": 1, "value": int(value)}
+    if control.kind == "setting" and float(control.minimum).is_integer() and float(control.step).is_integer():
+        return {"min_value": int(control.minimum), "max_value": int(control.maximum), "step": int(control.step),
+                "value": int(value)}
     return {"min_value": float(control.minimum), "max_value": float(control.maximum), "step": float(control.step),
             "value": float(value)}
 
@@ -184,6 +196,8 @@ def with_control(scenario: dict, control: Control, value) -> dict:
         values = list(scenario[control.field])
         values[control.index] = value
         return changed(scenario, {control.field: values})
+    if control.kind == "setting":
+        return changed(scenario, {control.field: type(scenario[control.field])(value)})
     key = {"k": "k", "threshold": "threshold"}.get(control.kind)
     if key is None:
         raise ValueError(f"unknown control kind {control.kind!r}")
@@ -405,7 +419,8 @@ def _ctr(s: dict) -> View:
 STATIC_VIEWS = {"topn": _topn, "ap": _ap, "rr": _rr, "ndcg": _ndcg, "rating": _rating, "confusion": _confusion,
                 "auc": _auc, "gauc": _gauc, "logloss": _logloss, "ctr": _ctr,
                 "map": lambda s: _per_user(s, "ap", "map_at_k", "AP@K"),
-                "mrr": lambda s: _per_user(s, "rr", "mrr", "RR")}
+                "mrr": lambda s: _per_user(s, "rr", "mrr", "RR"),
+                **lesson_protocols.STATIC_VIEWS}
 
 
 def static_view(view: str, scenario: dict) -> View:

@@ -22,6 +22,7 @@ from content.lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui.figures import charts, lesson_charts
+from ui.controllers import lesson_protocols
 from ui.controllers.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
 from ui.controllers.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, data_for_reader, label,
                              make_room, moved, parse, placed, predicted_labels, slider_spec, static_view, with_control,
@@ -36,6 +37,8 @@ VIEW_KINDS = frozenset(STATIC_VIEWS) | frozenset(ANIMATED_VIEWS)
 def puzzle_figure(scenario: dict) -> go.Figure:
     """The data of a scenario without any metric: what a learner sees before answering."""
     kind = scenario["kind"]
+    if kind == "protocol":
+        return lesson_protocols.puzzle(scenario)
     if kind == "ranking":
         case = parse(scenario)
         table = topn_metrics.top_k_table(case.recommended, case.ground_truth, case.k)
@@ -140,7 +143,7 @@ def claim_frames(step: Step) -> pd.DataFrame:
         scenarios.append(changed(step.scenario, step.question.change))
     rows = []
     for scenario in scenarios:
-        row = dict(registry.evaluate(parse(scenario))) if scenario["kind"] != "sweep" else {}
+        row = dict(registry.evaluate(parse(scenario))) if scenario["kind"] not in ("sweep", "protocol") else {}
         row.update(static_view(step.view, scenario).values)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -182,6 +185,14 @@ def claim_problem(claim: Claim, frames: pd.DataFrame) -> str | None:
     values = [float(v) for v in frames[claim.value].iloc[first:last + 1]]
     if claim.at is not None and not all(_close(v, claim.at) for v in values):
         return f"{claim.value} should be {claim.at} over frames {first}..{last}: {values}"
+    if claim.direction in ("above", "below"):
+        if claim.than is None:
+            return f"{claim.direction!r} needs a value to compare with (than)"
+        seen = [float(v) for v in frames[claim.than].iloc[first:last + 1]]
+        higher = claim.direction == "above"
+        if all((v > o) if higher else (v < o) for v, o in zip(values, seen, strict=True)):
+            return None
+        return f"{claim.value} is not {claim.direction} {claim.than} over frames {first}..{last}: {values} vs {seen}"
     if first == last:
         return None if claim.direction == "unchanged" else f"{claim.direction!r} needs at least two frames"
     changes = [b - a for a, b in zip(values, values[1:])]
@@ -239,6 +250,22 @@ def card_text(value: float, before: float | None = None) -> tuple[str, str | Non
     return shown, numbers.number(value - before, 4, sign=True)
 
 
+def needs_data(step: Step) -> bool:
+    """Whether the step's numbers come from models trained on a data set (the protocol lesson: MovieLens 100K):
+    the first time in a process they take seconds, and a server may not have the data."""
+    return step.scenario.get("kind") == "protocol"
+
+
+def data_missing(step: Step) -> bool:
+    return needs_data(step) and not lesson_protocols.available()
+
+
+def prepare(step: Step) -> None:
+    """Train what a step that :func:`needs_data` reads (once per process), so the page can say it is working."""
+    if needs_data(step):
+        lesson_protocols.prepare(step.scenario)
+
+
 def step_view(step: Step) -> View:
     """The locked view of a show, predict or explore step at its own scenario."""
     return static_view(step.view, step.scenario)
@@ -252,7 +279,8 @@ def previous_formulas(steps, index: int) -> dict[str, str]:
 
 
 __all__ = ["ANIMATED_VIEWS", "CHANGED", "VIEW_KINDS", "WALK_METRICS", "card_text", "changed",
-           "check_scenario", "claim_frames", "claim_problem", "control_value", "data_for_reader", "demonstration",
+           "check_scenario", "claim_frames", "claim_problem", "control_value", "data_for_reader", "data_missing",
+           "demonstration", "needs_data", "prepare",
            "goal_reached", "highlight",
            "label", "make_room", "moved", "parse", "placed", "predicted_labels", "previous_formulas", "puzzle_figure",
            "Reveal", "reveal", "slider_spec", "stacked", "static_view", "step_view", "View", "with_control",

@@ -25,6 +25,7 @@ from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
+from content.lessons import protocols as protocol_words
 from content.pages import live as words
 from metrics import practice
 from ui.controllers import lessons as engine
@@ -120,6 +121,12 @@ def draw_step(step: LiveStep, state: str, key: str) -> None:
         return
     st.subheader(_(step.title))  # the lesson's own texts, through the catalogs (the lessons domain)
     st.markdown(_(step.text))
+    if engine.data_missing(step.lesson_step):
+        st.warning(_(protocol_words.DATA_MISSING), icon="🗄️")
+        return
+    if engine.needs_data(step.lesson_step):
+        with st.spinner(_(protocol_words.PREPARING)):
+            engine.prepare(step.lesson_step)
     revealed = state == "revealed"
     for number, (caption, cards, figure) in enumerate(step_content(step.lesson, step.index, revealed, i18n.current())):
         if caption:

@@ -12,6 +12,8 @@ from content.i18n import _
 from content.pages import protocols as words
 from metrics.errors import DataError
 from protocols import lab, models, movielens, presets, splits
+from ui import handoff
+from ui.controllers import your_data as yd
 from ui.figures.protocol_charts import rank_slopes
 from ui.markup.text import markdown
 from ui.widgets import chart
@@ -34,11 +36,9 @@ def data_available() -> bool:
     return _ml100k() is not None
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
 def _preset_results(key: str):
-    preset = presets.PRESETS[key]
-    results = presets.run(preset, _ml100k())
-    return results, presets.finding(preset, results)
+    """The preset's runs and finding, once per process (shared with the guided lesson)."""
+    return presets.measured(key)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -104,6 +104,7 @@ def preset(key: str) -> None:
     if key == "significant_but_small":
         st.dataframe(finding["comparison"].rename(columns=str).map(lambda v: numbers.number(v, 4)))
     st.caption(_(words.TABLE_CAPTION))
+    open_elsewhere(list(zip(results, labels)) if results[0] is not results[1] else [(results[0], "")], key)
 
 
 def _labels(names: dict) -> dict:
@@ -148,3 +149,41 @@ def own_protocol() -> None:
                            mime="text/csv", key=f"protocol_download_{name}")
     st.download_button(_(words.DOWNLOAD_TRUTH), result.split.test[["user", "item"]].to_csv(index=False),
                        file_name="test_ground_truth.csv", mime="text/csv", key="protocol_download_truth")
+    open_elsewhere([(result, "")], "own_" + "_".join(names))
+
+
+def _truth(result: lab.Result) -> pd.DataFrame:
+    return result.split.test[["user", "item"]].drop_duplicates().reset_index(drop=True)
+
+
+def open_elsewhere(results: list[tuple[lab.Result, str]], scope: str) -> None:
+    """Hand one model's log to Your data, or two models' to Compare, and go there: the recommendations are the
+    model's top K of the full catalogue for every test user, the ground truth the split's test set. With two
+    protocols (``results``: each with its label), the reader picks whose logs. ``scope`` keys the widgets (a
+    preset's models are not another's)."""
+    st.subheader(_(words.OPEN_ELSEWHERE))
+    st.caption(_(words.OPEN_HELP))
+    if len(results) > 1:
+        labels = {number: label for number, (_result, label) in enumerate(results)}
+        chosen = st.radio(_(words.OPEN_PROTOCOL), list(labels), format_func=labels.get, horizontal=True,
+                          key=f"protocol_open_protocol_{scope}")
+        result = results[chosen][0]
+    else:
+        result = results[0][0]
+    names = {name: words.model_name(name) for name in result.models}
+    origin = (result.protocol.split, result.protocol.tuned)
+    left, right = st.columns([2, 3], vertical_alignment="bottom")
+    with left:
+        model = st.selectbox(_(words.OPEN_MODEL), list(names), format_func=names.get, key=f"protocol_open_model_{scope}")
+        if st.button(_(words.OPEN_YOUR_DATA), key=f"protocol_open_your_data_{scope}", width="stretch"):
+            handoff.open_in_your_data(yd.Log(result.models[model].recommendations, _truth(result),
+                                             ("lab", model, *origin)))
+    with right:
+        cells = st.columns(2)
+        a = cells[0].selectbox(_(words.MODEL_A), list(names), format_func=names.get, key=f"protocol_compare_a_{scope}")
+        b = cells[1].selectbox(_(words.MODEL_B), list(names), index=min(1, len(names) - 1), format_func=names.get,
+                               key=f"protocol_compare_b_{scope}")
+        if st.button(_(words.OPEN_COMPARE), key=f"protocol_open_compare_{scope}", width="stretch", disabled=a == b,
+                     help=_(words.SAME_MODEL) if a == b else None):
+            handoff.open_in_compare(handoff.Pair(result.models[a].recommendations, result.models[b].recommendations,
+                                                 _truth(result), ("lab", a, b, *origin)))

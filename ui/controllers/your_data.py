@@ -13,6 +13,7 @@ import pandas as pd
 from content import numbers
 from content import your_data as words_of
 from content.i18n import _
+from content.pages import protocols as lab_words
 from content.pages import your_data as words
 from content.your_data import MAX_ROWS, TRAPS
 from metrics import batch
@@ -36,7 +37,8 @@ class Log(NamedTuple):
     recommendations: pd.DataFrame
     ground_truth: pd.DataFrame
     origin: tuple
-    """("synthetic", settings) or ("files", recommendations name, ground-truth name, rows left out)."""
+    """("synthetic", settings), ("files", recommendations name, ground-truth name, rows left out) or ("lab", model,
+    split, tuned): one model's top K handed over by the protocol lab."""
 
     @property
     def source(self) -> str:
@@ -45,6 +47,8 @@ class Log(NamedTuple):
             return self.origin
         if self.origin[0] == "synthetic":
             return words.synthetic_source(self.origin[1])
+        if self.origin[0] == "lab":
+            return lab_words.handed_log(*self.origin[1:])
         return words.files_source(*self.origin[1:])
 
 

@@ -48,3 +48,28 @@ def rank_slopes(before: pd.Series, after: pd.Series, labels: tuple[str, str], me
             table=([_("model"), *labels], [[names[name], int(before[name]), int(after[name])] for name in before.index]))
     title = _("{metric}: each model's place (1 = best)").format(metric=metric)
     return _layout(fig, title, "", _("place"), height=max(300, 60 * n + 140))
+
+
+def model_bars(values: pd.Series, title: str, metric: str) -> go.Figure:
+    """One horizontal bar per model (the best on top), its value written beside it."""
+    ordered = values.sort_values(kind="stable")
+    names = [plotly_text(words.model_name(name)) for name in ordered.index]
+    fig = go.Figure(go.Bar(x=ordered.tolist(), y=names, orientation="h", marker_color=PALETTE[0],
+                           text=[numbers.number(v, 4) for v in ordered], textposition="outside", cliponaxis=False,
+                           hovertemplate="%{y}: %{text}<extra></extra>"))
+    fig.update_xaxes(range=[0, float(ordered.max()) * 1.3 or 1.0])
+    return _layout(fig, title, metric, None, height=max(300, 60 * len(values) + 140))
+
+
+def leak_bars(protocols: list[str], before: list[int], after: list[int]) -> go.Figure:
+    """Each protocol's training interactions, split at the earliest test interaction: those from before it, and
+    those from after it (the future the model trains on), stacked."""
+    fig = go.Figure()
+    for part, counts, colour in ((_("before the test began"), before, PALETTE[0]),
+                                 (_("after the test began"), after, PALETTE[2])):
+        fig.add_trace(go.Bar(x=[plotly_text(p) for p in protocols], y=counts, name=part, marker_color=colour,
+                             text=[numbers.integer(c) for c in counts], textposition="inside",
+                             hovertemplate="%{x}: %{text}<extra>" + plotly_text(part) + "</extra>"))
+    fig.update_layout(barmode="stack")
+    return _layout(fig, _("Training interactions, split at the earliest test one"), None, _("interactions"),
+                   legend_on_top=True)
