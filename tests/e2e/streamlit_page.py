@@ -33,7 +33,8 @@ def card(page: Page, label: str) -> Locator:
 
 
 def editor(page: Page, index: int) -> Locator:
-    return page.get_by_test_id("stDataFrame").nth(index)
+    """The page's ``index``-th table on screen: a chart's data table folded under it is a table too, unseen."""
+    return page.locator("[data-testid=stDataFrame]:visible").nth(index)
 
 
 def edit_cell(page: Page, table: Locator, column: int, row: int, text: str) -> None:
