@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -12,6 +14,9 @@ from content.pages import protocols as words
 from ui.chart_text import explain
 from ui.figures.charts import PALETTE, _layout
 from ui.markup.text import plotly as plotly_text
+
+
+LABEL_WIDTH = 20  # characters per line of a model's name beside the chart: "Matrix factorisation" / "(ALS)"
 
 
 def _tie_offsets(places: pd.Series) -> pd.Series:
@@ -30,14 +35,15 @@ def rank_slopes(before: pd.Series, after: pd.Series, labels: tuple[str, str], me
     for index, name in enumerate(before.index):
         moved = before[name] != after[name]
         shown = plotly_text(words.model_name(name))
+        label = "<br>".join(plotly_text(line) for line in textwrap.wrap(words.model_name(name), LABEL_WIDTH))
         fig.add_trace(go.Scatter(
             x=[0, 1], y=[before[name] + offsets[0][name], after[name] + offsets[1][name]],
             customdata=[int(before[name]), int(after[name])], mode="lines+markers+text",
             line={"color": PALETTE[index % len(PALETTE)], "width": 5 if moved else 2},
-            marker={"size": 12}, text=["", shown], textposition="middle right",
+            marker={"size": 12}, text=["", label], textposition="middle right",
             name=shown, hovertemplate=f"{shown}: %{{customdata}}<extra></extra>", showlegend=False))
-    # Names on the right only: two columns of names leave a phone's plot no room.
-    fig.update_xaxes(range=[-0.15, 1.95], tickvals=[0, 1], ticktext=[plotly_text(label) for label in labels],
+    # Names on the right only: two columns of names leave a phone's plot no room; a long one takes two lines.
+    fig.update_xaxes(range=[-0.15, 2.2], tickvals=[0, 1], ticktext=[plotly_text(label) for label in labels],
                      showgrid=False, zeroline=False)
     fig.update_yaxes(range=[n + 0.5, 0.5], dtick=1, zeroline=False)
     names = {name: words.model_name(name) for name in before.index}
