@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
@@ -46,10 +48,29 @@ def _sqlite_connect(dbapi_connection, _record) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
-    cursor.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+    _use_write_ahead_log(cursor)  # readers never wait for the writer
     cursor.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a power cut loses at most the last commits
     cursor.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten with zeros, not left in free pages
     cursor.close()
+
+
+def _use_write_ahead_log(cursor) -> None:
+    # WAL is written into the file once and stays. Switching needs the file to itself, and a connection
+    # that finds another one mid-switch gets "database is locked" at once, without the busy timeout
+    # (six processes opening a new class database together hit it about once in 40 tries): wait here.
+    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
+    while True:
+        try:
+            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() == "wal":
+                return
+        except sqlite3.OperationalError as problem:
+            if "locked" not in str(problem) or time.monotonic() > deadline:
+                raise
+            mode = "locked"
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError(f"The live-class database stays in {mode} mode: it needs WAL (a local disk).")
+        time.sleep(0.01)
 
 
 def _sqlite_begin(connection) -> None:
