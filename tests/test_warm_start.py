@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,42 @@ def test_the_warm_start_compiles_every_language():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
                             check=True)
     assert result.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_the_server_starts_training_every_protocol_preset_as_it_starts(monkeypatch):
+    from streamlit.web import cli
+
+    from deploy import warm as warm_start
+    from protocols import presets
+
+    asked, server_started, training_when_serving = [], threading.Event(), []
+
+    def measured(key):
+        server_started.wait(30)  # training goes on while the server runs
+        asked.append(key)
+
+    def serve(*_args, **_kwargs):
+        training_when_serving.extend(t for t in threading.enumerate() if t.name == "receval-presets")
+        server_started.set()
+
+    monkeypatch.setattr(warm_start, "warm", lambda: None)
+    monkeypatch.setattr(presets, "measured", measured)
+    monkeypatch.setattr(cli, "main", serve)
+    warm_start.main(["--server.headless", "true"])
+    assert training_when_serving, "no preset training had started when the server started"
+    training_when_serving[0].join(30)
+    assert asked == list(presets.PRESETS)
+
+
+def test_preset_training_without_movielens_ends_quietly(monkeypatch):
+    from deploy import warm as warm_start
+    from protocols import movielens, presets
+
+    def unavailable(_key):
+        raise movielens.DataUnavailable("ml100k_missing", "no ML-100K here")
+
+    monkeypatch.setattr(presets, "measured", unavailable)
+    errors = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    warm_start.train_presets().join(30)
+    assert errors == []
