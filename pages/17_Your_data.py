@@ -51,10 +51,14 @@ if st.session_state.get("yd_log") is None:
 
 # ----------------------------------------------------------------------------- the log
 st.subheader(_(words.THE_LOG))
-source = choice(st.radio, _(words.WHERE_FROM), list(words.SOURCES), "yd_source", horizontal=True,
+handed = st.session_state["yd_log"].origin[0] == "lab"  # the protocol lab's log is the one shown
+sources = [key for key in words.SOURCES if key != words.LAB or handed]
+source = choice(st.radio, _(words.WHERE_FROM), sources, "yd_source", horizontal=True,
                 format_func=lambda key: _(words.SOURCES[key]))
 progress = st.empty()
-if source == words.SYNTHETIC:
+if source == words.LAB:
+    st.info(_(words.HANDED), icon="🧫")
+elif source == words.SYNTHETIC:
     with st.form("yd_synthetic", border=True):
         cells = st.columns(5)
         with cells[0]:

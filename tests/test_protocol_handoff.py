@@ -38,6 +38,13 @@ def test_a_model_opens_in_your_data_with_the_labs_per_user_means(lab):
         assert table[label] == pytest.approx(shown_number(means[column]), abs=5e-5), column
     users = lab.dataframe[1].value.set_index("meaning")["users"]
     assert users.iloc[0] == 940 and users.iloc[1:].sum() == 0  # every test user has a list, none is left out
+    # the page names the lab as the source chosen, with no other source's form above the handed log
+    assert lab.radio(key="yd_source").value == "From the protocol lab"
+    assert not [s for s in lab.select_slider if s.key == "yd_quality"] and not lab.number_input
+    lab.switch_page("pages/17_Your_data.py").run(timeout=180)  # AppTest's next run is of its own page, not the one switched to
+    lab.radio(key="yd_source").set_value("Synthetic log").run(timeout=180)
+    assert [s.key for s in lab.select_slider if s.key == "yd_quality"] == ["yd_quality"]  # the form is back
+    assert "From the protocol lab" in lab.radio(key="yd_source").options  # the handed log is still the one shown
 
 
 def test_two_models_open_in_compare_with_their_paired_comparison(lab):
@@ -61,3 +68,8 @@ def test_two_models_open_in_compare_with_their_paired_comparison(lab):
 def test_compare_offers_the_lab_only_once_a_pair_was_handed_over():
     at = run_page("pages/18_Compare_two_models.py")
     assert "From the protocol lab" not in at.radio(key="compare_source").options
+
+
+def test_your_data_offers_the_lab_only_while_it_shows_a_log_the_lab_handed_over():
+    at = run_page("pages/17_Your_data.py")
+    assert "From the protocol lab" not in at.radio(key="yd_source").options

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from content.pages.compare import LAB as LAB_SOURCE
+from content.pages.your_data import LAB as YOUR_DATA_LAB_SOURCE
 from ui.controllers import your_data as yd
 from ui.navigation import TOPIC_PAGES
 
@@ -40,7 +41,9 @@ def replace_log(log: yd.Log, files: tuple | None = None) -> None:
 
 
 def open_in_your_data(log: yd.Log) -> None:
+    """Your data shows ``log`` with its source named, not the form of another source above it."""
     replace_log(log)
+    st.session_state["yd_source"] = YOUR_DATA_LAB_SOURCE
     st.switch_page(TOPIC_PAGES["your_data"])
 
 

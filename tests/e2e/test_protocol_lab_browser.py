@@ -68,6 +68,8 @@ def test_a_preset_shows_its_finding_its_tables_and_the_slope_chart_at_1280x720(s
     expect(page.get_by_role("heading", name="Your data")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Showing the protocol lab's top 10 of Most popular on MovieLens 100K")).to_be_visible()
     assert "/Your_data" in page.url
+    expect(page.get_by_role("radio", name="From the protocol lab")).to_be_checked()
+    expect(page.get_by_role("button", name="Generate and evaluate")).to_have_count(0)  # no other source's form
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot(page, SCREENSHOTS, "protocol_lab_handed_to_your_data_1280x720")
 
