@@ -4,6 +4,7 @@ asked), rank, score. What the lab page, the command line and the benchmark all c
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -113,11 +114,20 @@ def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.D
     return {key: type(grid[key][0])(value) for key, value in best.items()}, tried
 
 
-def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None) -> Result:
-    """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached)."""
+def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None,
+        reuse: Result | None = None) -> Result:
+    """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached).
+
+    ``reuse``: a run on this same split at the same K and candidates; a model whose hyperparameters come out
+    the same as there (popularity has none; tuning may choose the defaults) is taken from it, not trained and
+    scored a second time: it would give the same numbers (every model is seeded)."""
     kind, n = Protocol.parse_candidates(protocol.candidates)
     split = split or splits.split(frame, protocol.split, test_fraction=protocol.test_fraction, cut=protocol.cut,
                                   seed=protocol.seed)
+    if reuse is not None and (reuse.split is not split or
+                              (reuse.protocol.k, reuse.protocol.candidates, reuse.protocol.seed)
+                              != (protocol.k, protocol.candidates, protocol.seed)):
+        raise ValueError("a run is reused only on the same split, K, candidates and seed")
     enc = encoded(split)
     result = Result(protocol, split)
     popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
@@ -127,6 +137,11 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
     for name in model_names:
         started = time.perf_counter()
         params = tune(name, split.train, protocol)[0] if protocol.tuned else {}
+        earlier = reuse.models.get(name) if reuse is not None else None
+        if earlier is not None and models.make(name, **params) == models.make(name, **earlier.params):
+            result.models[name] = dataclasses.replace(earlier, params=params,
+                                                      seconds=time.perf_counter() - started + earlier.seconds)
+            continue
         model = _fit(name, params, enc, protocol.seed)
         per_user, recommendations, means = _score(model, enc, protocol.k)
         means = pd.concat([means, pd.Series({
@@ -140,4 +155,3 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
         result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled, pairs,
                                           time.perf_counter() - started)
     return result
-

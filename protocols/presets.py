@@ -57,8 +57,9 @@ def run(preset: Preset, frame: pd.DataFrame) -> tuple[lab.Result, lab.Result]:
     first = lab.run(frame, preset.protocols[0], preset.models)
     if preset.protocols[1] == preset.protocols[0]:
         return first, first
-    same_split = preset.protocols[1].split == preset.protocols[0].split
-    return first, lab.run(frame, preset.protocols[1], preset.models, split=first.split if same_split else None)
+    if preset.protocols[1].split != preset.protocols[0].split:
+        return first, lab.run(frame, preset.protocols[1], preset.models)
+    return first, lab.run(frame, preset.protocols[1], preset.models, split=first.split, reuse=first)
 
 
 def finding(preset: Preset, results: tuple[lab.Result, lab.Result]) -> dict:

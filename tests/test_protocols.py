@@ -335,6 +335,28 @@ def test_a_run_scores_every_model_on_the_same_candidates_and_tunes_on_training_o
     assert table.loc["pop", "ndcg@5"] == direct
 
 
+def test_a_tuned_run_reuses_only_the_models_whose_hyperparameters_came_out_the_same(monkeypatch):
+    log = _ml_like(2)
+    untuned = lab.run(log, lab.Protocol(split="random", candidates="uniform:20", k=5), ["pop", "ease", "itemknn"])
+    tuned_protocol = lab.Protocol(split="random", candidates="uniform:20", k=5, tuned=True)
+    fresh = lab.run(log, tuned_protocol, ["pop", "ease", "itemknn"], split=untuned.split)
+    monkeypatch.setitem(models.GRIDS, "ease", {"l2": [models.EASE().l2]})  # tuning can only pick the default
+    fresh_ease = lab.run(log, tuned_protocol, ["ease"], split=untuned.split).table()
+    fitted = []
+    real_fit = lab._fit
+    monkeypatch.setattr(lab, "_fit", lambda name, *args: fitted.append(name) or real_fit(name, *args))
+    reused = lab.run(log, tuned_protocol, ["pop", "ease", "itemknn"], split=untuned.split, reuse=untuned)
+    # popularity (no hyperparameters) and EASE (the default chosen) come from the untuned run; item k-NN's
+    # tuned values are not its defaults, so it is trained again (after its grid's own fits)
+    assert fitted.count("pop") == 0 and fitted.count("ease") == 1  # the one grid value, on the validation split
+    assert fitted[-1] == "itemknn"
+    table = reused.table()
+    pd.testing.assert_series_equal(table.loc["ease"], fresh_ease.loc["ease"])
+    pd.testing.assert_frame_equal(table.loc[["pop", "itemknn"]], fresh.table().loc[["pop", "itemknn"]])
+    with pytest.raises(ValueError, match="same split"):
+        lab.run(log, lab.Protocol(split="random", k=10, tuned=True), ["pop"], split=untuned.split, reuse=untuned)
+
+
 @pytest.mark.parametrize("text", ["uniform", "full:3", "popular:0", "popular:x", "sampled:10"])
 def test_bad_candidates_are_refused(text):
     with pytest.raises(DataError, match="candidates must be|sampled negatives must be"):
