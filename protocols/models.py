@@ -11,7 +11,8 @@ items a user has already seen are the caller's (:mod:`protocols.evaluation`), so
 - :class:`EASE`: Steck (WWW 2019): ``B = I - P diagMat(1 / diag(P))`` with ``P = (X^T X + lambda I)^-1``,
   zero diagonal; scores ``X B``.
 - :class:`MatrixFactorisation`: implicit-feedback ALS (Hu, Koren and Volinsky 2008) from the ``implicit``
-  library, one thread, seeded.
+  library, seeded; it uses every core (each user's and each item's solve is independent, so the
+  factors do not depend on the number of threads).
 """
 
 from __future__ import annotations
@@ -112,11 +113,12 @@ class MatrixFactorisation:
         from implicit.cpu.als import AlternatingLeastSquares
         from threadpoolctl import threadpool_limits
 
-        # implicit's own loop is the parallel part: BLAS threads inside it compete with it (and it warns)
+        # implicit's own loop over users is the parallel part (every core): BLAS threads inside it compete
+        # with it (and it warns)
         with threadpool_limits(1, "blas"):
             self._model = AlternatingLeastSquares(
                 factors=self.factors, regularization=self.regularization, alpha=self.alpha,
-                iterations=self.iterations, random_state=self.seed, num_threads=1, calculate_training_loss=False)
+                iterations=self.iterations, random_state=self.seed, num_threads=0, calculate_training_loss=False)
             self._model.fit(X.tocsr().astype(np.float32), show_progress=False)
         return self
 

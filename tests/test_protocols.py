@@ -235,6 +235,30 @@ def test_matrix_factorisation_is_seeded_and_scores_are_its_factors():
     np.testing.assert_array_equal(a.scores(np.arange(5)), b.scores(np.arange(5)))
 
 
+def test_matrix_factorisation_on_every_core_gives_the_factors_of_one_thread(monkeypatch):
+    # The model trains with implicit's threads on every core: its factors must not depend on how many there are
+    from implicit.cpu import als
+
+    split = splits.split(movielens.installed_ml100k(), "random", test_fraction=0.2, seed=0)
+    X = evaluation._seen(lab.encoded(split))
+    threads = []
+    real = als.AlternatingLeastSquares.__init__
+
+    def with_threads(count):
+        def init(self, *args, **kwargs):
+            threads.append(kwargs["num_threads"])
+            real(self, *args, **{**kwargs, "num_threads": count})
+        return init
+
+    monkeypatch.setattr(als.AlternatingLeastSquares, "__init__", with_threads(1))
+    one = models.MatrixFactorisation(iterations=5).fit(X)
+    monkeypatch.setattr(als.AlternatingLeastSquares, "__init__", with_threads(2))
+    two = models.MatrixFactorisation(iterations=5).fit(X)
+    assert threads == [0, 0]  # the model asks for every core
+    np.testing.assert_array_equal(one._model.user_factors, two._model.user_factors)
+    np.testing.assert_array_equal(one._model.item_factors, two._model.item_factors)
+
+
 def test_random_scores_do_not_depend_on_which_users_are_scored_together():
     X, _ = _matrix()
     model = models.Random(seed=4).fit(X)
