@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -115,12 +116,13 @@ def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.D
 
 
 def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None,
-        reuse: Result | None = None) -> Result:
+        reuse: Result | None = None, on_model: Callable[[Result], None] | None = None) -> Result:
     """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached).
 
     ``reuse``: a run on this same split at the same K and candidates; a model whose hyperparameters come out
     the same as there (popularity has none; tuning may choose the defaults) is taken from it, not trained and
-    scored a second time: it would give the same numbers (every model is seeded)."""
+    scored a second time: it would give the same numbers (every model is seeded). ``on_model``: called with the
+    result so far after each model, so a page can show the first rows while the others train."""
     kind, n = Protocol.parse_candidates(protocol.candidates)
     split = split or splits.split(frame, protocol.split, test_fraction=protocol.test_fraction, cut=protocol.cut,
                                   seed=protocol.seed)
@@ -131,9 +133,10 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
     enc = encoded(split)
     result = Result(protocol, split)
     popularity = np.asarray(evaluation._seen(enc).sum(axis=0)).ravel()
+    sampling = None
     if kind != "full":
         allowed = evaluation.allowed_negatives(enc)
-        negatives = evaluation.sample_negatives(enc, allowed, n, kind, protocol.seed, popularity)
+        sampling = (kind, n, allowed, evaluation.sample_negatives(enc, allowed, n, kind, protocol.seed, popularity))
     for name in model_names:
         started = time.perf_counter()
         params = tune(name, split.train, protocol)[0] if protocol.tuned else {}
@@ -141,17 +144,24 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
         if earlier is not None and models.make(name, **params) == models.make(name, **earlier.params):
             result.models[name] = dataclasses.replace(earlier, params=params,
                                                       seconds=time.perf_counter() - started + earlier.seconds)
-            continue
-        model = _fit(name, params, enc, protocol.seed)
-        per_user, recommendations, means = _score(model, enc, protocol.k)
-        means = pd.concat([means, pd.Series({
-            f"coverage@{protocol.k}": catalog_coverage(recommendations, protocol.k, len(enc.items)),
-            f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
-        })])
-        sampled = pairs = None
-        if kind != "full":
-            pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
-            sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
-        result.models[name] = ModelResult(name, params, means, per_user, recommendations, sampled, pairs,
-                                          time.perf_counter() - started)
+        else:
+            result.models[name] = _model_result(name, params, enc, protocol, split, popularity, sampling, started)
+        if on_model is not None:
+            on_model(result)
     return result
+
+
+def _model_result(name: str, params: dict, enc: evaluation.Encoded, protocol: Protocol, split: splits.Split,
+                  popularity: np.ndarray, sampling: tuple | None, started: float) -> ModelResult:
+    model = _fit(name, params, enc, protocol.seed)
+    per_user, recommendations, means = _score(model, enc, protocol.k)
+    means = pd.concat([means, pd.Series({
+        f"coverage@{protocol.k}": catalog_coverage(recommendations, protocol.k, len(enc.items)),
+        f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
+    })])
+    sampled = pairs = None
+    if sampling is not None:
+        kind, n, allowed, negatives = sampling
+        pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
+        sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
+    return ModelResult(name, params, means, per_user, recommendations, sampled, pairs, time.perf_counter() - started)

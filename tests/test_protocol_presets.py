@@ -9,7 +9,7 @@ import pytest
 from content import i18n
 from content.pages import protocols as words
 from protocols import movielens, presets
-from tests.conftest import run_page
+from tests.conftest import run_page, texts
 
 PAGE = "pages/22_Protocol_lab.py"
 
@@ -131,3 +131,30 @@ def test_the_readmes_numbers_are_what_the_presets_measure(outcomes):
     assert (round(row["mean_a"], 4), round(row["mean_b"], 4), round(row["p_adjusted"], 3),
             round(row["effect_size"], 2)) == (0.9, 0.9181, 0.035, 0.07)
     assert row["wins"] + row["ties"] + row["losses"] == 940
+
+
+def test_readers_asking_for_the_same_protocol_share_one_run_and_see_rows_as_models_finish(monkeypatch):
+    from protocols import lab
+    from ui.controllers import protocol_lab as controller
+
+    runs, real_run = [], lab.run
+
+    def counted(*args, on_model=None, **kwargs):
+        def each(partial):
+            runs.append(list(partial.models))
+            on_model(partial)  # the page's own display of the rows so far
+        return real_run(*args, on_model=each, **kwargs)
+
+    monkeypatch.setattr(lab, "run", counted)
+    monkeypatch.setattr(controller, "_own_results", {})
+    pages = []
+    for _reader in range(2):
+        at = run_page(PAGE, protocol_preset="own")
+        at.multiselect[0].set_value(["pop", "random"])
+        at.select_slider[0].set_value(0.5)
+        at.button[0].click().run(timeout=120)
+        assert not at.exception, [e.value for e in at.exception]
+        pages.append(at.dataframe[0].value)
+    assert runs == [["pop"], ["pop", "random"]]  # trained once, each model's row shown as it came
+    pd.testing.assert_frame_equal(pages[0], pages[1])
+    assert "Models trained so far" not in texts(at)  # the rows so far give way to the whole table

@@ -381,6 +381,15 @@ def test_a_tuned_run_reuses_only_the_models_whose_hyperparameters_came_out_the_s
         lab.run(log, lab.Protocol(split="random", k=10, tuned=True), ["pop"], split=untuned.split, reuse=untuned)
 
 
+def test_a_run_hands_each_model_over_as_soon_as_it_is_scored():
+    log = _ml_like(2)
+    seen = []
+    result = lab.run(log, lab.Protocol(split="random", k=5), ["pop", "ease", "itemknn"],
+                     on_model=lambda partial: seen.append(list(partial.models)))
+    assert seen == [["pop"], ["pop", "ease"], ["pop", "ease", "itemknn"]]
+    assert list(result.models) == ["pop", "ease", "itemknn"]
+
+
 @pytest.mark.parametrize("text", ["uniform", "full:3", "popular:0", "popular:x", "sampled:10"])
 def test_bad_candidates_are_refused(text):
     with pytest.raises(DataError, match="candidates must be|sampled negatives must be"):

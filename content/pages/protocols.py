@@ -16,6 +16,7 @@ OWN = N_("Your own protocol")
 RUN = N_("Run on MovieLens 100K")
 RUN_OWN = N_("Run this protocol")
 RUNNING = N_("Splitting, training four models and ranking every movie for every user…")
+TRAINED_SO_FAR = N_("Models trained so far: {done} of {total}.")
 FIRST_RUN = N_("The first run of a preset trains every model and takes several seconds; after that it is kept "
                "for everyone on this server.")
 PAPER = N_("What the paper found:")

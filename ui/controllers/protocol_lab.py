@@ -4,6 +4,9 @@ it holds no reader's data, only MovieLens 100K's)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -41,9 +44,39 @@ def _preset_results(key: str):
     return presets.measured(key)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _own_result(protocol: lab.Protocol, names: tuple[str, ...]) -> lab.Result:
-    return lab.run(_ml100k(), protocol, list(names))
+_OWN_KEPT = 16
+_own_results: dict = {}  # (protocol, models) -> Result, the most recent _OWN_KEPT, shared by every reader
+_own_locks: dict = {}
+_own_guard = threading.Lock()
+
+
+def _own_result(protocol: lab.Protocol, names: tuple[str, ...], shown: Callable[[lab.Result], None]) -> lab.Result:
+    """The protocol's run, once per server: a reader asking while another's run of it is under way waits for that
+    run (thirty students pressing Run together train it once). ``shown`` gets each model's row as it comes."""
+    key = (protocol, names)
+    with _own_guard:
+        lock = _own_locks.setdefault(key, threading.Lock())
+    with lock:
+        with _own_guard:
+            result = _own_results.get(key)
+        if result is None:
+            result = lab.run(_ml100k(), protocol, list(names), on_model=shown)
+            with _own_guard:
+                _own_results[key] = result
+                while len(_own_results) > _OWN_KEPT:
+                    _own_results.pop(next(iter(_own_results)))
+    return result
+
+
+def _show_so_far(area, total: int):
+    """Each model's row as soon as it is trained: the first one comes in well under a second, the tuned ones
+    take seconds each."""
+    def show(partial: lab.Result) -> None:
+        with area.container():
+            st.caption(_(words.TRAINED_SO_FAR).format(done=numbers.integer(len(partial.models)),
+                                                      total=numbers.integer(total)))
+            st.dataframe(_table(partial, SHOWN))
+    return show
 
 
 def _table(result: lab.Result, columns) -> pd.DataFrame:
@@ -132,12 +165,14 @@ def own_protocol() -> None:
     if not chosen:
         return
     protocol, names = chosen
+    so_far = st.empty()
     try:
         with st.spinner(_(words.RUNNING)):
-            result = _own_result(protocol, names)
+            result = _own_result(protocol, names, _show_so_far(so_far, len(names)))
     except DataError as error:
         st.error(markdown(str(error)))
         return
+    so_far.empty()
     st.markdown(_split_sizes(result.split))
     for columns in (SHOWN, SAMPLED_HR, SAMPLED_NDCG):
         if columns[0] in result.table().columns:
