@@ -4,7 +4,9 @@
 
 - each preset: split, train the four models (tuned ones on a validation split too), rank the full catalogue
   for every test user, evaluate (and sample negatives for the sampled preset); median of ``--repeats`` fresh runs;
-- the page's rerun once a preset is cached (what every reader after the first waits);
+- the page's rerun once a preset is cached (what every reader after the first waits, server-side with AppTest);
+- a reader's own protocol (each split; full, sampled and tuned): the time to its first model's row on the page
+  (the rows come one model at a time) and to the whole table;
 - against what a user would otherwise pick: the same MF model scored with implicit's own
   ``ranking_metrics_at_k`` on the same split (full catalogue, training items left out);
 - ML-1M-sized data generated to the same shape (6,040 users x 3,706 items, 1,000,209 interactions, a Zipf
@@ -77,6 +79,38 @@ def implicit_reference(frame: pd.DataFrame, repeats: int = 5) -> tuple[float, fl
             float(theirs["ndcg"]))
 
 
+def page_reruns(repeats: int) -> None:
+    import logging
+
+    from streamlit.testing.v1 import AppTest
+
+    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    root = Path(__file__).resolve().parents[1]
+    for key in presets.PRESETS:
+        presets.measured(key)
+        at = AppTest.from_file(str(root / "app.py"), default_timeout=120)
+        at.switch_page("pages/22_Protocol_lab.py")
+        at.session_state["protocol_preset"] = key
+        at.run()
+        at.button(key=f"protocol_run_{key}").click().run()
+        times = []
+        for _ in range(max(repeats, 5)):
+            start = time.perf_counter()
+            at.run()
+            times.append(time.perf_counter() - start)
+        print(f"  page rerun, {key} cached {_median(times)}")
+
+
+def own_protocols(frame: pd.DataFrame) -> None:
+    for split in lab.splits.SPLITS:
+        for candidates, tuned in (("full", False), ("uniform:100", False), ("full", True)):
+            start, first = time.perf_counter(), []
+            lab.run(frame, lab.Protocol(split=split, candidates=candidates, tuned=tuned), list(presets.MODELS),
+                    on_model=lambda _partial: first.append(time.perf_counter() - start) if not first else None)
+            print(f"  own protocol {split:<18} {candidates:<12} {'tuned' if tuned else 'untuned':<8} first row "
+                  f"{first[0]:5.2f} s, whole table {time.perf_counter() - start:5.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3)
@@ -92,6 +126,8 @@ def main() -> None:
             presets.finding(preset, presets.run(preset, frame))
             times.append(time.perf_counter() - start)
         print(f"  preset {key:<22} {_median(times)}")
+    page_reruns(args.repeats)
+    own_protocols(frame)
     ours, theirs, our_ndcg, their_ndcg = implicit_reference(frame, max(args.repeats, 5))
     print(f"  full-catalogue scoring of MF, ML-100K random split (medians): ours {ours:.3f} s, implicit's ranking_metrics_at_k "
           f"{theirs:.3f} s (ratio {theirs / ours:.2f}x); NDCG@10 ours {our_ndcg:.4f}, implicit {their_ndcg:.4f} "
