@@ -457,33 +457,27 @@ def _open_store(url, start, results):
         results.put(f"{type(problem).__name__}: {problem}")
 
 
-def test_several_processes_create_the_schema_at_once(database_url):
+def _six_processes_open(url) -> list[str]:
     context = multiprocessing.get_context("fork")
     start, results = context.Event(), context.Queue()
-    workers = [context.Process(target=_open_store, args=(database_url, start, results)) for _ in range(6)]
+    workers = [context.Process(target=_open_store, args=(url, start, results)) for _ in range(6)]
     for worker in workers:
         worker.start()
     start.set()
     outcomes = [results.get(timeout=60) for _ in workers]
     for worker in workers:
         worker.join(30)
-    assert outcomes == ["ok"] * 6
+    return outcomes
+
+
+def test_several_processes_create_the_schema_at_once(database_url):
+    assert _six_processes_open(database_url) == ["ok"] * 6
 
 
 def test_new_sqlite_class_databases_opened_by_six_processes_at_once_all_open(tmp_path):
     # Switching a new file to WAL raced: about one round in 40 said "database is locked" at once.
-    context = multiprocessing.get_context("fork")
     for round_ in range(30):
-        url = f"sqlite:///{tmp_path / f'class_{round_}.db'}"
-        start, results = context.Event(), context.Queue()
-        workers = [context.Process(target=_open_store, args=(url, start, results)) for _ in range(6)]
-        for worker in workers:
-            worker.start()
-        start.set()
-        outcomes = [results.get(timeout=60) for _ in workers]
-        for worker in workers:
-            worker.join(30)
-        assert outcomes == ["ok"] * 6, f"round {round_}"
+        assert _six_processes_open(f"sqlite:///{tmp_path / f'class_{round_}.db'}") == ["ok"] * 6, f"round {round_}"
 
 
 class _LockedCursor:
