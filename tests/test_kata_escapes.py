@@ -30,8 +30,15 @@ def attempt(body: str, *, cases: int = 1, limits: Limits | None = None) -> kata.
 def children() -> set[str]:
     """This process's children (a zombie not yet reaped is one). In the whole suite they include the
     browser tests' shared servers and Playwright's driver, started before this module and kept to the end."""
-    tasks = Path("/proc/self/task")
-    return {pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
+    found = set()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            found.update((task / "children").read_text().split())
+        except FileNotFoundError:
+            # The thread ended between the listing and the read (a pool thread, in the whole suite): its
+            # children, if any, were handed to another thread of this process, whose file lists them.
+            continue
+    return found
 
 
 def descriptors() -> int:
