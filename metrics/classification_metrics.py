@@ -151,6 +151,11 @@ def roc_auc(y_true, y_score) -> float:
     if reason:
         warnings.warn(reason, UndefinedMetricWarning, stacklevel=2)
         return float("nan")
+    return _mann_whitney_auc(labels, scores)
+
+
+def _mann_whitney_auc(labels: np.ndarray, scores: np.ndarray) -> float:
+    """AUC of checked labels (both classes present) and scores, from average ranks."""
     ranks = pd.Series(scores).rank(method="average").to_numpy()
     n_pos = int(labels.sum())
     n_neg = labels.size - n_pos
@@ -200,29 +205,33 @@ def roc_curve_points(y_true, y_score) -> pd.DataFrame:
     )
 
 
+def _per_user(user_ids, y_true, y_score) -> dict:
+    """Each user's impressions, clicks, AUC (nan if one class) and why skipped, users in order of first
+    appearance: numpy columns, so :func:`gauc` needs no table (the kata judge computes it 200 times a run)."""
+    labels, scores = _labels_pair(y_true, y_score, "y_score", as_other=as_finite_array)
+    users = pd.Series(list(user_ids), dtype=object)
+    if len(users) != labels.size:
+        raise ValueError(f"inputs must have the same length: user_ids has {len(users)} and y_true has {labels.size}")
+    codes, uniques = pd.factorize(users, sort=False)  # first appearance; a missing user id is in no group
+    columns = {"user": list(uniques), "impressions": [], "clicks": [], "auc": [], "skipped_because": []}
+    for code in range(len(uniques)):
+        index = np.flatnonzero(codes == code)
+        user_labels = labels[index]
+        reason = single_class_reason(user_labels)
+        columns["impressions"].append(int(user_labels.size))
+        columns["clicks"].append(int(user_labels.sum()))
+        columns["auc"].append(np.nan if reason else _mann_whitney_auc(user_labels, scores[index]))
+        columns["skipped_because"].append(reason or "")
+    return columns
+
+
 def gauc_table(user_ids, y_true, y_score) -> pd.DataFrame:
     """One row per user: impressions, clicks, AUC (nan if one class), why skipped, and each weight.
 
     Users appear in order of first appearance.
     """
-    labels, scores = _labels_pair(y_true, y_score, "y_score", as_other=as_finite_array)
-    users = pd.Series(list(user_ids), dtype=object)
-    if len(users) != labels.size:
-        raise ValueError(f"inputs must have the same length: user_ids has {len(users)} and y_true has {labels.size}")
-    rows = []
-    for user, index in users.groupby(users, sort=False).groups.items():
-        user_labels, user_scores = labels[index], scores[index]
-        reason = single_class_reason(user_labels)
-        rows.append(
-            {
-                "user": user,
-                "impressions": int(user_labels.size),
-                "clicks": int(user_labels.sum()),
-                "auc": np.nan if reason else roc_auc(user_labels, user_scores),
-                "skipped_because": reason or "",
-            }
-        )
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(_per_user(user_ids, y_true, y_score),
+                         columns=["user", "impressions", "clicks", "auc", "skipped_because"])
     table["uniform"] = 1
     return table
 
@@ -254,13 +263,13 @@ def gauc(user_ids, y_true, y_score, *, weight="impressions") -> tuple[float, int
     (0.5, 1)
     """
     check_choice(weight, "weight", GAUC_WEIGHTS)
-    table = gauc_table(user_ids, y_true, y_score)
-    used = table[table["skipped_because"] == ""]
-    skipped = len(table) - len(used)
-    weights = used[weight].to_numpy(dtype=float)
+    users = _per_user(user_ids, y_true, y_score)
+    used = np.array([reason == "" for reason in users["skipped_because"]], dtype=bool)
+    skipped = int((~used).sum())
+    weights = (np.ones(len(used)) if weight == "uniform" else np.asarray(users[weight], dtype=float))[used]
     if weights.sum() == 0:
         return float("nan"), skipped
-    return float(np.sum(weights * used["auc"]) / weights.sum()), skipped
+    return float(np.sum(weights * np.asarray(users["auc"], dtype=float)[used]) / weights.sum()), skipped
 
 
 def default_log_loss_eps() -> float:
