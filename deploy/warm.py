@@ -73,19 +73,11 @@ def _draw_one_of_each_chart() -> None:
 
 def train_presets() -> threading.Thread:
     """Start computing every preset of the protocol lab (:func:`protocols.presets.measured`) in a daemon thread."""
-    thread = threading.Thread(target=_train_presets, name="receval-presets", daemon=True)
+    from protocols import presets
+
+    thread = threading.Thread(target=presets.measure_all, name="receval-presets", daemon=True)
     thread.start()
     return thread
-
-
-def _train_presets() -> None:
-    from protocols import movielens, presets
-
-    try:
-        for key in presets.PRESETS:
-            presets.measured(key)
-    except movielens.DataUnavailable:
-        pass  # without ML-100K the lab says so on its page
 
 
 def main(argv: list[str]) -> None:

@@ -206,14 +206,16 @@ def roc_curve_points(y_true, y_score) -> pd.DataFrame:
 
 
 def _per_user(user_ids, y_true, y_score) -> dict:
-    """Each user's impressions, clicks, AUC (nan if one class) and why skipped, users in order of first
-    appearance: numpy columns, so :func:`gauc` needs no table (the kata judge computes it 200 times a run)."""
+    """Each user's impressions, clicks, AUC (nan if one class), why skipped and uniform weight, users in order
+    of first appearance: plain columns, so :func:`gauc` needs no table (the kata judge computes it 200 times a
+    run)."""
     labels, scores = _labels_pair(y_true, y_score, "y_score", as_other=as_finite_array)
     users = pd.Series(list(user_ids), dtype=object)
     if len(users) != labels.size:
         raise ValueError(f"inputs must have the same length: user_ids has {len(users)} and y_true has {labels.size}")
     codes, uniques = pd.factorize(users, sort=False)  # first appearance; a missing user id is in no group
-    columns = {"user": list(uniques), "impressions": [], "clicks": [], "auc": [], "skipped_because": []}
+    columns = {"user": list(uniques), "impressions": [], "clicks": [], "auc": [], "skipped_because": [],
+               "uniform": [1] * len(uniques)}
     for code in range(len(uniques)):
         index = np.flatnonzero(codes == code)
         user_labels = labels[index]
@@ -230,10 +232,8 @@ def gauc_table(user_ids, y_true, y_score) -> pd.DataFrame:
 
     Users appear in order of first appearance.
     """
-    table = pd.DataFrame(_per_user(user_ids, y_true, y_score),
-                         columns=["user", "impressions", "clicks", "auc", "skipped_because"])
-    table["uniform"] = 1
-    return table
+    return pd.DataFrame(_per_user(user_ids, y_true, y_score),
+                        columns=["user", "impressions", "clicks", "auc", "skipped_because", "uniform"])
 
 
 def gauc(user_ids, y_true, y_score, *, weight="impressions") -> tuple[float, int]:
@@ -266,7 +266,7 @@ def gauc(user_ids, y_true, y_score, *, weight="impressions") -> tuple[float, int
     users = _per_user(user_ids, y_true, y_score)
     used = np.array([reason == "" for reason in users["skipped_because"]], dtype=bool)
     skipped = int((~used).sum())
-    weights = (np.ones(len(used)) if weight == "uniform" else np.asarray(users[weight], dtype=float))[used]
+    weights = np.asarray(users[weight], dtype=float)[used]
     if weights.sum() == 0:
         return float("nan"), skipped
     return float(np.sum(weights * np.asarray(users["auc"], dtype=float)[used]) / weights.sum()), skipped

@@ -8,7 +8,6 @@ test checks each against these numbers, as lesson claims are.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -17,6 +16,7 @@ import pandas as pd
 
 from metrics import significance
 from protocols import lab, movielens
+from protocols.once import OncePerKey
 
 MODELS = ("pop", "itemknn", "ease", "mf")
 
@@ -82,8 +82,7 @@ def finding(preset: Preset, results: tuple[lab.Result, lab.Result]) -> dict:
 
 
 
-_LOCKS = {key: threading.Lock() for key in PRESETS}
-_MEASURED: dict[str, tuple] = {}
+_measured = OncePerKey()
 
 
 @lru_cache(maxsize=1)
@@ -95,10 +94,19 @@ def measured(key: str) -> tuple[tuple[lab.Result, lab.Result], dict]:
     """The preset ``key`` run on the installed ML-100K and its finding, computed once per process: the lab page
     and the guided lesson read the same numbers, and a second reader asking meanwhile waits for the first run
     instead of starting another. Raises :class:`protocols.movielens.DataUnavailable` without ML-100K."""
-    if key not in _MEASURED:
-        with _LOCKS[key]:
-            if key not in _MEASURED:
-                preset = PRESETS[key]
-                results = run(preset, _ml100k())
-                _MEASURED[key] = (results, finding(preset, results))
-    return _MEASURED[key]
+    def compute():
+        preset = PRESETS[key]
+        results = run(preset, _ml100k())
+        return results, finding(preset, results)
+
+    return _measured.get(key, compute)
+
+
+def measure_all(keys=tuple(PRESETS)) -> None:
+    """Compute each preset of ``keys`` (:func:`measured`), quietly when ML-100K is not installed: a background
+    warm-up, whose readers are told on the page."""
+    try:
+        for key in keys:
+            measured(key)
+    except movielens.DataUnavailable:
+        pass

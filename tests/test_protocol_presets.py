@@ -135,6 +135,7 @@ def test_the_readmes_numbers_are_what_the_presets_measure(outcomes):
 
 def test_readers_asking_for_the_same_protocol_share_one_run_and_see_rows_as_models_finish(monkeypatch):
     from protocols import lab
+    from protocols.once import OncePerKey
     from ui.controllers import protocol_lab as controller
 
     runs, real_run = [], lab.run
@@ -146,7 +147,7 @@ def test_readers_asking_for_the_same_protocol_share_one_run_and_see_rows_as_mode
         return real_run(*args, on_model=each, **kwargs)
 
     monkeypatch.setattr(lab, "run", counted)
-    monkeypatch.setattr(controller, "_own_results", {})
+    monkeypatch.setattr(controller, "_own_results", OncePerKey(most=16))
     pages = []
     for _reader in range(2):
         at = run_page(PAGE, protocol_preset="own")

@@ -67,16 +67,9 @@ def prepare(scenario: dict) -> None:
     with _warming:
         start, _warm_started = not _warm_started, True
     if start:
-        threading.Thread(target=_warm, name="receval-protocol-lesson", daemon=True).start()
+        threading.Thread(target=presets.measure_all, args=(LESSON_PRESETS,), name="receval-protocol-lesson",
+                         daemon=True).start()
     presets.measured(scenario["preset"])
-
-
-def _warm() -> None:
-    try:
-        for key in LESSON_PRESETS:
-            presets.measured(key)
-    except presets.movielens.DataUnavailable:
-        pass  # said on the step itself
 
 
 def available() -> bool:

@@ -4,7 +4,6 @@ it holds no reader's data, only MovieLens 100K's)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pandas as pd
@@ -15,6 +14,7 @@ from content.i18n import _
 from content.pages import protocols as words
 from metrics.errors import DataError
 from protocols import lab, models, movielens, presets, splits
+from protocols.once import OncePerKey
 from ui import handoff
 from ui.controllers import your_data as yd
 from ui.figures.protocol_charts import rank_slopes
@@ -44,28 +44,13 @@ def _preset_results(key: str):
     return presets.measured(key)
 
 
-_OWN_KEPT = 16
-_own_results: dict = {}  # (protocol, models) -> Result, the most recent _OWN_KEPT, shared by every reader
-_own_locks: dict = {}
-_own_guard = threading.Lock()
+_own_results = OncePerKey(most=16)  # (protocol, models) -> Result, shared by every reader
 
 
 def _own_result(protocol: lab.Protocol, names: tuple[str, ...], shown: Callable[[lab.Result], None]) -> lab.Result:
-    """The protocol's run, once per server: a reader asking while another's run of it is under way waits for that
-    run (thirty students pressing Run together train it once). ``shown`` gets each model's row as it comes."""
-    key = (protocol, names)
-    with _own_guard:
-        lock = _own_locks.setdefault(key, threading.Lock())
-    with lock:
-        with _own_guard:
-            result = _own_results.get(key)
-        if result is None:
-            result = lab.run(_ml100k(), protocol, list(names), on_model=shown)
-            with _own_guard:
-                _own_results[key] = result
-                while len(_own_results) > _OWN_KEPT:
-                    _own_results.pop(next(iter(_own_results)))
-    return result
+    """The protocol's run, once per server (:class:`protocols.once.OncePerKey`). ``shown`` gets each model's row
+    as it comes."""
+    return _own_results.get((protocol, names), lambda: lab.run(_ml100k(), protocol, list(names), on_model=shown))
 
 
 def _show_so_far(area, total: int):
