@@ -11,7 +11,7 @@ WHERE_FROM = N_("Where the log comes from")
 SYNTHETIC = "Synthetic log"  # the source's key: the page tests it
 LAB = "From the protocol lab"  # the source's key, offered while the log shown is one the protocol lab handed over
 SOURCES = {SYNTHETIC: N_("Synthetic log"), "Upload files": N_("Upload files"), LAB: N_("From the protocol lab")}
-HANDED = N_("The protocol lab handed this log over: its numbers are below. To evaluate another log, choose "
+HANDED = N_("The protocol lab handed this log over, and this page evaluates it. To evaluate another log, choose "
              "another source above.")
 USERS = N_("Users")
 LIST_LENGTH = N_("List length")
