@@ -18,13 +18,18 @@ items a user has already seen are the caller's (:mod:`protocols.evaluation`), so
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # imported where a matrix is built: `python -m metrics evaluate` names the models in its help
+    import scipy.sparse as sp
 
 
 def interaction_matrix(user_codes: np.ndarray, item_codes: np.ndarray, n_users: int, n_items: int) -> sp.csr_matrix:
     """The binary user x item matrix (a repeated pair counts once)."""
+    import scipy.sparse as sp
+
     data = np.ones(len(user_codes), dtype=np.float32)
     X = sp.csr_matrix((data, (user_codes, item_codes)), shape=(n_users, n_items))
     X.data[:] = 1.0
