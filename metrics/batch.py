@@ -456,11 +456,15 @@ def _grouped(user: np.ndarray, same_user: np.ndarray) -> bool:
 def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
     """An order of the rows by (user, primary); rows equal on both come in any order.
 
-    ``primary`` becomes its dense rank (one argsort), so one argsort of user * ranks + rank
-    sorts on both keys: numpy's vectorised integer sort, several times faster than two
-    stable sorts or ``np.lexsort``.
+    With fewer than 65,536 users (a block of a large log, most logs of the pages): the rows sorted
+    by ``primary``, then by user with numpy's stable radix sort of 16-bit integers (1M rows of
+    10,000 interleaved users: 0.10 s against 0.20 s). Otherwise ``primary`` becomes its dense rank
+    (one argsort), so one argsort of user * ranks + rank sorts on both keys: numpy's vectorised
+    integer sort, several times faster than two stable sorts or ``np.lexsort``.
     """
     by_primary = np.argsort(primary)
+    if int(user.max(initial=0)) < 1 << 16:
+        return by_primary[np.argsort(user[by_primary].astype(np.uint16), kind="stable")]
     steps = np.r_[0, _running_count(primary[by_primary][1:] != primary[by_primary][:-1])]
     dense = np.empty_like(steps)
     dense[by_primary] = steps

@@ -12,7 +12,10 @@ allocator reuses them block after block. Measured on 10M CSV rows, the engine al
 254k -> 75-115k, system time 0.7 -> 0.25 s, wall 0.9 -> 0.65 s; the halves also re-encoded the ids
 each time.
 
-A log whose users' rows are apart is put in order of users first (one sort), and split the same way.
+A log whose users' rows are apart (written in time order, say) is cut by ranges of user codes
+instead: one stable radix sort of each row's block number (a small integer) gathers each block's
+rows, in file order, and each block then sorts its own rows by user and rank on its thread. No sort
+of the whole log by user is needed (10M shuffled rows: a 0.67 s sort on one core saved).
 
 Nothing here refuses anything: when a block fails or the log does not split (ids of two kinds, a
 missing id), :func:`evaluate_in_blocks` says so by returning None or raising, and ``evaluate`` runs
@@ -37,20 +40,22 @@ BLOCK_ROWS = 1 << 20
 class Blocks:
     """Where each block's rows are, and the codes that make them up.
 
-    Block ``b`` holds the recommendation rows ``row_cuts[b]:row_cuts[b + 1]`` of ``order`` (None: of
-    the table as it is, written user by user), the runs (users)
-    ``run_cuts[b]:run_cuts[b + 1]`` and the ground-truth rows ``truth_cuts[b]:truth_cuts[b + 1]``
-    of ``truth_order`` (None: of the table as it is, already in run order). Within a block a user's
-    code is its run (0, 1, ... in file order); ground-truth users without recommendations come after
-    every run (``truth_run`` R, R + 1, ...), in the last block.
+    Every user of the recommendations has a slot: its run (0, 1, ... in file order) in a log written
+    user by user, its raw code in a log whose users' rows are apart. Block ``b`` holds the
+    recommendation rows ``row_cuts[b]:row_cuts[b + 1]`` of ``order`` (None: of the table as it is,
+    written user by user), the slots ``run_cuts[b]:run_cuts[b + 1]`` and the ground-truth rows
+    ``truth_cuts[b]:truth_cuts[b + 1]`` of ``truth_order`` (None: of the table as it is, already in
+    slot order). Within a block a user's code is its slot minus the block's first; ground-truth users
+    without recommendations come after every slot (``truth_run`` R, R + 1, ...), in the last block.
     """
 
     recs: pd.DataFrame
-    order: np.ndarray | None  # the recommendation rows, each user's together (None: as they are)
+    order: np.ndarray | None  # the recommendation rows, block by block, each in file order (None: as they are)
     row_cuts: np.ndarray
     run_cuts: np.ndarray
-    run_user: np.ndarray  # shared user code of each run
-    new_run: np.ndarray  # per recommendation row, in ``order``: a run starts here
+    run_user: np.ndarray  # shared user code of each slot
+    new_run: np.ndarray | None  # written user by user: per recommendation row, a run starts here
+    user_raw: np.ndarray | None  # users apart: per recommendation row, its slot (raw user code)
     item_raw: np.ndarray
     item_map: np.ndarray | None  # raw item code -> the code a block sees (None: raw is it)
     truth_run: np.ndarray  # per ground-truth row
@@ -71,8 +76,12 @@ class Blocks:
         start, stop = int(self.row_cuts[b]), int(self.row_cuts[b + 1])
         rows = slice(start, stop) if self.order is None else self.order[start:stop]
         recs = batch._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
-        user = batch._running_count(self.new_run[start:stop])
-        user -= 1
+        if self.new_run is not None:
+            user = batch._running_count(self.new_run[start:stop])
+            user -= 1
+        else:
+            user = self.user_raw[rows].astype(np.int64)
+            user -= self.run_cuts[b]
         item = batch._gathered(self.item_raw[rows], self.item_map)
         place = "rank" if "rank" in recs.columns else "score"
         rec_frame = pd.DataFrame({"user": user, "item": item, place: recs[place].to_numpy()}, copy=False)
@@ -94,9 +103,8 @@ class Blocks:
 def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, block_rows: int) -> Blocks | None:
     """The blocks of a log, or None when the ids are numbers in one table and text in the other, an
     id is missing, or a table lacks the columns the whole log would name. A log whose users' rows
-    are apart (written in time order, say) is first put in order of users, each user's rows in
-    their own order: the engine's one sort of packed (code, row) keys (10M shuffled rows: 7.5 s on
-    the whole-log path, 3.5-4.3 s so)."""
+    are apart (written in time order, say) is cut by ranges of raw user codes of about equal rows,
+    each block's rows gathered by one stable radix sort of their block numbers, in file order."""
     recs, truth = recommendations, ground_truth
     if not {"user", "item"} <= set(recs.columns) or not {"user", "item"} <= set(truth.columns):
         return None
@@ -110,18 +118,25 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
     (item_raw, item_map), (truth_item_raw, truth_item_map), items = batch._code_maps(recs["item"], truth["item"])
     if rec_raw.size < 2 or rec_raw.min() < 0:
         return None  # a missing id (code -1): the whole log names its rows
-    order = None
-    new_run, starts = batch.run_starts(rec_raw)
-    if np.bincount(rec_raw[starts]).max() > 1:  # a user's rows are apart: each user's rows together, in order
-        order = batch._sort_keys(rec_raw.astype(np.int64), rec_raw)[1]
-        new_run, starts = batch.run_starts(rec_raw[order])
-    run_user = batch._gathered(rec_raw[starts if order is None else order[starts]], rec_map)
-    n_runs = starts.size
-
     n_blocks = max(2, -(-rec_raw.size // block_rows))
-    near = np.searchsorted(starts, np.arange(1, n_blocks) * rec_raw.size // n_blocks)  # the first run from there
-    run_cuts = np.unique(np.r_[0, near, n_runs])
-    row_cuts = np.r_[starts, rec_raw.size][run_cuts]
+    near_rows = np.arange(1, n_blocks) * rec_raw.size // n_blocks
+    new_run, starts = batch.run_starts(rec_raw)
+    if np.bincount(rec_raw[starts]).max() <= 1:  # written user by user: a slot per run, blocks are slices
+        order, user_raw = None, None
+        run_user = batch._gathered(rec_raw[starts], rec_map)
+        n_runs = starts.size
+        run_cuts = np.unique(np.r_[0, np.searchsorted(starts, near_rows), n_runs])  # the first run from there
+        row_cuts = np.r_[starts, rec_raw.size][run_cuts]
+    else:  # a user's rows are apart: a slot per raw code, blocks are ranges of them
+        new_run, user_raw = None, rec_raw
+        rows_before = np.cumsum(np.bincount(rec_raw)) - np.bincount(rec_raw)
+        n_runs = rows_before.size
+        run_user = batch._gathered(np.arange(n_runs), rec_map)
+        run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_runs])
+        block_of_slot = np.repeat(np.arange(run_cuts.size - 1, dtype=np.min_scalar_type(run_cuts.size)), np.diff(run_cuts))
+        block = block_of_slot[rec_raw]
+        order = np.argsort(block, kind="stable")  # a radix sort of small integers: each block's rows in file order
+        row_cuts = np.r_[0, np.cumsum(np.bincount(block, minlength=run_cuts.size - 1))]
 
     # Each ground-truth row's run, gathered through the small map of its distinct users.
     run_of_user = np.full(len(users), -1, dtype=np.int64)
@@ -144,7 +159,8 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         item_map = tie_key if item_map is None else tie_key[item_map]
         truth_item_map = tie_key if truth_item_map is None else tie_key[truth_item_map]
     return Blocks(
-        recs=recs, order=order, row_cuts=row_cuts, run_cuts=run_cuts, run_user=run_user, new_run=new_run, item_raw=item_raw,
+        recs=recs, order=order, row_cuts=row_cuts, run_cuts=run_cuts, run_user=run_user, new_run=new_run,
+        user_raw=user_raw, item_raw=item_raw,
         item_map=item_map, truth_run=truth_run, truth_order=truth_order, truth_cuts=truth_cuts,
         truth_item_raw=truth_item_raw, truth_item_map=truth_item_map, truth_grade=grade, no_recs=no_recs,
         users=users, block_ties="input" if ties == "input" else "item",

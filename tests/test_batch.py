@@ -322,3 +322,20 @@ def test_a_duplicate_pair_is_a_duplicate_pairs_error_naming_its_table(table):
     with pytest.raises(batch.DuplicatePairsError) as raised:
         batch.evaluate(frames["recommendations"], frames["ground_truth"], 2)
     assert raised.value.table == table
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_rows_ordered_by_user_then_position_on_both_paths(data):
+    """Below 65,536 users a radix sort of 16-bit user codes orders the rows sorted by position; above,
+    one argsort of packed (user, dense rank) keys. Both must give every row once, by (user, position)."""
+    n = data.draw(st.integers(1, 300))
+    top = data.draw(st.sampled_from([3, 255, 256, 65_535, 65_536, 10**6]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    user = rng.integers(0, top + 1, n).astype(np.int64)
+    user[rng.integers(0, n)] = top  # the largest code is used: the path chosen depends on it
+    position = rng.choice(np.array([-1.5, 0.0, 0.25, 2.0, 1e300]), n) if data.draw(st.booleans()) else rng.normal(size=n)
+    order = batch._by_user_then(user, position)
+    assert np.array_equal(np.sort(order), np.arange(n))
+    expected = np.lexsort((position, user))
+    assert np.array_equal(user[order], user[expected]) and np.array_equal(position[order], position[expected])
