@@ -3,7 +3,7 @@
 :func:`metrics.batch.evaluate` calls :func:`evaluate_in_blocks` for a log of at least
 ``batch.PARALLEL_FROM_ROWS`` rows. The ids are encoded once for the whole log (a CSV file's
 dictionary-encoded ids only sort their distinct values); each block is then the engine's own
-:func:`metrics.batch._evaluate` on integer codes, and the blocks' rows are put back under their ids.
+:func:`metrics.engine._evaluate` on integer codes, and the blocks' rows are put back under their ids.
 
 Why blocks and not halves: on the machine this was measured on (2 cores), fresh pages from the
 kernel cost a third of the time of a 10M-row log, and the C allocator maps every array of more than
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from metrics import batch
+from metrics import engine
 
 BLOCK_ROWS = 1 << 20
 """Recommendation rows per block, about: each block holds whole users."""
@@ -75,21 +75,21 @@ class Blocks:
         """Block ``b`` as the two tables the engine takes, ids replaced by codes."""
         start, stop = int(self.row_cuts[b]), int(self.row_cuts[b + 1])
         rows = slice(start, stop) if self.order is None else self.order[start:stop]
-        recs = batch._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
+        recs = engine._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
         if self.new_run is not None:
-            user = batch._running_count(self.new_run[start:stop])
+            user = engine._running_count(self.new_run[start:stop])
             user -= 1
         else:
             user = self.user_raw[rows].astype(np.int64)
             user -= self.run_cuts[b]
-        item = batch._gathered(self.item_raw[rows], self.item_map)
+        item = engine._gathered(self.item_raw[rows], self.item_map)
         place = "rank" if "rank" in recs.columns else "score"
         rec_frame = pd.DataFrame({"user": user, "item": item, place: recs[place].to_numpy()}, copy=False)
         rows = slice(self.truth_cuts[b], self.truth_cuts[b + 1])
         if self.truth_order is not None:
             rows = self.truth_order[rows]
         truth = {"user": self.truth_run[rows] - self.run_cuts[b],
-                 "item": batch._gathered(self.truth_item_raw[rows], self.truth_item_map)}
+                 "item": engine._gathered(self.truth_item_raw[rows], self.truth_item_map)}
         if self.truth_grade is not None:
             truth["relevance"] = self.truth_grade[rows]
         return rec_frame, pd.DataFrame(truth, copy=False)
@@ -112,18 +112,18 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         return None
     if pd.api.types.is_numeric_dtype(recs["item"].dtype) != pd.api.types.is_numeric_dtype(truth["item"].dtype):
         return None  # matched as text, with a check that some match: the whole log does both
-    batch._check_frame(truth, "ground_truth", ("user", "item"))
-    grade = batch._numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else None
-    (rec_raw, rec_map), (truth_raw, truth_map), users = batch._code_maps(recs["user"], truth["user"])
-    (item_raw, item_map), (truth_item_raw, truth_item_map), items = batch._code_maps(recs["item"], truth["item"])
+    engine._check_frame(truth, "ground_truth", ("user", "item"))
+    grade = engine._numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else None
+    (rec_raw, rec_map), (truth_raw, truth_map), users = engine._code_maps(recs["user"], truth["user"])
+    (item_raw, item_map), (truth_item_raw, truth_item_map), items = engine._code_maps(recs["item"], truth["item"])
     if rec_raw.size < 2 or rec_raw.min() < 0:
         return None  # a missing id (code -1): the whole log names its rows
     n_blocks = max(2, -(-rec_raw.size // block_rows))
     near_rows = np.arange(1, n_blocks) * rec_raw.size // n_blocks
-    new_run, starts = batch.run_starts(rec_raw)
+    new_run, starts = engine.run_starts(rec_raw)
     if np.bincount(rec_raw[starts]).max() <= 1:  # written user by user: a slot per run, blocks are slices
         order, user_raw = None, None
-        run_user = batch._gathered(rec_raw[starts], rec_map)
+        run_user = engine._gathered(rec_raw[starts], rec_map)
         n_runs = starts.size
         run_cuts = np.unique(np.r_[0, np.searchsorted(starts, near_rows), n_runs])  # the first run from there
         row_cuts = np.r_[starts, rec_raw.size][run_cuts]
@@ -131,7 +131,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         new_run, user_raw = None, rec_raw
         rows_before = np.cumsum(np.bincount(rec_raw)) - np.bincount(rec_raw)
         n_runs = rows_before.size
-        run_user = batch._gathered(np.arange(n_runs), rec_map)
+        run_user = engine._gathered(np.arange(n_runs), rec_map)
         run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_runs])
         block_of_slot = np.repeat(np.arange(run_cuts.size - 1, dtype=np.min_scalar_type(run_cuts.size)), np.diff(run_cuts))
         block = block_of_slot[rec_raw]
@@ -141,9 +141,9 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
     # Each ground-truth row's run, gathered through the small map of its distinct users.
     run_of_user = np.full(len(users), -1, dtype=np.int64)
     run_of_user[run_user] = np.arange(n_runs)
-    truth_run = batch._gathered(truth_raw, run_of_user if truth_map is None else run_of_user[truth_map])
+    truth_run = engine._gathered(truth_raw, run_of_user if truth_map is None else run_of_user[truth_map])
     no_recs_row = np.flatnonzero(truth_run < 0)
-    no_recs, after = np.unique(batch._gathered(truth_raw[no_recs_row], truth_map), return_inverse=True)
+    no_recs, after = np.unique(engine._gathered(truth_raw[no_recs_row], truth_map), return_inverse=True)
     truth_run[no_recs_row] = n_runs + after
     run_cuts_with_rest = np.r_[run_cuts[:-1], n_runs + no_recs.size]
     if np.all(truth_run[1:] >= truth_run[:-1]):  # written in the same order of users: blocks are slices
@@ -155,7 +155,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         truth_cuts = np.searchsorted(block[truth_order], np.arange(run_cuts.size))
 
     if ties == "trec_eval":  # each item coded by its trec_eval tie key: the join is the same, ties go its way
-        tie_key = batch._tie_keys(items, ties)
+        tie_key = engine._tie_keys(items, ties)
         item_map = tie_key if item_map is None else tie_key[item_map]
         truth_item_map = tie_key if truth_item_map is None else tie_key[truth_item_map]
     return Blocks(
@@ -169,22 +169,22 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
 
 def evaluate_in_blocks(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ks: list[int], settings: dict,
                        block_rows: int = BLOCK_ROWS) -> pd.DataFrame | None:
-    """:func:`metrics.batch._evaluate` of the whole log, computed block by block on two threads; None
+    """:func:`metrics.engine._evaluate` of the whole log, computed block by block on two threads; None
     when the log does not split. Raises whatever a block raises (the caller then runs the whole log)."""
     blocks = split(recommendations, ground_truth, settings["ties"], block_rows)
     if blocks is None:
         return None
     if "ndcg" in settings["chosen"] and blocks.truth_grade is not None:
-        batch.check_gains(ground_truth, np.maximum(blocks.truth_grade, 0.0), settings["gain"], ks[-1])
+        engine.check_gains(ground_truth, np.maximum(blocks.truth_grade, 0.0), settings["gain"], ks[-1])
     in_block = {**settings, "ties": blocks.block_ties}
 
     def part(b: int) -> pd.DataFrame:
-        frame = batch._evaluate(*blocks.frames(b), ks, **in_block)
+        frame = engine._evaluate(*blocks.frames(b), ks, **in_block)
         frame.index = pd.Index(blocks.users_of(b)[frame.index.to_numpy()], name="user")
         return frame
 
     with ThreadPoolExecutor(2) as pool:
-        whole = batch.combine(list(pool.map(part, range(len(blocks)))))
+        whole = engine.combine(list(pool.map(part, range(len(blocks)))))
     whole.index = blocks.users.take(whole.index.to_numpy()).rename("user")
     whole.attrs["settings"] = {**whole.attrs["settings"], "ties": settings["ties"]}
     return whole

@@ -15,7 +15,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import batch
+from metrics import batch, engine
 from metrics.ndcg import ndcg_at_k
 from metrics.ranked_metrics import average_precision_at_k, reciprocal_rank
 from metrics.topn_metrics import f1_at_k, hit_rate_at_k, precision_at_k, recall_at_k
@@ -335,7 +335,7 @@ def test_rows_ordered_by_user_then_position_on_both_paths(data):
     user = rng.integers(0, top + 1, n).astype(np.int64)
     user[rng.integers(0, n)] = top  # the largest code is used: the path chosen depends on it
     position = rng.choice(np.array([-1.5, 0.0, 0.25, 2.0, 1e300]), n) if data.draw(st.booleans()) else rng.normal(size=n)
-    order = batch._by_user_then(user, position)
+    order = engine._by_user_then(user, position)
     assert np.array_equal(np.sort(order), np.arange(n))
     expected = np.lexsort((position, user))
     assert np.array_equal(user[order], user[expected]) and np.array_equal(position[order], position[expected])

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import batch, blocks
+from metrics import batch, blocks, engine
 from tests.test_batch import ERRORS, logs, settings_grid
 
 
@@ -73,7 +73,7 @@ def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_
     ks, gain, denominator = grid
     settings_ = {"chosen": list(batch.METRICS), "gain": gain, "denominator": denominator, "ties": ties}
     try:
-        whole = batch._evaluate(recs, truth, batch.check_ks(ks), **settings_)
+        whole = engine._evaluate(recs, truth, batch.check_ks(ks), **settings_)
     except ValueError:
         return
     split = blocks.split(recs, truth, ties, block_rows)
@@ -126,7 +126,7 @@ def test_rows_packed_into_the_keys_block_by_block_give_the_same_numbers(log, gri
 
     def run(pack_block: int):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(batch, "PACK_BLOCK", pack_block)
+            patch.setattr(engine, "PACK_BLOCK", pack_block)
             try:
                 return batch.evaluate(recs, truth, ks, gain=gain, denominator=denominator, ties=ties)
             except ValueError as error:
@@ -149,8 +149,8 @@ def test_keys_sorted_run_by_run_equal_one_sort(lengths, equal, seed):
     major = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     keys = major * 1000 + rng.integers(0, 1000, size=major.size)
     expected = np.sort(keys)
-    batch._sort_in_place(keys, major)
+    engine._sort_in_place(keys, major)
     np.testing.assert_array_equal(keys, expected)
     shuffled = rng.permutation(expected)  # leading part out of order: one sort
-    batch._sort_in_place(shuffled, shuffled // 1000)
+    engine._sort_in_place(shuffled, shuffled // 1000)
     np.testing.assert_array_equal(shuffled, expected)
