@@ -49,7 +49,6 @@ def card_values(expected, got) -> tuple[str, str]:
     ``:red[PASSED]`` or a link) shows as typed."""
     right, yours = show_pair(expected, got)
     return right, text.markdown(yours) if isinstance(got, str) else yours
-    return shown
 
 
 def breakdown(problem: Problem, inputs: dict) -> list[tuple[str, pd.DataFrame]]:
