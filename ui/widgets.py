@@ -18,7 +18,7 @@ from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, chart_text, document_language, language, lesson_link, practice_mode
 from ui.markup import formulas, text
-from ui.input import tables
+from ui.input import readers_notation, tables
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
 from ui.input.scenario_link import TABLES as SCENARIO_TABLES
 from ui.state import changed_from_example, init_state, load_example
@@ -459,7 +459,10 @@ def show_table(frame, column_config: dict | None = None, **kwargs) -> None:
     if not isinstance(frame, (pd.DataFrame, Styler)):
         frame = pd.DataFrame(frame)
     if isinstance(frame, pd.DataFrame):
-        frame = tables.in_readers_notation(frame, MISSING)
+        if readers_notation.kept_grid_notation(frame):
+            st.caption(_("This table has more than {cells} numbers: to keep the page quick, it writes their "
+                         "decimal mark as a point.").format(cells=numbers.integer(readers_notation.STYLED_CELLS)))
+        frame = readers_notation.in_readers_notation(frame, MISSING)
     columns = frame.data.columns if isinstance(frame, Styler) else frame.columns
     labels = {str(c): column_label(c) for c in columns}
     config = {**labels, **{c: {**cfg, "label": cfg.get("label") or labels.get(c, c)} if isinstance(cfg, dict) else cfg

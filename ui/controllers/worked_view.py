@@ -7,7 +7,7 @@ import streamlit as st
 from content import worked as words
 from content.i18n import _
 from metrics.worked import Worked
-from ui.input import tables
+from ui.input import readers_notation
 from ui.markup import text
 
 
@@ -18,7 +18,7 @@ def show(solution: tuple[Worked, ...], key: str) -> None:
         st.caption(_(words.NO_MISTAKE_MATCHED))
     for number, worked in enumerate(solution):
         st.markdown(f"**{text.markdown(words.shown(worked.title))}**")
-        st.dataframe(tables.in_readers_notation(words.table(worked.table)), hide_index=True, key=f"{key}_{number}",
+        st.dataframe(readers_notation.in_readers_notation(words.table(worked.table)), hide_index=True, key=f"{key}_{number}",
                      column_config=words.column_labels(worked.table))
         for step, line in worked.steps:
             if step == worked.marked:

@@ -133,21 +133,6 @@ def shown_numbers(table: pd.DataFrame, columns) -> pd.DataFrame:
     return table
 
 
-STYLED_CELLS = 2_000
-
-
-def in_readers_notation(frame: pd.DataFrame, missing: str = "—"):
-    """The frame with its fractional numbers shown as the reader writes them (0,25 in Turkish; at most four
-    decimals, as Streamlit shows them), as a Styler so the table still sorts by value; the frame when it has
-    none. Streamlit's grid writes every number with a point whatever the page's language. A table of more
-    than ``STYLED_CELLS`` cells (a long log's breakdown) keeps the grid's notation: a Styler costs about
-    50 µs a cell on every run (a second for 20,000), and Streamlit refuses one of more than 262,144 cells."""
-    columns = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)]
-    if not columns or not frame.columns.is_unique or frame.size > STYLED_CELLS:
-        return frame
-    return frame.style.format(numbers.short, subset=columns, na_rep=missing)
-
-
 def _as_cell(value, text: bool):
     return _text(value) if text and isinstance(value, (int, float, np.integer, np.floating)) and not (
         isinstance(value, float) and np.isnan(value)) else value
