@@ -285,7 +285,7 @@ if result is not None:
     _show_cases(result.cases)
     if result.stdout:
         with st.expander(_(words.PRINTED)):
-            st.code(result.stdout, language=None)
+            st.code(result.stdout, language=None, wrap_lines=True)
 elif record is not None:
     st.info(words.last_run(text.markdown(record['at']), record['passed'], record['total']), icon="🕘")
 
@@ -325,8 +325,8 @@ def _timings() -> dict:
 if attempts.model_visible(ATTEMPT, problem.key):
     st.subheader(_(words.MODEL_SOLUTIONS))
     loop_tab, numpy_tab = st.tabs([_(words.PLAIN_LOOP), _(words.VECTORISED)])
-    loop_tab.code(problem.loop_solution.strip(), language="python")
-    numpy_tab.code(problem.numpy_solution.strip(), language="python")
+    loop_tab.code(problem.loop_solution.strip(), language="python", wrap_lines=True)
+    numpy_tab.code(problem.numpy_solution.strip(), language="python", wrap_lines=True)
     if problem.key == "auc":
         timings = _timings()
         st.markdown(words.auc_timings(timings))

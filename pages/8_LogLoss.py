@@ -23,8 +23,9 @@ def eps_label(eps: float) -> str:
 
 def probability_columns() -> dict:
     return {
-        "label": st.column_config.NumberColumn(_(words.LABEL), help=_(words.LABEL_HELP), step=1),
-        "probability": st.column_config.NumberColumn(_(words.PROBABILITY), help=_(words.PROBABILITY_HELP)),
+        "label": st.column_config.NumberColumn(_(words.LABEL), help=_(words.LABEL_HELP), step=1, width=110),
+        "probability": st.column_config.NumberColumn(_(words.PROBABILITY), help=_(words.PROBABILITY_HELP),
+                                                     width=210),
     }
 
 

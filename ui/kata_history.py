@@ -66,6 +66,6 @@ def show(attempt_id: str, problem_key: str) -> None:
         changes = diff(by_number[first]["code"], by_number[second]["code"], words.run_label(first),
                        words.run_label(second))
         if changes:
-            st.code(changes, language="diff")
+            st.code(changes, language="diff", wrap_lines=True)
         else:
             st.caption(_(words.NO_CHANGE))

@@ -86,4 +86,4 @@ def show(problem: Problem, code: str) -> None:
                      column_config={name: _(label) for name, label in tool_words.TRY_COLUMNS.items()})
     if outcome.stdout:
         with st.expander(_(words.PRINTED)):
-            st.code(outcome.stdout, language=None)
+            st.code(outcome.stdout, language=None, wrap_lines=True)

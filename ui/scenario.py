@@ -128,18 +128,21 @@ def _set_k(widget_key: str, made_for_k: int | None = None) -> None:
         st.session_state["k"] = int(st.session_state[widget_key])
 
 
-def user_columns(_=_) -> dict:
-    """The editor columns of several users' lists, labelled in the reader's language."""
+PHONE_COLUMNS = 320
+"""Pixels an editor's columns may take together to fit a 390 px phone beside the row numbers without
+scrolling sideways; on a wider screen the grid shares the rest among them."""
+
+
+def user_columns() -> dict:
+    """The editor columns of several users' lists, labelled in the reader's language; short labels (the
+    help says the rest) in widths that fit a phone."""
     return {
-        "user": st.column_config.TextColumn(_("User")),
-        "recommended": st.column_config.TextColumn(_("Recommended (best first)"),
-                                                   help=_("Comma-separated item ids, e.g. 101, 102, 103.")),
-        "relevant": st.column_config.TextColumn(_("Relevant"),
+        "user": st.column_config.TextColumn(_("User"), width=86),
+        "recommended": st.column_config.TextColumn(_("Recommended"), width=146,
+                                                   help=_("Comma-separated item ids, best first, e.g. 101, 102, 103.")),
+        "relevant": st.column_config.TextColumn(_("Relevant"), width=PHONE_COLUMNS - 86 - 146,
                                                 help=_("Comma-separated relevant item ids; they need not be recommended.")),
     }
-
-
-USER_COLUMNS = user_columns(str)
 
 
 def users_scenario() -> tables.Parsed:

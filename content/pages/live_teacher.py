@@ -10,6 +10,8 @@ REMOTE = N_("📱 Use my phone as a remote")
 REMOTE_HIDE = N_("Hide the phone code")
 REMOTE_HELP = N_("Shows a QR code that opens this console on your phone. Only on your own screen: "
                  "anyone who scans it can run the class.")
+JOIN_QR = N_("QR code of the join link")
+REMOTE_QR = N_("QR code that opens this console on your phone")
 REMOTE_TEXT = N_("Scan it with your phone within 5 minutes. It works once and opens this console there; "
                  "do not show it to the class.")
 CLAIM_INVALID = N_("That console link was already used or has expired. On the teacher's computer, press "

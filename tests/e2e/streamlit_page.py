@@ -166,3 +166,13 @@ def upload_files(page: Page, files: dict[str, Path]) -> None:
         uploader.locator("input[type=file]").set_input_files(str(path))
         expect(uploader.get_by_text(path.name, exact=True)).to_be_visible()  # the upload has finished
         wait_until_idle(page)
+
+
+CODE_SCROLLING_SIDEWAYS = """() => [...document.querySelectorAll('[data-testid=stCode] pre')]
+  .filter(p => p.offsetParent && p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60))"""
+
+
+def code_scrolling_sideways(page: Page) -> list[str]:
+    """The start of each code block on screen whose lines run past its right edge: a region a keyboard
+    cannot scroll (axe's scrollable-region-focusable) and a phone reader must drag sideways to read."""
+    return page.evaluate(CODE_SCROLLING_SIDEWAYS)

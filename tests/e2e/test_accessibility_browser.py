@@ -45,7 +45,7 @@ def _follow_sidebar_link(page: Page, path: str) -> None:
     page.wait_for_function(DRAWN)
 
 
-def _violations(page: Page, topic: str) -> list[dict]:
+def violations(page: Page, topic: str) -> list[dict]:
     if not page.evaluate("() => 'axe' in window"):
         page.evaluate(AXE_SCRIPT)
     rules = page.evaluate("options => axe.run(document, options).then(r => r.violations)", WCAG_AA)
@@ -60,11 +60,11 @@ def test_no_page_breaks_a_wcag_aa_rule(request, page, theme, lang):
     page.set_viewport_size(PROJECTOR)
     first, *others = PAGES
     open_page(page, f"{server.url}{url_path(first.path)}?lang={lang}")
-    found = _violations(page, first.topic)
+    found = violations(page, first.topic)
     for entry in others:
         _follow_sidebar_link(page, entry.path)
         no_exception_box(page)
-        found += _violations(page, entry.topic)
+        found += violations(page, entry.topic)
     folder = ARTIFACTS / "axe"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{theme}_{lang}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))

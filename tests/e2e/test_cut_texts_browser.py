@@ -1,8 +1,10 @@
 """Issue 31, point 8: what fits in English must not be cut in Turkish or Chinese. Every page in both
 languages at 1280x720 and 390 px, in one tab: no label, button, card, heading or link cut in the main
 area or the open sidebar, no chart title running out of its chart, no table text cut by its own column,
-and no input table hiding a column to the right at 1280 (the ground-truth editor's Grade column did; on
-a phone a wide input table scrolls sideways in English too, as the per-user lists do)."""
+and no input table hiding a column to the right, at 1280 (the ground-truth editor's Grade column did) or
+on a phone (the MAP and MRR per-user lists and the LogLoss editor scrolled sideways in every language:
+a student typing had to scroll to reach a column). Read-only tables may scroll sideways: a data table
+needs its two dimensions (WCAG 1.4.10's exception)."""
 
 from __future__ import annotations
 
@@ -62,10 +64,10 @@ GRID_TEXTS = """(() => {
 })()"""
 
 
-def _cut_on(page: Page, viewport: dict) -> dict[str, list[str]]:
+def _cut_on(page: Page) -> dict[str, list[str]]:
     found = {"texts": page.evaluate(CUT_TEXTS, TEXT_HOLDERS), "chart titles": page.evaluate(CUT_TITLES),
              "tables": sorted(set(page.evaluate("window.cutInGrids()"))),
-             "input tables scrolling sideways": page.evaluate(SIDEWAYS_EDITORS) if viewport == PROJECTOR else []}
+             "input tables scrolling sideways": page.evaluate(SIDEWAYS_EDITORS)}
     return {kind: texts for kind, texts in found.items() if texts}
 
 
@@ -79,7 +81,7 @@ def test_no_text_is_cut_on_any_page_in_turkish_or_chinese_at_1280_and_390(server
             for entry in PAGES:
                 open_page(page, f"{server.url}{url_path(entry.path)}?lang={code}")
                 page.wait_for_timeout(500)  # Plotly and the grids draw once the width is known
-                cut = _cut_on(page, viewport)
+                cut = _cut_on(page)
                 if cut:
                     problems[f"{entry.topic} {code} {viewport['width']}"] = cut
                     screenshot(page, FOLDER, f"{entry.topic}-{code}-{viewport['width']}")

@@ -9,7 +9,8 @@ import re
 from playwright.sync_api import Frame, Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import code_scrolling_sideways, open_page, screenshot, wait_until_idle
+from tests.e2e.test_accessibility_browser import violations
 
 SLOW = 60_000
 TIES_ZERO = """def auc(y_true, y_score):
@@ -103,6 +104,11 @@ def test_type_a_wrong_auc_by_keyboard_run_it_read_the_convention_then_fix_it_and
     expect(history.get_by_test_id("stCode")).to_contain_text("+++ run 2")  # the fix, as a diff of the two runs
     history.scroll_into_view_if_needed()
     screenshot(page, SCREENSHOTS, "kata_history_1280")
+    page.set_viewport_size({"width": 390, "height": 844})  # the diff's long line wraps, on a phone too
+    page.wait_for_timeout(500)
+    assert not code_scrolling_sideways(page)
+    assert not violations(page, "kata after two runs, history open")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     page.reload()
     page.wait_for_selector("h1")

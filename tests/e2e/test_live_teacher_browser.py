@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 from streamlit import net_util
 
 from tests.e2e.conftest import SCREENSHOTS, Server
-from tests.e2e.streamlit_page import screenshot, wait_until_idle
+from tests.e2e.streamlit_page import code_scrolling_sideways, screenshot, wait_until_idle
+from tests.e2e.test_accessibility_browser import violations
 from tests.e2e.test_live_class_browser import FOLLOW, RECALL_QUESTION, tabs
 
 
@@ -87,6 +88,10 @@ def test_a_teacher_page_opened_at_localhost_shows_a_join_link_with_the_network_a
         assert link == f"http://{address}:{class_server.port}/class/{code}?lang=en"  # the phones' light view
         expect(teacher.get_by_text("which only this computer can open", exact=False)).to_be_visible()
         screenshot(teacher, SCREENSHOTS, "live_teacher_network_address")
+        teacher.set_viewport_size({"width": 390, "height": 844})  # the teacher's phone as a remote
+        teacher.wait_for_timeout(500)
+        assert not code_scrolling_sideways(teacher)
+        assert not violations(teacher, "live class, teacher's console at 390 px")
 
 
 def within_first_screen(page, locator) -> None:

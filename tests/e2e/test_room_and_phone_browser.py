@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from content.lessons import LESSONS
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, wait_until_idle
+from tests.e2e.streamlit_page import card, open_page, wait_until_idle
 from tests.e2e.test_browser import url_path
 from ui.navigation import TOPIC_PAGES
 

@@ -479,9 +479,9 @@ def join_header(code: str, key: str, join_link: str, source: str) -> None:
     head = st.container(key="live_join_header").columns([2.2, 1, 3.2, 1.2], vertical_alignment="center")
     head[0].html(f"<div style='font-size:clamp(32px,4.2vw,60px);font-weight:700;letter-spacing:0.12em;"
                  f"font-family:monospace' data-testid='live-code'>{code}</div>")
-    head[1].image(qr_svg(join_link), width=120)
+    head[1].image(qr_svg(join_link), width=120, alt=_(live_teacher.words.JOIN_QR))
     with head[2]:
-        st.code(join_link, language=None)
+        st.code(join_link, language=None, wrap_lines=True)
         live_teacher.address_note(source, page_address())
     with head[3]:
         joined_count(code, key)

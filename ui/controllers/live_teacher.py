@@ -127,7 +127,7 @@ def remote(store: Store, code: str, key: str, base: str, language: str | None) -
         st.session_state["live_remote_token"] = token
         root = base.rsplit("/", 1)[0]
         link = f"{root}{CLAIM_PATH}?{urlencode({'t': token, **({'lang': language} if language else {})})}"
-        st.image(qr_svg(link), width=200)
+        st.image(qr_svg(link), width=200, alt=_(words.REMOTE_QR))
         st.caption(_(words.REMOTE_TEXT))
 
 
