@@ -14,8 +14,9 @@ each time.
 
 A log whose users' rows are apart (written in time order, say) is cut by ranges of user codes
 instead: one stable radix sort of each row's block number (a small integer) gathers each block's
-rows, in file order, and each block then sorts its own rows by user and rank on its thread. No sort
-of the whole log by user is needed (10M shuffled rows: a 0.67 s sort on one core saved).
+rows, in file order, and each block puts its users' rows together by a radix sort of its (16-bit)
+user codes on its thread, so the engine then sorts each list alone. No sort of the whole log by user
+is needed (10M shuffled rows: a 0.67 s sort on one core saved).
 
 Nothing here refuses anything: when a block fails or the log does not split (ids of two kinds, a
 missing id), :func:`evaluate_in_blocks` says so by returning None or raising, and ``evaluate`` runs
@@ -75,13 +76,16 @@ class Blocks:
         """Block ``b`` as the two tables the engine takes, ids replaced by codes."""
         start, stop = int(self.row_cuts[b]), int(self.row_cuts[b + 1])
         rows = slice(start, stop) if self.order is None else self.order[start:stop]
-        recs = engine._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
         if self.new_run is not None:
             user = engine._running_count(self.new_run[start:stop])
             user -= 1
         else:
             user = self.user_raw[rows].astype(np.int64)
             user -= self.run_cuts[b]
+            if user.size and int(user.max()) < 1 << 16:  # each user's rows together, in file order: a radix sort
+                by_user = np.argsort(user.astype(np.uint16), kind="stable")
+                rows, user = rows[by_user], user[by_user]
+        recs = engine._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
         item = engine._gathered(self.item_raw[rows], self.item_map)
         place = "rank" if "rank" in recs.columns else "score"
         rec_frame = pd.DataFrame({"user": user, "item": item, place: recs[place].to_numpy()}, copy=False)

@@ -73,11 +73,14 @@ def logs(draw):
     users = [f"u{n}" for n in range(draw(st.integers(1, 7)))] if text_ids else list(range(draw(st.integers(1, 7))))
     by_rank = draw(st.booleans())
     graded = draw(st.booleans())
+    # Lists all equally long (a top-K log) take the engine's sort of each list as a row of a 2-D view.
+    length = draw(st.none() | st.integers(0, 12))
+    sizes = {"max_size": 12} if length is None else {"min_size": length, "max_size": length}
     rec_rows, truth_rows = [], []
     for user in users:
         side = draw(st.sampled_from(["both", "both", "both", "recs only", "truth only"]))
         if side != "truth only":
-            items = draw(st.lists(st.sampled_from(pool), unique=True, max_size=12))
+            items = draw(st.lists(st.sampled_from(pool), unique=True, **sizes))
             # Few distinct scores or ranks, so ties are frequent; ranks need not be 1..n.
             values = draw(st.lists(st.integers(0, 4), min_size=len(items), max_size=len(items)))
             rec_rows += [(user, item, value) for item, value in zip(items, values, strict=True)]
@@ -97,8 +100,10 @@ def logs(draw):
         truth = truth[truth["relevance"] > 0].drop(columns="relevance")
         if not len(truth):
             truth = pd.DataFrame({"user": [users[0]], "item": [pool[0]]})
-    shuffle = draw(st.permutations(range(len(recs))))
-    return recs.iloc[list(shuffle)].reset_index(drop=True), truth.reset_index(drop=True)
+    shuffle = list(draw(st.permutations(range(len(recs)))))
+    if draw(st.booleans()):  # written user by user, each user's rows in any order
+        shuffle.sort(key=lambda row: users.index(recs["user"].iloc[row]))
+    return recs.iloc[shuffle].reset_index(drop=True), truth.reset_index(drop=True)
 
 
 settings_grid = st.tuples(

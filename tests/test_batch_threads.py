@@ -154,3 +154,21 @@ def test_keys_sorted_run_by_run_equal_one_sort(lengths, equal, seed):
     shuffled = rng.permutation(expected)  # leading part out of order: one sort
     engine._sort_in_place(shuffled, shuffled // 1000)
     np.testing.assert_array_equal(shuffled, expected)
+
+
+@pytest.mark.parametrize("ties", batch.TIES)
+def test_a_large_log_in_time_order_keeps_each_users_rows_in_file_order(ties):
+    """Blocks of a log whose users' rows are apart gather each user's rows with a stable sort: with
+    ``ties="input"`` equal scores keep the file's order. Blocks of thousands of rows, as a real log has
+    (numpy sorts fewer than 16 values stably whatever the kind asked for)."""
+    rng = np.random.default_rng(7)
+    users, length = 400, 20
+    recs = pd.DataFrame({"user": np.repeat(np.arange(users), length), "item": np.tile(np.arange(length), users),
+                         "score": rng.integers(0, 3, users * length).astype(float)})
+    recs = recs.iloc[rng.permutation(len(recs))].reset_index(drop=True)
+    truth = pd.DataFrame({"user": np.repeat(np.arange(users), 3), "item": rng.integers(0, length, users * 3)})
+    truth = truth.drop_duplicates().reset_index(drop=True)
+    settings_ = {"chosen": list(batch.METRICS), "gain": "linear", "denominator": "min", "ties": ties}
+    whole = engine._evaluate(recs, truth, [1, 5], **settings_)
+    got = blocks.evaluate_in_blocks(recs, truth, [1, 5], settings_, block_rows=2_000)
+    pd.testing.assert_frame_equal(got, whole, check_exact=True)
