@@ -8,6 +8,7 @@ its own example does not give, the note says why (translated); the printed numbe
 
 from __future__ import annotations
 
+from content import numbers
 from content.i18n import N_, _
 from metrics.seed_examples import SEED_1, SEED_2, Example, Value
 
@@ -119,6 +120,20 @@ def value_note(example: Example, value: Value) -> str:
     """Why the document prints what it does for this value ("" if there is nothing to say)."""
     words = VALUE_NOTES.get((example.key, value.key))
     return _(words) if words else ""
+
+
+def value_rows(example: Example, *, missing: str, disagrees: str | None = None) -> list[dict]:
+    """One row per value of the example: its label, what the document prints (``missing`` where it prints
+    none), the exact value; with ``disagrees``, also whether the two agree (``disagrees`` where a note says
+    why not). The loaded-example banner and the worked-examples page show these rows."""
+    rows = []
+    for value in example.values:
+        row = {"value": label(example, value), "document prints": value.printed or missing,
+               "exact": numbers.number(value.exact, 5)}
+        if disagrees is not None:
+            row["agrees"] = "—" if value.printed is None else (disagrees if value_note(example, value) else "✅")
+        rows.append(row)
+    return rows
 
 
 # The banner of a loaded example (ui.widgets.loaded_example_banner) and the sources line under every page.

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from content import examples as example_words
-from content import i18n, numbers
+from content import i18n
 from content.i18n import _
 from content.pages import examples as words
 from metrics.ndcg import ndcg_at_k, ndcg_tables
@@ -22,14 +22,6 @@ def _printed_vs_exact_chart(reader_language: str):
     """The documents' printed numbers against the exact ones, labelled in ``reader_language``."""
     return charts.printed_vs_exact(printed_vs_exact(label=example_words.label))
 
-
-def values_table(example) -> pd.DataFrame:
-    return pd.DataFrame([
-        {"value": example_words.label(example, v), "document prints": v.printed or _(words.NO_NUMBER),
-         "exact": numbers.number(v.exact, 5),
-         "agrees": "—" if v.printed is None else ("✅" if not example_words.value_note(example, v) else _(words.AGREES_NOT))}
-        for v in example.values
-    ])
 
 
 page(_(words.TITLE), "📚", _(words.INTRO))
@@ -53,7 +45,8 @@ for document in (SEED_1, SEED_2):
             title.subheader(example_words.title(example))
             if button.button(_(words.LOAD), key=f"examples_load_{example.key}", help=_(words.LOAD_HELP)):
                 open_at_top(load_example(example))
-            show_table(values_table(example), column_config=columns)
+            show_table(pd.DataFrame(example_words.value_rows(example, missing=_(words.NO_NUMBER),
+                                                             disagrees=_(words.AGREES_NOT))), column_config=columns)
             # Several values can share one note (the RMSE example's six): show each note once, naming them all.
             notes: dict[str, list[str]] = {}
             for value in example.values:

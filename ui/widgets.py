@@ -618,12 +618,8 @@ def loaded_example_banner(topic: str) -> None:
     if example is None or example.topic != topic:
         return
     from content import examples as example_words
-    from content import numbers
-    from content.i18n import _
 
-    rows = [{"value": example_words.label(example, v), "document prints": v.printed or "—",
-             "exact": numbers.number(v.exact, 5)}
-            for v in example.values]
+    rows = example_words.value_rows(example, missing="—")
     with st.container(border=True):
         if changed_from_example(example):
             st.markdown(example_words.changed_banner(example))
