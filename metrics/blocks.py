@@ -133,7 +133,8 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         row_cuts = np.r_[starts, rec_raw.size][run_cuts]
     else:  # a user's rows are apart: a slot per raw code, blocks are ranges of them
         new_run, user_raw = None, rec_raw
-        rows_before = np.cumsum(np.bincount(rec_raw)) - np.bincount(rec_raw)
+        rows_of = np.bincount(rec_raw)
+        rows_before = np.cumsum(rows_of) - rows_of
         n_runs = rows_before.size
         run_user = engine._gathered(np.arange(n_runs), rec_map)
         run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_runs])
