@@ -308,21 +308,21 @@ def tie_broken_orders(y_true, y_score) -> dict[str, list[int]]:
     """Three ways to break tied scores into one ranking; each is a list of item positions.
 
     ``"best"`` puts the more relevant item of a tie first, ``"worst"`` the less relevant one, and
-    ``"input order"`` keeps the order the items were given (ranx, Recommenders). Any other
+    ``"input_order"`` keeps the order the items were given (ranx, Recommenders). Any other
     tie-breaking rule (trec_eval's document ids, scikit-learn's ``ignore_ties=True``) scores
     between best and worst. Untied items are ranked by descending score in all three.
 
     Examples
     --------
     >>> tie_broken_orders([3, 2, 3, 0, 1], [3, 2, 1, 0, 3])
-    {'best': [0, 4, 1, 2, 3], 'worst': [4, 0, 1, 2, 3], 'input order': [0, 4, 1, 2, 3]}
+    {'best': [0, 4, 1, 2, 3], 'worst': [4, 0, 1, 2, 3], 'input_order': [0, 4, 1, 2, 3]}
     """
     true, score = _score_pair(y_true, y_score)
     position = np.arange(true.size)
     return {
         "best": np.lexsort((position, -true, -score)).tolist(),
         "worst": np.lexsort((position, true, -score)).tolist(),
-        "input order": np.lexsort((position, -score)).tolist(),
+        "input_order": np.lexsort((position, -score)).tolist(),
     }
 
 

@@ -205,12 +205,12 @@ with overview_area:
 st.subheader(_(words.SPREAD))
 hist_k = choice(st.selectbox, _(words.K_FOR_HISTOGRAMS), ks, "yd_hist_k", index=ks.index(main_k))
 hist_columns = [batch.column_name(m, hist_k) for m in metrics]
-chart(figure(f"histograms {hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
+chart(figure(f"histograms_{hist_k}", lambda: batch_charts.histograms(per_user_all, hist_columns)),
                 key="yd_histograms")
 
 st.subheader(_(words.MEAN_AGAINST_K))
 at_k = [m for m in metrics if m != "reciprocal_rank"] or metrics
-chart(figure("against K", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
+chart(figure("mean_vs_k", lambda: batch_charts.metric_vs_k(yd.curves(summary.means, curve_ks, at_k), ks)),
                 key="yd_vs_k")
 
 # ----------------------------------------------------------------------------- worst users

@@ -159,7 +159,7 @@ else:
         **library_cards,
         words.IN_FAVOUR: ndcg.ndcg_at_k(orders["best"], truth, n, gain=case.gain),
         words.AGAINST: ndcg.ndcg_at_k(orders["worst"], truth, n, gain=case.gain),
-        words.INPUT_ORDER: ndcg.ndcg_at_k(orders["input order"], truth, n, gain=case.gain),
+        words.INPUT_ORDER: ndcg.ndcg_at_k(orders["input_order"], truth, n, gain=case.gain),
     }
     helps = {words.TIES_AVERAGED_EXPONENTIAL: words.TIES_AVERAGED_EXPONENTIAL_HELP,
              words.SKLEARN_LINEAR_ONLY: words.SKLEARN_LINEAR_ONLY_HELP, words.IN_FAVOUR: words.IN_FAVOUR_HELP,
