@@ -88,8 +88,7 @@ def _log_loss_unclipped(case) -> float | None:
 
 
 def _clipped_log_loss(case) -> float:
-    terms = cls.log_loss_terms(case["y_true"], case["y_prob"], eps=1e-15)
-    return float(-np.log(terms["p_true_label"]).mean())
+    return float(-np.log(cls.true_label_probability(case["y_true"], case["y_prob"], eps=1e-15)).mean())
 
 
 def _rmse_sample(case) -> float:

@@ -53,8 +53,7 @@ def clipped_log_loss(y_true, y_prob) -> float:
     ``metrics.classification_metrics.log_loss`` clips the true label's probability instead; the two
     differ in the last digits when p is 0 or 1 (1 - (1 - 1e-15) is not exactly 1e-15).
     """
-    terms = cls.log_loss_terms(y_true, y_prob, eps=LOG_LOSS_EPS)
-    return float(-np.log(terms["p_true_label"]).mean())
+    return float(-np.log(cls.true_label_probability(y_true, y_prob, eps=LOG_LOSS_EPS)).mean())
 
 
 def _quiet(function):

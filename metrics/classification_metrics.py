@@ -277,12 +277,17 @@ def default_log_loss_eps() -> float:
     return float(np.finfo(np.float64).eps)
 
 
-def log_loss_table(y_true, y_prob, *, eps=None) -> pd.DataFrame:
-    """One row per sample: label, probability, clipped probability, loss."""
-    labels, probs = _labels_pair(y_true, y_prob, "y_prob", as_other=as_probabilities)
+def _log_loss_eps(eps) -> float:
     eps = default_log_loss_eps() if eps is None else float(eps)
     if not 0 < eps < 0.5:
         raise ValueError(f"eps must be in (0, 0.5), got {eps!r}")
+    return eps
+
+
+def log_loss_table(y_true, y_prob, *, eps=None) -> pd.DataFrame:
+    """One row per sample: label, probability, clipped probability, loss."""
+    labels, probs = _labels_pair(y_true, y_prob, "y_prob", as_other=as_probabilities)
+    eps = _log_loss_eps(eps)
     clipped = np.clip(probs, eps, 1 - eps)
     # Clip the probability of the true label rather than p: the same as clipping p, but a tiny eps
     # (1 - eps rounding to 1) can no longer turn p = 1 into log(0) for a negative label.
@@ -405,9 +410,23 @@ def log_loss_terms(y_true, y_prob, *, eps=None) -> pd.DataFrame:
     [True]
     """
     table = log_loss_table(y_true, y_prob, eps=eps)
-    table["p_true_label"] = np.where(table["label"] == 1, table["clipped"], 1 - table["clipped"])
+    table["p_true_label"] = true_label_probability(y_true, y_prob, eps=eps)
     table["was_clipped"] = table["clipped"] != table["probability"]
     return table
+
+
+def true_label_probability(y_true, y_prob, *, eps=None) -> np.ndarray:
+    """The probability each sample gives its true label, p clipped to [eps, 1 - eps] first (scikit-learn's
+    order): ``-mean(log(...))`` of it is scikit-learn's LogLoss. A plain array, without
+    :func:`log_loss_terms`' table (the kata judge computes it for 200 cases a run).
+
+    >>> true_label_probability([1, 0], [0.8, 0.3]).round(4).tolist()
+    [0.8, 0.7]
+    """
+    labels, probs = _labels_pair(y_true, y_prob, "y_prob", as_other=as_probabilities)
+    eps = _log_loss_eps(eps)
+    clipped = np.clip(probs, eps, 1 - eps)
+    return np.where(labels == 1, clipped, 1 - clipped)
 
 
 def auc_pair_counts(y_true, y_score) -> dict:

@@ -7,7 +7,7 @@ import streamlit as st
 
 import kata
 from kata import attempts
-from kata.judge import Result
+from kata.judge import Result, time_models
 from kata.sandbox import check_available
 from kata.timing import auc_timings
 from content import kata as kata_texts
@@ -153,6 +153,7 @@ def _sandbox_problem() -> str | None:
         check_available()
     except kata.SandboxUnavailable as problem:
         return str(problem)
+    time_models()  # in the background, once: a class opens the page before anyone presses Run
     return None
 
 

@@ -218,6 +218,25 @@ def test_cases_are_labelled_examples_edges_then_random():
     assert all(c.passed for c in result.cases) and result.call_seconds > 0 and result.model_call_seconds > 0
 
 
+def test_model_times_are_measured_in_the_background_so_a_passing_run_starts_one_sandbox(monkeypatch):
+    measured_before = {key: 1e-4 for key in kata.PROBLEMS if key not in ("mae", "rmse")}
+    monkeypatch.setattr(judge, "_MODEL_SECONDS", dict(measured_before))
+    judge.time_models().join(60)
+    assert set(judge._MODEL_SECONDS) == set(kata.PROBLEMS)  # the two unmeasured ones now are
+    assert all(judge._MODEL_SECONDS[key] > 0 for key in ("mae", "rmse"))
+    assert {key: judge._MODEL_SECONDS[key] for key in measured_before} == measured_before  # none measured twice
+    sessions = []
+
+    class Counted(judge.Session):
+        def __init__(self, *args, **kwargs):
+            sessions.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(judge, "Session", Counted)
+    result = kata.run("mae", kata.PROBLEMS["mae"].numpy_solution, cases=30)
+    assert result.ok and len(sessions) == 1 and result.model_call_seconds == judge._MODEL_SECONDS["mae"]
+
+
 # --------------------------------------------------------------------------- the named mistake is the real one (10-11)
 
 AP_LOOP = """

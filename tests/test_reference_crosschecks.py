@@ -406,8 +406,11 @@ def test_log_loss_with_clipping_matches_sklearn(seed):
         extreme = rng.random(n) < 0.3  # exactly 0 or 1, or closer to them than eps
         y_prob[extreme] = rng.choice([0.0, 1.0, 1e-18, 1 - 2**-53, 1e-300], size=int(extreme.sum()))
         n_clipped += int(extreme.sum())
-        rows.append((f"y_true={y_true.tolist()} y_prob={y_prob.tolist()}",
-                     cls.log_loss(y_true, y_prob), skm.log_loss(y_true, y_prob, labels=[0, 1])))
+        reference = skm.log_loss(y_true, y_prob, labels=[0, 1])
+        rows.append((f"y_true={y_true.tolist()} y_prob={y_prob.tolist()}", cls.log_loss(y_true, y_prob), reference))
+        # scikit-learn's own order (clip p, then take the true label's side): the kata's reference
+        rows.append((f"true_label_probability, y_true={y_true.tolist()} y_prob={y_prob.tolist()}",
+                     float(-np.log(cls.true_label_probability(y_true, y_prob)).mean()), reference))
     assert n_clipped > 50
     check_all(rows)
 
