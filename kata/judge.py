@@ -7,6 +7,7 @@ receives the inputs, and the comparison happens outside it.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 import secrets
@@ -23,6 +24,7 @@ from kata.sandbox import Limits, Outcome, SandboxUnavailable, Session
 
 TOLERANCE = 1e-9
 SHRINK_ROUNDS = 40
+SHRINK_BATCH = 8
 
 
 @dataclass(frozen=True)
@@ -300,18 +302,32 @@ class _Judging:
 def _shrink(judging: _Judging, problem: Problem, case, expected, got, error, matched: str | None):
     """Greedy shrinking: keep the first smaller case that fails the same way; stop when none does."""
     for _ in range(SHRINK_ROUNDS):
-        proposals = []
-        for smaller in case_kinds.shrink(case):
-            value = _expected(problem, smaller)
-            if value is not None and case_kinds.size(smaller) < case_kinds.size(case):
-                proposals.append((smaller, value))
-        if not proposals:
+        better = _first_failing_alike(judging, problem, _smaller_cases(problem, case), error, matched)
+        if better is None:
             break
-        answers = judging.ask([p[0] for p in proposals])
-        better = None
-        for (smaller, value), answer in zip(proposals, answers):
-            if answer is None:
-                break
+        case, expected, got, error = better
+    return case, expected, got, error
+
+
+def _smaller_cases(problem: Problem, case):
+    """(smaller case, its right value), in shrinking order, computed only as far as they are asked for."""
+    for smaller in case_kinds.shrink(case):
+        if case_kinds.size(smaller) < case_kinds.size(case):
+            value = _expected(problem, smaller)
+            if value is not None:
+                yield smaller, value
+
+
+def _first_failing_alike(judging: _Judging, problem: Problem, proposals, error, matched: str | None):
+    """The first proposal that fails as the case did (the same exception type, or the same named mistake), or
+    None. Asked in small batches, doubling: usually the first few qualify, and asking for every proposal at
+    once (a hundred right values and sandbox calls a round) made shrinking most of the judge's own work in a
+    class's burst of runs (benchmarks/kata_load.py)."""
+    size = SHRINK_BATCH
+    while batch := list(itertools.islice(proposals, size)):
+        for (smaller, value), answer in zip(batch, judging.ask([p[0] for p in batch])):
+            if answer is None:  # the process died: what was found so far stands
+                return None
             passed, new_got, new_error = _verdict(problem, smaller, value, answer)
             if passed or (error is None) != (new_error is None):
                 continue
@@ -319,12 +335,9 @@ def _shrink(judging: _Judging, problem: Problem, case, expected, got, error, mat
                 continue
             if matched is not None and matched not in _matches(problem, smaller, value, new_got):
                 continue
-            better = (smaller, value, new_got, new_error)
-            break
-        if better is None:
-            break
-        case, expected, got, error = better
-    return case, expected, got, error
+            return smaller, value, new_got, new_error
+        size *= 2
+    return None
 
 
 def _steps(judging: _Judging, problem: Problem, case: dict) -> tuple:

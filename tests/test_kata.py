@@ -108,6 +108,27 @@ def test_failure_is_shrunk_to_a_small_case():
     assert isinstance(failure.inputs["relevant"], set)
 
 
+@pytest.mark.parametrize("key, source", [
+    ("average_precision_at_k", WRONG["average_precision_at_k"]["ap_denominator=hits"]),
+    ("ndcg_at_k", WRONG["ndcg_at_k"]["ideal=passed"]),
+    ("mae", "def mae(predictions, actuals):\n    return sum(abs(p - a) for p, a in zip(predictions, actuals))"
+            " / (len(actuals) - 1)\n"),  # raises on one rating, wrong on more
+])
+def test_shrinking_in_small_batches_finds_the_case_asking_every_smaller_one_finds(key, source, monkeypatch):
+    asked = []
+    real_ask = judge._Judging.ask
+    monkeypatch.setattr(judge._Judging, "ask", lambda self, batch: asked.append(len(batch)) or real_ask(self, batch))
+    found = {}
+    for batch in (10 ** 6, judge.SHRINK_BATCH):  # every smaller case of a round at once: the judge before
+        monkeypatch.setattr(judge, "SHRINK_BATCH", batch)
+        asked.clear()
+        result = kata.run(key, source, seed=3)
+        found[batch] = (result.failure, result.raised, sum(asked))
+    everything, batched = found[10 ** 6], found[judge.SHRINK_BATCH]
+    assert batched[:2] == everything[:2] and everything[0] is not None
+    assert batched[2] < everything[2]  # far fewer cases run in the sandbox for the same answer
+
+
 def test_syntax_error_names_the_candidates_line_and_column():
     result = kata.run("rmse", "import math\n\ndef rmse(predictions, actuals)\n    return 0\n")
     assert result.passed == 0 and result.failure is None
