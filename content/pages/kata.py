@@ -201,13 +201,14 @@ def first_failing(number: int) -> str:
 
 
 def runtime(yours: float, model: float | None) -> str:
-    """The mean time per call, in microseconds; the model solution's on the same cases when it ran."""
+    """The mean time per call, in microseconds; the model solution's when it was measured (once per problem and
+    app process, on random cases drawn the same way: kata.judge.time_models)."""
     if model is None:
         return _("**Runtime:** {yours} µs per call (the judge's own time to pass each case in and the answer out "
                  "included).").format(yours=numbers.number(yours * 1e6, 1))
-    return _("**Runtime:** {yours} µs per call; the model solution (plain loop) {model} µs per call, on the same "
-             "cases in the same sandbox (both include the judge's own time to pass each case in and the answer "
-             "out).").format(yours=numbers.number(yours * 1e6, 1), model=numbers.number(model * 1e6, 1))
+    return _("**Runtime:** {yours} µs per call; the model solution (plain loop) {model} µs per call, on random "
+             "cases drawn the same way in a sandbox like yours (both include the judge's own time to pass each "
+             "case in and the answer out).").format(yours=numbers.number(yours * 1e6, 1), model=numbers.number(model * 1e6, 1))
 
 
 def run_verdict(passed: int, total: int, error: bool) -> str:
