@@ -207,8 +207,9 @@ def runtime(yours: float, model: float | None) -> str:
         return _("**Runtime:** {yours} µs per call (the judge's own time to pass each case in and the answer out "
                  "included).").format(yours=numbers.number(yours * 1e6, 1))
     return _("**Runtime:** {yours} µs per call; the model solution (plain loop) {model} µs per call, on random "
-             "cases drawn the same way in a sandbox like yours (both include the judge's own time to pass each "
-             "case in and the answer out).").format(yours=numbers.number(yours * 1e6, 1), model=numbers.number(model * 1e6, 1))
+             "cases drawn the same way in a sandbox like yours. Both include the judge's own time to pass each "
+             "case in and the answer out, most of the time for a fast function, and both vary with the server's "
+             "load: only a difference of several times says something.").format(yours=numbers.number(yours * 1e6, 1), model=numbers.number(model * 1e6, 1))
 
 
 def run_verdict(passed: int, total: int, error: bool) -> str:
