@@ -404,8 +404,8 @@ def time_models(pool: Pool | None = None) -> threading.Thread:
     class's first burst of runs a third slower (benchmarks/kata_load.py). Each time is the median of
     :data:`MODEL_TIMING_RUNS` rounds over every problem, seconds apart: the first round runs while the page is
     first drawn, and alone it made the model solution look 1.25 times slower than the same code submitted
-    later; the least of three made it look faster (a candidate's run is one sample, so the model's is a
-    typical one). Returns the thread."""
+    later. The median, not the least: a candidate's run is one sample, so the model's is a typical one.
+    Returns the thread."""
     def measure_each():
         measured: dict[str, list[float]] = {}
         for _ in range(MODEL_TIMING_RUNS):

@@ -209,7 +209,9 @@ def test_float32_values_show_the_digits_where_they_differ():
     values = {m.label: m.value for m in at.metric}
     assert values["Right value"] != values["Your value"]
     right, yours = float(values["Right value"]), float(values["Your value"])
-    assert f"{right:.6g}" == f"{yours:.6g}"  # they part beyond six significant digits
+    # They part only where float32 rounds (a relative 6e-8 at most), so six significant digits would show the
+    # same card in all but the rare case that straddles a rounding boundary (the cases are drawn afresh).
+    assert abs(right - yours) <= 1e-6 * abs(right)
 
 
 def test_cases_are_listed_by_kind_with_the_first_failing_one_opened():
