@@ -42,17 +42,19 @@ class Blocks:
     """Where each block's rows are, and the codes that make them up.
 
     Every user of the recommendations has a slot: its run (0, 1, ... in file order) in a log written
-    user by user, its raw code in a log whose users' rows are apart. Block ``b`` holds the
-    recommendation rows ``row_cuts[b]:row_cuts[b + 1]`` of ``order`` (None: of the table as it is,
-    written user by user), the slots ``run_cuts[b]:run_cuts[b + 1]`` and the ground-truth rows
-    ``truth_cuts[b]:truth_cuts[b + 1]`` of ``truth_order`` (None: of the table as it is, already in
-    slot order). Within a block a user's code is its slot minus the block's first; ground-truth users
-    without recommendations come after every slot (``truth_run`` R, R + 1, ...), in the last block.
+    user by user, its raw code in a log whose users' rows are apart. Block ``b`` holds the slots
+    ``run_cuts[b]:run_cuts[b + 1]``: the recommendation rows ``row_cuts[b]:row_cuts[b + 1]`` in a log
+    written user by user, the rows whose ``block`` is ``b`` in one whose users' rows are apart; and
+    the ground-truth rows ``truth_cuts[b]:truth_cuts[b + 1]`` of ``truth_order`` (None: of the table
+    as it is, already in slot order). Within a block a user's code is its slot minus the block's
+    first; ground-truth users without recommendations come after every slot (``truth_run`` R, R + 1,
+    ...), in the last block.
     """
 
-    recs: pd.DataFrame
-    order: np.ndarray | None  # the recommendation rows, block by block, each in file order (None: as they are)
-    row_cuts: np.ndarray
+    place: str  # "rank" or "score": what orders each list
+    position: np.ndarray  # that column's values, per recommendation row
+    row_cuts: np.ndarray | None  # written user by user: where each block's rows start
+    block: np.ndarray | None  # users apart: the block of each recommendation row
     run_cuts: np.ndarray
     run_user: np.ndarray  # shared user code of each slot
     new_run: np.ndarray | None  # written user by user: per recommendation row, a run starts here
@@ -70,25 +72,30 @@ class Blocks:
     block_ties: str
 
     def __len__(self) -> int:
-        return self.row_cuts.size - 1
+        return self.run_cuts.size - 1
+
+    def rows(self, b: int) -> tuple[slice | np.ndarray, np.ndarray]:
+        """Block ``b``'s recommendation rows, each user's together and in file order, and each row's
+        block-local user code. Where users' rows are apart, the block finds its rows itself (on its
+        own thread) and puts them in order of users by a radix sort of their 16-bit codes."""
+        if self.block is None:
+            start, stop = int(self.row_cuts[b]), int(self.row_cuts[b + 1])
+            user = engine._running_count(self.new_run[start:stop])
+            user -= 1
+            return slice(start, stop), user
+        rows = np.flatnonzero(self.block == b)
+        user = self.user_raw[rows].astype(np.int64)
+        user -= self.run_cuts[b]
+        if user.size and int(user.max()) < 1 << 16:
+            by_user = np.argsort(user.astype(np.uint16), kind="stable")
+            rows, user = rows[by_user], user[by_user]
+        return rows, user
 
     def frames(self, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Block ``b`` as the two tables the engine takes, ids replaced by codes."""
-        start, stop = int(self.row_cuts[b]), int(self.row_cuts[b + 1])
-        rows = slice(start, stop) if self.order is None else self.order[start:stop]
-        if self.new_run is not None:
-            user = engine._running_count(self.new_run[start:stop])
-            user -= 1
-        else:
-            user = self.user_raw[rows].astype(np.int64)
-            user -= self.run_cuts[b]
-            if user.size and int(user.max()) < 1 << 16:  # each user's rows together, in file order: a radix sort
-                by_user = np.argsort(user.astype(np.uint16), kind="stable")
-                rows, user = rows[by_user], user[by_user]
-        recs = engine._check_frame(self.recs.iloc[rows], "recommendations", ("user", "item"))
+        rows, user = self.rows(b)
         item = engine._gathered(self.item_raw[rows], self.item_map)
-        place = "rank" if "rank" in recs.columns else "score"
-        rec_frame = pd.DataFrame({"user": user, "item": item, place: recs[place].to_numpy()}, copy=False)
+        rec_frame = pd.DataFrame({"user": user, "item": item, self.place: self.position[rows]}, copy=False)
         rows = slice(self.truth_cuts[b], self.truth_cuts[b + 1])
         if self.truth_order is not None:
             rows = self.truth_order[rows]
@@ -107,8 +114,7 @@ class Blocks:
 def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, block_rows: int) -> Blocks | None:
     """The blocks of a log, or None when the ids are numbers in one table and text in the other, an
     id is missing, or a table lacks the columns the whole log would name. A log whose users' rows
-    are apart (written in time order, say) is cut by ranges of raw user codes of about equal rows,
-    each block's rows gathered by one stable radix sort of their block numbers, in file order."""
+    are apart (written in time order, say) is cut by ranges of raw user codes of about equal rows."""
     recs, truth = recommendations, ground_truth
     if not {"user", "item"} <= set(recs.columns) or not {"user", "item"} <= set(truth.columns):
         return None
@@ -116,6 +122,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         return None
     if pd.api.types.is_numeric_dtype(recs["item"].dtype) != pd.api.types.is_numeric_dtype(truth["item"].dtype):
         return None  # matched as text, with a check that some match: the whole log does both
+    engine._check_frame(recs, "recommendations", ("user", "item"))
     engine._check_frame(truth, "ground_truth", ("user", "item"))
     grade = engine._numeric(truth, "ground_truth", "relevance") if "relevance" in truth.columns else None
     (rec_raw, rec_map), (truth_raw, truth_map), users = engine._code_maps(recs["user"], truth["user"])
@@ -124,24 +131,25 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         return None  # a missing id (code -1): the whole log names its rows
     n_blocks = max(2, -(-rec_raw.size // block_rows))
     near_rows = np.arange(1, n_blocks) * rec_raw.size // n_blocks
-    new_run, starts = engine.run_starts(rec_raw)
-    if np.bincount(rec_raw[starts]).max() <= 1:  # written user by user: a slot per run, blocks are slices
-        order, user_raw = None, None
+    new_run = np.empty(rec_raw.size, dtype=bool)
+    new_run[0] = True
+    np.not_equal(rec_raw[1:], rec_raw[:-1], out=new_run[1:])
+    rows_of = np.bincount(rec_raw)
+    block = user_raw = row_cuts = None
+    if np.count_nonzero(new_run) == np.count_nonzero(rows_of):  # written user by user: a slot per run
+        starts = np.flatnonzero(new_run)
         run_user = engine._gathered(rec_raw[starts], rec_map)
         n_runs = starts.size
         run_cuts = np.unique(np.r_[0, np.searchsorted(starts, near_rows), n_runs])  # the first run from there
         row_cuts = np.r_[starts, rec_raw.size][run_cuts]
     else:  # a user's rows are apart: a slot per raw code, blocks are ranges of them
         new_run, user_raw = None, rec_raw
-        rows_of = np.bincount(rec_raw)
         rows_before = np.cumsum(rows_of) - rows_of
         n_runs = rows_before.size
         run_user = engine._gathered(np.arange(n_runs), rec_map)
         run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_runs])
         block_of_slot = np.repeat(np.arange(run_cuts.size - 1, dtype=np.min_scalar_type(run_cuts.size)), np.diff(run_cuts))
         block = block_of_slot[rec_raw]
-        order = np.argsort(block, kind="stable")  # a radix sort of small integers: each block's rows in file order
-        row_cuts = np.r_[0, np.cumsum(np.bincount(block, minlength=run_cuts.size - 1))]
 
     # Each ground-truth row's run, gathered through the small map of its distinct users.
     run_of_user = np.full(len(users), -1, dtype=np.int64)
@@ -155,17 +163,18 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         truth_order = None
         truth_cuts = np.searchsorted(truth_run, run_cuts_with_rest)
     else:
-        block = np.searchsorted(run_cuts_with_rest[1:-1], truth_run, side="right").astype(np.int32)
-        truth_order = np.argsort(block, kind="stable")
-        truth_cuts = np.searchsorted(block[truth_order], np.arange(run_cuts.size))
+        truth_block = np.searchsorted(run_cuts_with_rest[1:-1], truth_run, side="right").astype(np.int32)
+        truth_order = np.argsort(truth_block, kind="stable")
+        truth_cuts = np.searchsorted(truth_block[truth_order], np.arange(run_cuts.size))
 
     if ties == "trec_eval":  # each item coded by its trec_eval tie key: the join is the same, ties go its way
         tie_key = engine._tie_keys(items, ties)
         item_map = tie_key if item_map is None else tie_key[item_map]
         truth_item_map = tie_key if truth_item_map is None else tie_key[truth_item_map]
+    place = "rank" if "rank" in recs.columns else "score"
     return Blocks(
-        recs=recs, order=order, row_cuts=row_cuts, run_cuts=run_cuts, run_user=run_user, new_run=new_run,
-        user_raw=user_raw, item_raw=item_raw,
+        place=place, position=recs[place].to_numpy(), row_cuts=row_cuts, block=block, run_cuts=run_cuts,
+        run_user=run_user, new_run=new_run, user_raw=user_raw, item_raw=item_raw,
         item_map=item_map, truth_run=truth_run, truth_order=truth_order, truth_cuts=truth_cuts,
         truth_item_raw=truth_item_raw, truth_item_map=truth_item_map, truth_grade=grade, no_recs=no_recs,
         users=users, block_ties="input" if ties == "input" else "item",

@@ -466,12 +466,15 @@ def _grouped(user: np.ndarray, same_user: np.ndarray) -> bool:
 def _each_list_in_order(same_user: np.ndarray, primary: np.ndarray) -> np.ndarray | None:
     """Rows written user by user, each user's list equally long (a top-K log), ordered by ``primary``
     within each list, lists where they are: each list sorted as a row of a 2-D view (1M rows in lists of
-    100: 0.03 s against 0.10 s for a sort of the whole table). None when the lists differ in length."""
+    100: 0.007 s against 0.075 s for a sort of the whole table). None when the lists differ in length.
+
+    Equal values come in any order (numpy's vectorised quicksort, four times faster than its stable
+    sort here): the caller puts tied rows in order of their tie key."""
     starts = np.flatnonzero(np.r_[True, ~same_user])
     length = _list_length(starts, primary.size)
     if not length:
         return None
-    order = np.argsort(primary.reshape(-1, length), axis=1, kind="stable")
+    order = np.argsort(primary.reshape(-1, length), axis=1)
     order += starts[:, None]
     return order.ravel()
 

@@ -80,11 +80,15 @@ def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_
     if len(recs) < 2:
         assert split is None
         return
-    assert split is not None and split.row_cuts[0] == 0 and split.row_cuts[-1] == len(recs)
-    order = np.arange(len(recs)) if split.order is None else split.order
-    assert sorted(order.tolist()) == list(range(len(recs)))  # every row once
-    users = [set(recs["user"].iloc[order[a:b]].astype(str)) for a, b in zip(split.row_cuts, split.row_cuts[1:])]
+    assert split is not None
+    rows = [np.arange(len(recs))[split.rows(b)[0]] for b in range(len(split))]
+    assert sorted(np.concatenate(rows).tolist()) == list(range(len(recs)))  # every row once
+    users = [set(recs["user"].iloc[block].astype(str)) for block in rows]
     assert all(not (x & y) for i, x in enumerate(users) for y in users[i + 1:])  # whole users per block
+    for block in rows:  # each user's rows together, in file order
+        user = recs["user"].iloc[block].astype(str).to_numpy()
+        starts = np.flatnonzero(np.r_[True, user[1:] != user[:-1]])
+        assert len(set(user[starts])) == starts.size and all(np.all(np.diff(block[user == u]) > 0) for u in user[starts])
     got = blocks.evaluate_in_blocks(recs, truth, batch.check_ks(ks), settings_, block_rows)
     pd.testing.assert_frame_equal(got, whole, check_exact=True)
     assert got.attrs == whole.attrs
@@ -94,13 +98,13 @@ def test_blocks_hold_whole_users_and_truth_users_without_a_list_go_last():
     recs = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": [5, 6, 5, 6, 5, 6], "rank": [1, 2] * 3})
     truth = pd.DataFrame({"user": [4, 3, 1], "item": [5, 6, 5]})
     split = blocks.split(recs, truth, "item", 2)
-    assert split.row_cuts.tolist() == [0, 2, 4, 6]
+    assert [split.rows(b)[0] for b in range(3)] == [slice(0, 2), slice(2, 4), slice(4, 6)]
     assert [split.users_of(b).tolist() for b in range(3)] == [[1], [2], [3, 4]]  # whole ids are their own codes
     truths = [split.frames(b)[1] for b in range(3)]
     assert [t["user"].tolist() for t in truths] == [[0], [], [1, 0]]  # user 4 (no list) after the last block's runs
     apart = recs.iloc[[0, 2, 3, 4, 1, 5]].reset_index(drop=True)  # user 1's rows apart: 0 and 4
     split = blocks.split(apart, truth, "item", 2)
-    assert split.order.tolist() == [0, 4, 1, 2, 3, 5]  # each user's rows together, in their own order
+    assert [split.rows(b)[0].tolist() for b in range(3)] == [[0, 4], [1, 2], [3, 5]]  # each user's rows together
     assert [split.frames(b)[0]["item"].tolist() for b in range(3)] == [[5, 6], [5, 6], [5, 6]]
 
 
