@@ -181,7 +181,7 @@ def read_input(name: str, kind: str, override: str, quiet: bool) -> pd.DataFrame
     path = Path(name)
     data = _read_bytes(path, quiet)
     try:
-        return readers.read_table(data, kind, _format_of(path, override), filename=path.name, categorical_ids=True)
+        return readers.read_table(data, kind, _format_of(path, override), filename=path.name, compact_ids=True)
     except ValueError as error:
         raise InputError(f"{path}: {error}", 4) from None
 
@@ -330,7 +330,17 @@ def run_evaluate_streamed(args, out) -> None:
     _write_result(per_user, args, out)
 
 
+def in_text_order(per_user: pd.DataFrame) -> pd.DataFrame:
+    """Users in the order of their ids as text (1, 10, 2), as trec_eval lists queries and as the
+    streamed and Spark engines write them: ids read as integers (``compact_ids``) sort as numbers."""
+    if not pd.api.types.is_integer_dtype(per_user.index.dtype):
+        return per_user
+    return per_user.iloc[per_user.index.astype(str).argsort(kind="stable")]
+
+
 def _write_result(per_user: pd.DataFrame, args, out) -> None:
+    if args.per_user or args.output_format == "trec":
+        per_user = in_text_order(per_user)
     if args.per_user:
         try:
             per_user.to_csv(args.per_user)

@@ -26,6 +26,7 @@ import io
 import mmap
 import re
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
 from pathlib import Path
 
@@ -353,13 +354,16 @@ def _line_of(data: bytes, text: str, start: int) -> int:
 
 
 def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = None,
-             categorical_ids: bool = False) -> pd.DataFrame:
+             compact_ids: bool = False) -> pd.DataFrame:
     """A CSV file with a header row; ``user`` and ``item`` are read as text, exactly as written.
 
     ``NA``, ``null`` or ``None`` in an id column are ids, not missing values; leading ``#``
     comment lines are skipped; gzip and UTF-16 (with a BOM) are read. Read with pyarrow's
-    multithreaded CSV reader. With ``categorical_ids`` the id columns are pandas Categoricals
-    (dictionary-encoded once while reading: what the batch engine sorts fastest).
+    multithreaded CSV reader. With ``compact_ids`` the user column becomes int64 when every user id
+    is an integer written as Python writes it (``7``, ``-12``; not ``007``, ``-0``, ``0x1f`` or
+    `` 7``), else a pandas Categorical, and the other id columns are Categoricals: the same ids, in
+    the forms the batch engine codes fastest. Item ids stay text even when they are integers: ties
+    between items are broken by their text ("10" before "9"), as when read without it.
 
     Examples
     --------
@@ -385,10 +389,12 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     if first_row.endswith(delimiter) and len(_header_names(first_row, delimiter)) == len(names) + 1:
         names.append("trailing delimiter")  # "1,2,3," under "user,item,rank": an empty last field
     names = _named_once(names)
-    text = pa.dictionary(pa.int32(), pa.string()) if categorical_ids else pa.string()
+    text = pa.dictionary(pa.int32(), pa.string()) if compact_ids else pa.string()
     types = {name: text for name in names if name in TEXT_COLUMNS}
+    if compact_ids and "user" in types:
+        types["user"] = pa.string()  # read as integers if it can be: see _compact_users
     quoted = data.find(b'"') >= 0  # a scan of the whole file: once
-    table, bad_rows = _parse_csv(data, skipped + 1, names, delimiter, types, quoted)
+    table, bad_rows = _parse_csv(data, skipped + 1, names, delimiter, types, quoted, compact_ids)
     if bad_rows:
         shown = "; ".join(f"line {_line_of(data, row.text, len(header))} has {row.actual_columns} fields: {row.text!r}"
                           for row in bad_rows[:SHOWN])
@@ -401,7 +407,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     _too_many(table.num_rows, max_rows)
     row_lines = _row_lines(table, skipped + 2, quoted)  # before the ids are trimmed: "u\n" holds a line break
     table = _trim_ids(table)
-    frame = table.to_pandas()
+    frame = table.to_pandas(split_blocks=True)  # each column on its own: an int64 id column is not copied
     frame.columns = [str(c).strip() for c in frame.columns]
     hint = ""
     trec = looks_trec(head)
@@ -415,8 +421,10 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     return _drop_blank(frame)
 
 
-def _parse_csv(data: bytes, skip: int, names: list[str], delimiter: str, types: dict, quoted: bool):
-    """The table pyarrow parses, and the rows it refused (wrong number of fields).
+def _parse_csv(data: bytes, skip: int, names: list[str], delimiter: str, types: dict, quoted: bool,
+               compact_ids: bool = False):
+    """The table pyarrow parses (its user ids compacted, see :func:`_compact_users`), and the rows it
+    refused (wrong number of fields).
 
     Parsed first as if no quoted value held a line break, so pyarrow splits the file into blocks at
     any line break and parses them on every core (the fast way, quoted or not). A line break inside
@@ -442,7 +450,7 @@ def _parse_csv(data: bytes, skip: int, names: list[str], delimiter: str, types: 
                                               ignore_empty_lines=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
-        return table, bad_rows
+        return (_compact_users(table) if compact_ids else table), bad_rows
 
     try:
         if not quoted:
@@ -484,6 +492,60 @@ def _trim_ids(table):
             continue
         table = table.set_column(table.column_names.index(column), column, values)
     return table
+
+
+def _compact_users(table):
+    """The user column as int64 when :func:`_canonical_integers` reads it, else dictionary-encoded
+    (block by block, as pyarrow encodes the other id columns while parsing). Integers are what the
+    batch engine codes fastest (no hash of text: a log whose users' rows are apart holds nearly every
+    user in every block); the ids are the same, and only the user ids, whose order changes no number."""
+    import pyarrow as pa
+
+    if "user" not in table.column_names or not pa.types.is_string(table.schema.field("user").type):
+        return table
+    column = table.column("user")
+    numbers = _canonical_integers(column)
+    column = column.dictionary_encode() if numbers is None else pa.array(numbers)
+    return table.set_column(table.column_names.index("user"), "user", column)
+
+
+POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
+
+
+def _canonical_integers(column) -> np.ndarray | None:
+    """A text column as int64 when every value is an integer written as Python writes it, else None.
+
+    pyarrow's cast also reads ``007``, ``-0`` and ``0x1f``; each is longer than the integer written
+    the usual way, except hexadecimal (``0xffffffffff`` is shorter than 1099511627775), so: no
+    ``x`` in the text, and its bytes add up to the usual writing of every value. Block by block on
+    two threads (pyarrow and numpy leave the interpreter's lock while they work)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values = np.empty(len(column), dtype=np.int64)
+    starts = np.r_[0, np.cumsum([len(chunk) for chunk in column.chunks])]
+
+    def surplus(b: int) -> int | None:
+        """Bytes of block b's text beyond the usual writing of its numbers (None: not integers)."""
+        chunk = column.chunk(b)
+        if not len(chunk):
+            return 0
+        try:
+            numbers = pc.cast(chunk, pa.int64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None  # text that is not an integer, an empty id, a space
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
+        first, last = int(offsets[chunk.offset]), int(offsets[chunk.offset + len(chunk)])
+        if np.any((np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[first:last] | 0x20) == ord("x")):
+            return None  # "x" or "X": hexadecimal
+        values[starts[b]:starts[b + 1]] = numbers
+        # np.abs leaves the smallest int64 negative: counted as 2 characters of its 20, it leaves a surplus.
+        digits = np.searchsorted(POWERS_OF_TEN, np.abs(numbers), side="right")
+        return last - first - (int(digits.sum()) + numbers.size + int(np.count_nonzero(numbers < 0)))
+
+    with ThreadPoolExecutor(2) as pool:
+        extra = list(pool.map(surplus, range(column.num_chunks)))
+    return values if all(e == 0 for e in extra) else None
 
 
 def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
@@ -646,12 +708,12 @@ def read_trec_qrels(source, *, max_rows: int | None = None) -> pd.DataFrame:
 
 
 def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_rows: int | None = None,
-               categorical_ids: bool = False) -> pd.DataFrame:
+               compact_ids: bool = False) -> pd.DataFrame:
     """Read ``kind`` (one of :data:`KINDS`) from a path, bytes or file.
 
     ``fmt`` is one of :data:`FORMATS` or ``"auto"`` (:func:`sniff_format`). A TREC file is a run
     for recommendations and qrels for ground truth; item categories (columns item, category) come
-    as CSV or Parquet only. ``categorical_ids``: see :func:`read_csv` (CSV only).
+    as CSV or Parquet only. ``compact_ids``: see :func:`read_csv` (CSV only).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -664,7 +726,7 @@ def read_table(source, kind: str, fmt: str = "auto", *, filename: str = "", max_
     if fmt == "auto":
         fmt = sniff_format(data, filename or str(source if isinstance(source, (str, PathLike)) else ""))
     if fmt == "csv":
-        return _has_rows(read_csv(data, kind, max_rows=max_rows, categorical_ids=categorical_ids), kind)
+        return _has_rows(read_csv(data, kind, max_rows=max_rows, compact_ids=compact_ids), kind)
     if fmt == "parquet":
         return _has_rows(read_parquet(data, kind, max_rows=max_rows), kind)
     if fmt == "trec" and kind == "item_categories":

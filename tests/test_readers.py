@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from metrics import batch
+from metrics import batch, readers
 from metrics.readers import read_csv, read_parquet, read_table, read_trec_qrels, read_trec_run, sniff_format
 
 RECS = pd.DataFrame({"user": ["u1", "u1", "u1", "u2"], "item": ["007", "b", "c", "b"], "rank": [1, 2, 3, 1]})
@@ -118,12 +122,47 @@ def test_qrels_reader_alone():
     assert read_trec_run(b"q Q0 d 1 -2.5e3 t\n")["score"].tolist() == [-2500.0]
 
 
-@pytest.mark.parametrize("categorical_ids", [False, True])
-def test_spaces_around_an_id_in_a_later_block_of_a_large_file_are_trimmed(categorical_ids):
+@pytest.mark.parametrize("compact_ids", [False, True])
+def test_spaces_around_an_id_in_a_later_block_of_a_large_file_are_trimmed(compact_ids):
     """pyarrow parses 16 MiB blocks, each with a dictionary of its own: every block is checked, not the first."""
     rows = "".join(f"u{n // 100},{n % 100},{n % 100 + 1}\n" for n in range(1_500_000))  # about 18 MiB
     data = ("user,item,rank\n" + rows + " u_last , 7 ,1\n").encode()
     assert len(data) > 1 << 24
-    frame = read_csv(data, categorical_ids=categorical_ids)
+    frame = read_csv(data, compact_ids=compact_ids)
     assert frame["user"].iloc[-1] == "u_last" and frame["item"].iloc[-1] == "7"
     assert frame.loc[2 + 1_500_000, "item"] == "7"  # the file's last line keeps its line number
+
+
+ID_TEXTS = ["0", "7", "-12", "123456", "9223372036854775807", "-9223372036854775807", "007", "00", "-0", "-007",
+            "0x1f", "0X1F", "0xFFFFFFFFFF", "+7", "1e3", "7.0", "u1", "NA", "-9223372036854775808",
+            "9223372036854775808", "١٢"]
+
+
+def written_plainly(text: str) -> bool:
+    """An integer as Python writes it, within int64 (whose smallest value has no positive twin)."""
+    return re.fullmatch(r"-?[1-9][0-9]*|0", text) is not None and -(2**63) < int(text) < 2**63
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ID_TEXTS), min_size=1, max_size=40), st.integers(1, 6))
+def test_compact_user_ids_are_the_ids_as_written(users, blocks):
+    """A user column read as int64 holds exactly the ids written, each as Python writes that integer;
+    any other writing ("007", "-0", "0x1f", "+7") keeps it text, so "007" never meets "7". Items stay
+    text: ties between items go by their text."""
+    users = (users * 30)[:max(30, len(users))]
+    data = ("user,item,score\n" + "".join(f"{u},{n % 12},0.5\n" for n, u in enumerate(users))).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readers, "BLOCK_BYTES", max(128, len(data) // blocks))  # several blocks, each checked
+        compact = read_csv(data, compact_ids=True)
+    assert [str(v) for v in compact["user"]] == users
+    assert (compact["user"].dtype == "int64") == all(map(written_plainly, users))
+    assert isinstance(compact["item"].dtype, pd.CategoricalDtype)
+    assert compact["item"].tolist() == [str(n % 12) for n in range(len(users))]
+
+
+def test_a_hexadecimal_id_shorter_than_its_number_does_not_hide_a_leading_zero():
+    """0xFFFFFFFFFF (12 characters) is 1099511627775 (13): with 07 (one more than 7) the characters add
+    up as if both were written plainly. Neither may become a number."""
+    frame = read_csv(b"user,item,score\n0xFFFFFFFFFF,1,0.5\n07,2,0.5\n7,3,0.5\n", compact_ids=True)
+    assert frame["user"].tolist() == ["0xFFFFFFFFFF", "07", "7"]
+    assert read_csv(b"user,item,score\n1099511627775,1,0.5\n7,2,0.5\n", compact_ids=True)["user"].dtype == "int64"
