@@ -240,3 +240,23 @@ def test_evaluate_imports_neither_scipy_nor_the_protocol_lab(files):
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy' or m == 'protocols.lab'), code)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.stdout.strip().splitlines()[-1] == "[] 0", done.stdout + done.stderr
+
+
+def test_per_user_rows_and_trec_queries_come_in_the_text_order_of_user_ids(tmp_path):
+    """User ids 1..12 are read as integers, but listed as text sorts them (1, 10, 11, 12, 2), as
+    trec_eval lists queries and as the streamed engine writes them."""
+    users = range(1, 13)
+    recs = pd.DataFrame({"user": np.repeat(list(users), 3), "item": np.tile([0, 1, 2], 12), "score": np.tile([3, 2, 1], 12)})
+    pd.DataFrame(recs).to_csv(tmp_path / "recs.csv", index=False)
+    pd.DataFrame({"user": list(users), "item": 0}).to_csv(tmp_path / "truth.csv", index=False)
+    in_text_order = sorted(str(u) for u in users)
+    common = ["evaluate", "--recommendations", str(tmp_path / "recs.csv"), "--ground-truth", str(tmp_path / "truth.csv"),
+              "-k", "2", "--quiet"]
+    code, text = run([*common, "--format", "trec", "-q"])
+    assert code == 0
+    assert list(dict.fromkeys(line.split("\t")[1] for line in text.splitlines()[1:-1] if "\tall\t" not in line)) == in_text_order
+    assert run([*common, "--per-user", str(tmp_path / "a.csv")])[0] == 0
+    assert run([*common, "--stream", "--per-user", str(tmp_path / "b.csv")])[0] == 0
+    written = (tmp_path / "a.csv").read_text()
+    assert [line.split(",")[0] for line in written.splitlines()[1:]] == in_text_order
+    assert written == (tmp_path / "b.csv").read_text()
