@@ -84,7 +84,7 @@ class Blocks:
             user -= 1
             return slice(start, stop), user
         rows = np.flatnonzero(self.block == b)
-        user = self.user_raw[rows].astype(np.int64)
+        user = self.user_raw[rows].astype(np.int64, copy=False)
         user -= self.run_cuts[b]
         if user.size and int(user.max()) < 1 << 16:
             by_user = np.argsort(user.astype(np.uint16), kind="stable")

@@ -169,7 +169,10 @@ def _read_bytes(path: Path, quiet: bool):
             if len(head) < min(readers.SNIFF_BYTES, MAP_FROM_BYTES):
                 return head  # the whole file
             try:
-                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                # Mapped with its pages at once (Linux): one call instead of a fault per page while
+                # pyarrow parses (10M rows: 0.05-0.1 s of system time).
+                return mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0),
+                                 prot=mmap.PROT_READ)
             except (OSError, ValueError):  # a pipe or a special file: read it
                 return head + handle.read()
     except OSError as error:
