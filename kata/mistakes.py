@@ -87,10 +87,6 @@ def _log_loss_unclipped(case) -> float | None:
     return value
 
 
-def _clipped_log_loss(case) -> float:
-    return float(-np.log(cls.true_label_probability(case["y_true"], case["y_prob"], eps=1e-15)).mean())
-
-
 def _rmse_sample(case) -> float:
     """Divided by n - 1: on one rating that is x / 0, inf (nan when the error is 0), as numpy computes it."""
     errors = np.subtract(case["predictions"], case["actuals"])
@@ -250,7 +246,7 @@ MISTAKES: dict[str, tuple[Mistake, ...]] = {
                 "this problem clips at 1e-15",
                 lambda c: cls.log_loss(c["y_true"], c["y_prob"])),
         Mistake("sum", "you returned the sum of the losses, not the mean",
-                lambda c: _clipped_log_loss(c) * len(c["y_true"])),
+                lambda c: cls.clipped_log_loss(c["y_true"], c["y_prob"], eps=1e-15) * len(c["y_true"])),
         Mistake("clipped_true_label", "you clipped the probability of the true label, not p itself: in floating "
                 "point 1 - (1 - 1e-15) is not exactly 1e-15, so a probability of 0 or 1 comes out slightly off",
                 lambda c: cls.log_loss(c["y_true"], c["y_prob"], eps=1e-15)),

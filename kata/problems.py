@@ -47,15 +47,6 @@ class Problem:
         return f'{self.signature}\n    """\n{doc}\n    """\n    raise NotImplementedError\n'
 
 
-def clipped_log_loss(y_true, y_prob) -> float:
-    """LogLoss with p clipped to [1e-15, 1 - 1e-15] before both logarithms, as scikit-learn does.
-
-    ``metrics.classification_metrics.log_loss`` clips the true label's probability instead; the two
-    differ in the last digits when p is 0 or 1 (1 - (1 - 1e-15) is not exactly 1e-15).
-    """
-    return float(-np.log(cls.true_label_probability(y_true, y_prob, eps=LOG_LOSS_EPS)).mean())
-
-
 def _quiet(function):
     def call(**kwargs):
         with warnings.catch_warnings():
@@ -192,7 +183,7 @@ PROBLEMS: dict[str, Problem] = {p.key: p for p in (
              f"Clip each probability to [{LOG_LOSS_EPS:g}, 1 - {LOG_LOSS_EPS:g}] before both logarithms, as\n"
              "scikit-learn does with its eps, so a probability of 0 or 1 gives a large finite loss.",
              ["np.clip(p, eps, 1 - eps) with eps = 1e-15.", "The mean, not the sum."],
-             lambda y_true, y_prob: clipped_log_loss(y_true, y_prob)),
+             lambda y_true, y_prob: cls.clipped_log_loss(y_true, y_prob, eps=LOG_LOSS_EPS)),
     _problem("rmse", "RMSE", "rating", "ratings",
              "def rmse(predictions, actuals):",
              "Root mean squared error: sqrt(mean((prediction - actual) ** 2)).\n\n"

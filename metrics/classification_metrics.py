@@ -429,6 +429,17 @@ def true_label_probability(y_true, y_prob, *, eps=None) -> np.ndarray:
     return np.where(labels == 1, clipped, 1 - clipped)
 
 
+def clipped_log_loss(y_true, y_prob, *, eps=None) -> float:
+    """LogLoss as scikit-learn computes it: each p clipped to [eps, 1 - eps] before both logarithms.
+    :func:`log_loss` clips the true label's probability instead; the two differ in the last digits
+    when p is 0 or 1 (1 - (1 - eps) is not exactly eps). The kata's reference and its "clipped" mistake.
+
+    >>> round(clipped_log_loss([1, 0], [1.0, 1.0], eps=1e-15), 4)
+    17.2698
+    """
+    return float(-np.log(true_label_probability(y_true, y_prob, eps=eps)).mean())
+
+
 def auc_pair_counts(y_true, y_score) -> dict:
     r"""How the positive/negative pairs split: positive higher, tied, or positive lower.
 
