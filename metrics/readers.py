@@ -393,7 +393,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
     types = {name: text for name in names if name in TEXT_COLUMNS}
     if compact_ids and "user" in types:
         types["user"] = pa.string()  # read as integers if it can be: see _compact_users
-    table, bad_rows, quoted = _parse_csv(data, skipped + 1, names, delimiter, types, compact_ids)
+    table, bad_rows, may_break = _parse_csv(data, skipped + 1, names, delimiter, types, compact_ids)
     if bad_rows:
         shown = "; ".join(f"line {_line_of(data, row.text, len(header))} has {row.actual_columns} fields: {row.text!r}"
                           for row in bad_rows[:SHOWN])
@@ -404,7 +404,7 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
                         lines=[(_line_of(data, row.text, len(header)), row.actual_columns, row.text)
                                for row in bad_rows[:SHOWN]])
     _too_many(table.num_rows, max_rows)
-    row_lines = _row_lines(table, skipped + 2, quoted)  # before the ids are trimmed: "u\n" holds a line break
+    row_lines = _row_lines(table, skipped + 2, may_break)  # before the ids are trimmed: "u\n" holds a line break
     table = _trim_ids(table)
     frame = table.to_pandas(split_blocks=True)  # each column on its own: an int64 id column is not copied
     frame.columns = [str(c).strip() for c in frame.columns]
