@@ -334,8 +334,8 @@ def run_evaluate_streamed(args, out) -> None:
 
 
 def in_text_order(per_user: pd.DataFrame) -> pd.DataFrame:
-    """Users in the order of their ids as text (1, 10, 2), as trec_eval lists queries and as the
-    streamed and Spark engines write them: ids read as integers (``compact_ids``) sort as numbers."""
+    """Users in the order of their ids as text (1, 10, 2), as trec_eval lists queries and as
+    ``--stream`` writes them: ids read as integers (``compact_ids``) sort as numbers."""
     if not pd.api.types.is_integer_dtype(per_user.index.dtype):
         return per_user
     return per_user.iloc[per_user.index.astype(str).argsort(kind="stable")]

@@ -512,10 +512,11 @@ POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
 def _canonical_integers(column) -> np.ndarray | None:
     """A text column as int64 when every value is an integer written as Python writes it, else None.
 
-    pyarrow's cast also reads ``007``, ``-0`` and ``0x1f``; each is longer than the integer written
-    the usual way, except hexadecimal (``0xffffffffff`` is shorter than 1099511627775), so: no
-    ``x`` in the text, and its bytes add up to the usual writing of every value. Block by block on
-    two threads (pyarrow and numpy leave the interpreter's lock while they work)."""
+    pyarrow's cast also reads ``007``, ``-0`` and ``0x1f``. A decimal one written otherwise than
+    usual is longer than the usual writing; a hexadecimal one can be shorter (``0xffffffffff`` is
+    1099511627775). So: no ``x`` in the text, and its bytes add up to the usual writing of every
+    value. Block by block on two threads (pyarrow and numpy leave the interpreter's lock while they
+    work)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
