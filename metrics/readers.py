@@ -506,44 +506,44 @@ def _compact_users(table):
     return table.set_column(table.column_names.index("user"), "user", column)
 
 
-POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
-
-
 def _canonical_integers(column) -> np.ndarray | None:
     """A text column as int64 when every value is an integer written as Python writes it, else None.
 
-    pyarrow's cast also reads ``007``, ``-0`` and ``0x1f``. A decimal one written otherwise than
-    usual is longer than the usual writing; a hexadecimal one can be shorter (``0xffffffffff`` is
-    1099511627775). So: no ``x`` in the text, and its bytes add up to the usual writing of every
-    value. Block by block on two threads (pyarrow and numpy leave the interpreter's lock while they
-    work)."""
+    pyarrow's cast reads plain decimal integers and also ``007``, ``00``, ``-0``, ``-07``, ``0x1f``
+    and ``0xffffffffffffffff`` (-1), never ``+7``, `` 7`` or ``-0x1f``. Every writing it reads that
+    Python would not write starts with ``0`` and is longer than one byte, or starts with ``-0``; so
+    after the cast only the first two bytes of each value are looked at (an exhaustive check of every
+    text of up to 4 characters drawn from digits, signs, ``x``, letters and spaces agrees). Block by
+    block on two threads (pyarrow and numpy leave the interpreter's lock while they work)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     values = np.empty(len(column), dtype=np.int64)
     starts = np.r_[0, np.cumsum([len(chunk) for chunk in column.chunks])]
 
-    def surplus(b: int) -> int | None:
-        """Bytes of block b's text beyond the usual writing of its numbers (None: not integers)."""
+    def written_plainly(b: int) -> bool:
         chunk = column.chunk(b)
         if not len(chunk):
-            return 0
+            return True
         try:
             numbers = pc.cast(chunk, pa.int64()).to_numpy()
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            return None  # text that is not an integer, an empty id, a space
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
-        first, last = int(offsets[chunk.offset]), int(offsets[chunk.offset + len(chunk)])
-        if np.any((np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[first:last] | 0x20) == ord("x")):
-            return None  # "x" or "X": hexadecimal
+            return False  # text that is not an integer, an empty id, a space
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+        text = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+        first = text[offsets[:-1]]
+        zero = np.flatnonzero(first == ord("0"))
+        if zero.size and np.any(offsets[zero + 1] - offsets[zero] > 1):
+            return False  # 007, 00, 0x1f
+        minus = offsets[:-1][first == ord("-")]
+        if minus.size and np.any(text[minus + 1] == ord("0")):
+            return False  # -0, -07 (the cast refuses a lone "-", so the byte after it is the value's)
         values[starts[b]:starts[b + 1]] = numbers
-        # np.abs leaves the smallest int64 negative: counted as 2 characters of its 20, it leaves a surplus.
-        digits = np.searchsorted(POWERS_OF_TEN, np.abs(numbers), side="right")
-        return last - first - (int(digits.sum()) + numbers.size + int(np.count_nonzero(numbers < 0)))
+        return True
 
     with ThreadPoolExecutor(2) as pool:
-        extra = list(pool.map(surplus, range(column.num_chunks)))
-    return values if all(e == 0 for e in extra) else None
+        plain = list(pool.map(written_plainly, range(column.num_chunks)))
+    return values if all(plain) else None
 
 
 def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:

@@ -135,12 +135,12 @@ def test_spaces_around_an_id_in_a_later_block_of_a_large_file_are_trimmed(compac
 
 ID_TEXTS = ["0", "7", "-12", "123456", "9223372036854775807", "-9223372036854775807", "007", "00", "-0", "-007",
             "0x1f", "0X1F", "0xFFFFFFFFFF", "+7", "1e3", "7.0", "u1", "NA", "-9223372036854775808",
-            "9223372036854775808", "١٢"]
+            "9223372036854775808", "١٢", "-0x1f", "0xffffffffffffffff", "0x8000000000000000"]
 
 
 def written_plainly(text: str) -> bool:
-    """An integer as Python writes it, within int64 (whose smallest value has no positive twin)."""
-    return re.fullmatch(r"-?[1-9][0-9]*|0", text) is not None and -(2**63) < int(text) < 2**63
+    """An integer as Python writes it, within int64."""
+    return re.fullmatch(r"-?[1-9][0-9]*|0", text) is not None and -(2**63) <= int(text) < 2**63
 
 
 @settings(max_examples=300, deadline=None)
