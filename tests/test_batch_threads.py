@@ -81,7 +81,7 @@ def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_
         assert split is None
         return
     assert split is not None
-    rows = [np.arange(len(recs))[split.rows(b)[0]] for b in range(len(split))]
+    rows = [in_block_order(split, b, len(recs)) for b in range(len(split))]
     assert sorted(np.concatenate(rows).tolist()) == list(range(len(recs)))  # every row once
     users = [set(recs["user"].iloc[block].astype(str)) for block in rows]
     assert all(not (x & y) for i, x in enumerate(users) for y in users[i + 1:])  # whole users per block
@@ -94,17 +94,26 @@ def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_
     assert got.attrs == whole.attrs
 
 
+def in_block_order(split: blocks.Blocks, b: int, n_rows: int) -> np.ndarray:
+    """The rows of block ``b`` in the order its frame holds them."""
+    rows, by_user, user = split.rows(b)
+    rows = np.arange(n_rows)[rows]
+    rows = rows if by_user is None else rows[by_user]
+    assert user.size == rows.size
+    return rows
+
+
 def test_blocks_hold_whole_users_and_truth_users_without_a_list_go_last():
     recs = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": [5, 6, 5, 6, 5, 6], "rank": [1, 2] * 3})
     truth = pd.DataFrame({"user": [4, 3, 1], "item": [5, 6, 5]})
     split = blocks.split(recs, truth, "item", 2)
-    assert [split.rows(b)[0] for b in range(3)] == [slice(0, 2), slice(2, 4), slice(4, 6)]
+    assert [split.rows(b)[:2] for b in range(3)] == [(slice(0, 2), None), (slice(2, 4), None), (slice(4, 6), None)]
     assert [split.users_of(b).tolist() for b in range(3)] == [[1], [2], [3, 4]]  # whole ids are their own codes
     truths = [split.frames(b)[1] for b in range(3)]
     assert [t["user"].tolist() for t in truths] == [[0], [], [1, 0]]  # user 4 (no list) after the last block's runs
     apart = recs.iloc[[0, 2, 3, 4, 1, 5]].reset_index(drop=True)  # user 1's rows apart: 0 and 4
     split = blocks.split(apart, truth, "item", 2)
-    assert [split.rows(b)[0].tolist() for b in range(3)] == [[0, 4], [1, 2], [3, 5]]  # each user's rows together
+    assert [in_block_order(split, b, 6).tolist() for b in range(3)] == [[0, 4], [1, 2], [3, 5]]  # each user's rows together
     assert [split.frames(b)[0]["item"].tolist() for b in range(3)] == [[5, 6], [5, 6], [5, 6]]
 
 
