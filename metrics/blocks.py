@@ -37,6 +37,9 @@ from metrics import engine
 
 BLOCK_ROWS = 1 << 20
 """Recommendation rows per block, about: each block holds whole users."""
+COUNTED_ROWS = 1 << 20
+"""Where users' rows are apart, the rows of each user are counted in about this many rows, evenly spaced
+through the log (every row up to twice as many): blocks need about equal rows, not exactly equal."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
     recs, truth = recommendations, ground_truth
     if not {"user", "item"} <= set(recs.columns) or not {"user", "item"} <= set(truth.columns):
         return None
-    if not ({"rank", "score"} & set(recs.columns)):
+    if engine.position_column(recs) is None:
         return None
     if pd.api.types.is_numeric_dtype(recs["item"].dtype) != pd.api.types.is_numeric_dtype(truth["item"].dtype):
         return None  # matched as text, with a check that some match: the whole log does both
@@ -141,24 +144,23 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
     if rec_raw.size < 2 or rec_raw.min() < 0:
         return None  # a missing id (code -1): the whole log names its rows
     n_blocks = max(2, -(-rec_raw.size // block_rows))
-    near_rows = np.arange(1, n_blocks) * rec_raw.size // n_blocks
-    new_run = np.empty(rec_raw.size, dtype=bool)
-    new_run[0] = True
-    np.not_equal(rec_raw[1:], rec_raw[:-1], out=new_run[1:])
-    rows_of = np.bincount(rec_raw)
+    new_run, n_slots = engine.run_flags(rec_raw), int(rec_raw.max()) + 1
+    n_runs = int(np.count_nonzero(new_run))
+    starts = np.flatnonzero(new_run) if n_runs <= n_slots else None  # more runs than users: rows apart
     block = user_raw = row_cuts = None
-    if np.count_nonzero(new_run) == np.count_nonzero(rows_of):  # written user by user: a slot per run
-        starts = np.flatnonzero(new_run)
+    if starts is not None and np.bincount(rec_raw[starts]).max() <= 1:  # written user by user: a slot per run
         run_user = engine._gathered(rec_raw[starts], rec_map)
-        n_runs = starts.size
+        near_rows = np.arange(1, n_blocks) * rec_raw.size // n_blocks
         run_cuts = np.unique(np.r_[0, np.searchsorted(starts, near_rows), n_runs])  # the first run from there
         row_cuts = np.r_[starts, rec_raw.size][run_cuts]
     else:  # a user's rows are apart: a slot per raw code, blocks are ranges of them
-        new_run, user_raw = None, rec_raw
+        new_run, user_raw, n_runs = None, rec_raw, n_slots
+        sample = rec_raw[::max(1, rec_raw.size // COUNTED_ROWS)]
+        rows_of = np.bincount(sample, minlength=n_slots)
         rows_before = np.cumsum(rows_of) - rows_of
-        n_runs = rows_before.size
-        run_user = engine._gathered(np.arange(n_runs), rec_map)
-        run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_runs])
+        run_user = engine._gathered(np.arange(n_slots), rec_map)
+        near_rows = np.arange(1, n_blocks) * sample.size // n_blocks
+        run_cuts = np.unique(np.r_[0, np.searchsorted(rows_before, near_rows), n_slots])
         block_of_slot = np.repeat(np.arange(run_cuts.size - 1, dtype=np.min_scalar_type(run_cuts.size)), np.diff(run_cuts))
         block = block_of_slot[rec_raw]
 
@@ -182,7 +184,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
         tie_key = engine._tie_keys(items, ties)
         item_map = tie_key if item_map is None else tie_key[item_map]
         truth_item_map = tie_key if truth_item_map is None else tie_key[truth_item_map]
-    place = "rank" if "rank" in recs.columns else "score"
+    place = engine.position_column(recs)
     return Blocks(
         place=place, position=recs[place].to_numpy(), row_cuts=row_cuts, block=block, run_cuts=run_cuts,
         run_user=run_user, new_run=new_run, user_raw=user_raw, item_raw=item_raw,

@@ -396,10 +396,16 @@ def _runs(user: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def run_starts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row, whether a run of equal (non-empty) ``codes`` starts there, and where the runs start."""
+    new_run = run_flags(codes)
+    return new_run, np.flatnonzero(new_run)
+
+
+def run_flags(codes: np.ndarray) -> np.ndarray:
+    """Per row of (non-empty) ``codes``, whether a run of equal codes starts there."""
     new_run = np.empty(codes.size, dtype=bool)
     new_run[0] = True
     np.not_equal(codes[1:], codes[:-1], out=new_run[1:])
-    return new_run, np.flatnonzero(new_run)
+    return new_run
 
 
 def _running_count(flags: np.ndarray) -> np.ndarray:
@@ -508,9 +514,15 @@ def _by_user_then(user: np.ndarray, primary: np.ndarray) -> np.ndarray:
     return np.argsort(user * n_ranks + dense)
 
 
+def position_column(recs: pd.DataFrame) -> str | None:
+    """The column that orders each list: ``rank`` when there is one, else ``score``; None without either."""
+    return "rank" if "rank" in recs.columns else "score" if "score" in recs.columns else None
+
+
 def _position(recs: pd.DataFrame) -> np.ndarray | None:
     """Each row's place in its list, smaller is better: the rank, or minus the score; None without either."""
-    if "rank" in recs.columns:
+    column = position_column(recs)
+    if column == "rank":
         rank = recs["rank"]
         if pd.api.types.is_integer_dtype(rank.dtype) and len(rank):
             values = rank.to_numpy(dtype=np.int64, na_value=0) if not rank.hasnans else None
@@ -518,7 +530,7 @@ def _position(recs: pd.DataFrame) -> np.ndarray | None:
                 # Huge integer ranks: their order, exactly, as float64 dense ranks.
                 return np.unique(values, return_inverse=True)[1].astype(float)
         return _numeric(recs, "recommendations", "rank")
-    if "score" in recs.columns:
+    if column == "score":
         return -_numeric(recs, "recommendations", "score")
     return None
 

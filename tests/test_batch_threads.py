@@ -62,10 +62,12 @@ def test_blocks_give_the_whole_log_numbers(log, grid, ties, grouped, text_truth,
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.integers(1, 9))
-def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_rows):
+@given(logs(), settings_grid, st.sampled_from(batch.TIES), st.booleans(), st.booleans(), st.integers(1, 9),
+       st.integers(1, 4))
+def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_rows, counted_rows):
     """No fallback hides a wrong block: the block path alone equals the whole log, for a log written
-    user by user and for one whose users' rows are apart (put in order of users first)."""
+    user by user and for one whose users' rows are apart (put in order of users first), whose rows per
+    user are counted in every row or only in some."""
     recs, truth = dressed(log, grouped, False, False)
     if categorical:  # both tables' ids dictionary-encoded, as the command line reads two CSV files
         recs, truth = (t.assign(user=t["user"].astype(str).astype("category"), item=t["item"].astype(str).astype("category"))
@@ -76,7 +78,9 @@ def test_every_log_is_really_split(log, grid, ties, grouped, categorical, block_
         whole = engine._evaluate(recs, truth, batch.check_ks(ks), **settings_)
     except ValueError:
         return
-    split = blocks.split(recs, truth, ties, block_rows)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(blocks, "COUNTED_ROWS", counted_rows)
+        split = blocks.split(recs, truth, ties, block_rows)
     if len(recs) < 2:
         assert split is None
         return
