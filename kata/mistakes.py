@@ -16,6 +16,9 @@ import numpy as np
 from metrics import classification_metrics as cls
 from metrics import conventions, mistakes, ndcg, rating_metrics, ranked_metrics, topn_metrics
 
+LOG_LOSS_EPS = 1e-15
+"""Where the LogLoss problem clips each probability (its statement and its mistakes say 1e-15)."""
+
 
 @dataclass(frozen=True)
 class Mistake:
@@ -246,10 +249,10 @@ MISTAKES: dict[str, tuple[Mistake, ...]] = {
                 "this problem clips at 1e-15",
                 lambda c: cls.log_loss(c["y_true"], c["y_prob"])),
         Mistake("sum", "you returned the sum of the losses, not the mean",
-                lambda c: cls.clipped_log_loss(c["y_true"], c["y_prob"], eps=1e-15) * len(c["y_true"])),
+                lambda c: cls.clipped_log_loss(c["y_true"], c["y_prob"], eps=LOG_LOSS_EPS) * len(c["y_true"])),
         Mistake("clipped_true_label", "you clipped the probability of the true label, not p itself: in floating "
                 "point 1 - (1 - 1e-15) is not exactly 1e-15, so a probability of 0 or 1 comes out slightly off",
-                lambda c: cls.log_loss(c["y_true"], c["y_prob"], eps=1e-15)),
+                lambda c: cls.log_loss(c["y_true"], c["y_prob"], eps=LOG_LOSS_EPS)),
     ),
     "rmse": (
         Mistake("mse", "you forgot the square root: that is MSE",

@@ -13,11 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from kata import solutions
-from kata.mistakes import MISTAKES, Mistake
+from kata.mistakes import LOG_LOSS_EPS, MISTAKES, Mistake
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
-
-LOG_LOSS_EPS = 1e-15
 
 
 @dataclass(frozen=True)

@@ -328,3 +328,12 @@ def test_ranks_from_zero_code_that_raises_is_reported_as_an_exception(key):
     assert result.raised.shrunk_from == sum(c.error is not None for c in result.cases) > 0
     # The cases where it returned a value are still explained by the mistake.
     assert result.failure is not result.raised and result.failure.matches is not None
+
+
+def test_what_the_log_loss_problem_says_of_its_clipping_is_the_clipping_it_judges():
+    """Its statement and its mistakes name the clip they use: one constant, written out in each."""
+    problem = kata.PROBLEMS["log_loss"]
+    written = f"{kata.problems.LOG_LOSS_EPS:g}"
+    assert written == "1e-15" and written in problem.docstring and all(written in hint for hint in problem.hints[:1])
+    says = {m.key: m.says for m in problem.mistakes}
+    assert all(written in says[key] for key in ("machine_eps", "clipped_true_label"))
