@@ -22,6 +22,9 @@ OPTIONS = {
     "useSoftTabs": True,  # Tab indents with four spaces, as the statement asks
     "tabSize": 4,
     "wrap": False,
+    # Ace's own scrollbars, not the browser's: Chromium makes a native scroll area a Tab stop of its own, so on a
+    # phone, where the code is wider than the editor, Esc then Tab stopped on the editor's hidden scrollbar.
+    "customScrollbar": True,
     "fontFamily": '"DejaVu Sans Mono", Menlo, Consolas, monospace',
 }
 # Ace's own themes, chosen here by Streamlit's theme: the component's two themes @import a font from
