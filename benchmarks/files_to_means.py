@@ -270,6 +270,9 @@ def main() -> int:
         # In a process of its own: a child forked from a parent holding the 10M-row frames would
         # report the parent's resident memory as its own peak (ru_maxrss counts from the fork).
         subprocess.run([sys.executable, __file__, "--users", str(args.users), "--write-to", str(folder)], check=True)
+        # The 2 GB just written would otherwise go to disk during the first layout's rounds, the kernel's
+        # writeback competing with whichever contender runs then.
+        os.sync()
         print(f"{args.users:,} users x 100 = {args.users * 100:,} rows; CSV {(folder / 'recs.csv').stat().st_size / 2**20:.0f} MiB, "
               f"Parquet {(folder / 'recs.parquet').stat().st_size / 2**20:.0f} MiB; load average {os.getloadavg()[0]:.1f}")
         print(f"{'from files to means':<16} {'wall s':>7} {'CPU s':>7} {'peak GiB':>9} {'x CLI':>6} {'paired':>7} {'CLI ahead':>9}")
