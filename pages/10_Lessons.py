@@ -13,6 +13,7 @@ from ui.controllers import lessons as engine
 from ui.markup import text
 from ui.figures.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
+from ui.presenter import presenter_mode
 from ui.widgets import choice as pick
 from ui.widgets import chart, delta_colour, page, sources_link
 
@@ -28,38 +29,6 @@ st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>
 def demonstration(lesson_key: str, index: int, speed: str, language: str):
     """A demonstration's figure and frames are the same for every learner of one language: build each once."""
     return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
-
-
-def presenter_mode() -> None:
-    """Large type, and Space for Next: the arrow keys are the buttons' own shortcuts (see below)."""
-    st.html(PRESENTER_STYLE)
-    st.html(SPACE_FOR_NEXT, unsafe_allow_javascript=True)
-
-
-PRESENTER_STYLE = """<style>
-html {font-size: 20px}  /* Streamlit sizes text in rem: everything grows, the layout keeps its shape */
-[data-testid='stMainBlockContainer'] {max-width: none; padding-left: 2rem; padding-right: 2rem}
-/* The picture stays in view while the cards and formulas beside it scroll. */
-[data-testid='stMain'] [data-testid='stHorizontalBlock']:has(.js-plotly-plot) > [data-testid='stColumn']:has(.js-plotly-plot) {
-  position: sticky; top: 0.5rem; align-self: flex-start}
-</style>"""
-
-# Space moves to the next step unless the focus is on something Space already means something to.
-SPACE_FOR_NEXT = """<script>
-if (!window.recevalSpaceForNext) {
-  window.recevalSpaceForNext = true;
-  document.addEventListener('keydown', (event) => {
-    if (event.code !== 'Space' || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target;
-    if (target.closest && target.closest('input, textarea, select, button, [role=slider], [role=radio], '
-        + '[role=switch], [role=checkbox], [role=option], [contenteditable=true]')) return;
-    const next = document.querySelector('.st-key-lessons_next button');
-    if (!next || next.disabled || !document.querySelector('.st-key-lessons_presenter input:checked')) return;
-    event.preventDefault();
-    next.click();
-  });
-}
-</script>"""
 
 
 def read_url() -> tuple[str, int]:
