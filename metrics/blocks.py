@@ -17,9 +17,8 @@ A log whose users' rows are apart (written in time order, say) is cut by ranges 
 instead: each row's block number (a small integer) is computed once, and each block, on its thread,
 finds its rows with one scan of those numbers, reads its codes and scores in file order, and puts its
 users' rows together within the block by a radix sort of its (16-bit) user codes, so the engine then
-sorts each list alone. No
-sort of the whole log, by user or by block, runs on one core (10M shuffled rows: a 0.67 s sort by
-user, then a 0.1-0.25 s sort by block, saved).
+sorts each list alone. No sort of the whole log, by user or by block, runs on one core (10M shuffled
+rows: a 0.67 s sort by user, then a 0.1-0.25 s sort by block, saved).
 
 Nothing here refuses anything: when a block fails or the log does not split (ids of two kinds, a
 missing id), :func:`evaluate_in_blocks` says so by returning None or raising, and ``evaluate`` runs
