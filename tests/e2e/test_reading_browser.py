@@ -96,32 +96,35 @@ def _unreadable(page: Page, topic: str, hover_each_chart: bool) -> list:
     return problems + [(topic, f) for f in page.evaluate(KATEX_OVERFLOW) if f["cut"] > 1 or f["beyond_column"] > 1]
 
 
-def test_no_formula_or_chart_title_is_cut_and_chart_text_is_large_on_a_projector_and_a_phone(server, page):
+@pytest.mark.parametrize("number, entry", list(enumerate(NAVIGATION)), ids=[entry[0] for entry in NAVIGATION])
+def test_no_formula_or_chart_title_is_cut_and_chart_text_is_large_on_a_projector_and_a_phone(server, page, number,
+                                                                                               entry):
     """Every page opened by its own address (each the first page of its visit: a new session),
     drawn without an exception; then what it draws must read at 1280 px, and again once the same
     tab is narrowed to 390 px (a phone turned to portrait: charts and formulas lay out again without a
-    rerun). (As the first page of a fresh server process: tests/test_cold_pages.py.)"""
+    rerun). One page per case, so that parallel workers share them. (As the first page of a fresh
+    server process: tests/test_cold_pages.py.)"""
+    topic, path, *_ = entry
     problems = []
-    for number, (topic, path, *_) in enumerate(NAVIGATION):
-        page.set_viewport_size(PROJECTOR)
-        open_page(page, server.url + url_path(path))
-        _wait_for_formulas_and_charts(page)
-        expect(page.locator("h1").first).to_contain_text(TITLES[topic])
-        if topic in FIRST_BUTTON:
-            expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
-        elif topic == "which_metric":
-            expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
-        else:
-            expect(page.locator(".katex").first).to_be_visible()
-            expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
-        no_exception_box(page)
-        screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}")
-        problems += _unreadable(page, topic, hover_each_chart=False)
-        page.set_viewport_size(PHONE)
-        page.wait_for_timeout(800)  # Plotly redraws on resize
-        problems += [(topic, "390px", *problem[1:]) for problem in _unreadable(page, topic, hover_each_chart=True)]
-        if topic in ("home", "ndcg", "classification"):
-            screenshot(page, SCREENSHOTS, f"phone_390_{topic}")
+    page.set_viewport_size(PROJECTOR)
+    open_page(page, server.url + url_path(path))
+    _wait_for_formulas_and_charts(page)
+    expect(page.locator("h1").first).to_contain_text(TITLES[topic])
+    if topic in FIRST_BUTTON:
+        expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
+    elif topic == "which_metric":
+        expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
+    else:
+        expect(page.locator(".katex").first).to_be_visible()
+        expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
+    no_exception_box(page)
+    screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}")
+    problems += _unreadable(page, topic, hover_each_chart=False)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(800)  # Plotly redraws on resize
+    problems += [(topic, "390px", *problem[1:]) for problem in _unreadable(page, topic, hover_each_chart=True)]
+    if topic in ("home", "ndcg", "classification"):
+        screenshot(page, SCREENSHOTS, f"phone_390_{topic}")
     assert not problems, problems
 
 
