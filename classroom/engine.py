@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def database_url() -> str:
     """RECEVAL_CLASSROOM_URL (e.g. postgresql://...), else SQLite under RECEVAL_DATA_DIR or the checkout's
-    ./.receval-data (the README's place), so the Streamlit page and the light view share one class."""
+    ./.receval-data (where docs/live-class.md says), so the Streamlit page and the light view share one class."""
     url = os.environ.get("RECEVAL_CLASSROOM_URL")
     if url:
         return url

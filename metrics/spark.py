@@ -11,7 +11,7 @@ Each partition then runs :func:`metrics.batch.evaluate`, the same vectorised ker
 the command line, over all the users it holds at once (``mapInPandas``: no Python call per user).
 So the conventions (tie rule, AP denominator, ideal DCG from every graded item, users on one side
 only) are those of the batch engine by construction, and a cluster runs the job unchanged:
-``spark-submit --py-files receval-metrics.zip job.py`` (see the README).
+``spark-submit --py-files receval-metrics.zip job.py`` (see docs/spark.md).
 
 Spark's own ``RankingMetrics`` differs: its graded NDCG sums the ideal DCG in the order the
 labels are given (values above 1 are possible), PySpark's wrapper drops the grades, and its

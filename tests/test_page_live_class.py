@@ -352,12 +352,13 @@ def test_the_same_number_written_with_a_point_and_a_comma_is_the_same_answer():
 
 
 def test_the_database_is_where_the_readme_says(monkeypatch):
-    """Issue 32 item 13: the README said ./.receval-data/, the app wrote ui/.receval-data/live_class.db."""
+    """Issue 32 item 13: the README said ./.receval-data/, the app wrote ui/.receval-data/live_class.db.
+    The sentence now lives in docs/live-class.md, the manual's page on the live class."""
     monkeypatch.delenv("RECEVAL_DATA_DIR")
     monkeypatch.chdir(ROOT / "tests")  # started from another folder: the same file
     path = live_class.database_url().removeprefix("sqlite:///")
     assert path == str(ROOT / ".receval-data" / "live_class.db")
-    assert "`.receval-data/live_class.db` at the repository root" in (ROOT / "README.md").read_text()
+    assert "`.receval-data/live_class.db` at the repository root" in (ROOT / "docs" / "live-class.md").read_text()
 
 
 def test_a_timer_locks_the_answers_on_every_screen_when_it_runs_out():

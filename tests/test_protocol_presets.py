@@ -101,17 +101,19 @@ def test_a_protocol_of_the_readers_own_shows_its_sizes_and_offers_every_log_for_
 
 
 QUOTED = 1.0001e-4
-"""How far a measured number may be from the README's four decimals: the last digit. The matrix factorisation's
-scores go through BLAS, whose kernels differ from one CPU to the next, and 0.12885 can round either way."""
+"""How far a measured number may be from docs/protocol-lab.md's four decimals: the last digit. The matrix
+factorisation's scores go through BLAS, whose kernels differ from one CPU to the next, and 0.12885 can round either
+way."""
 
 
 def quoted(values) -> dict:
-    """The values as the README quotes them, each compared within its last digit."""
+    """The values as docs/protocol-lab.md quotes them, each compared within its last digit."""
     return {name: pytest.approx(round(float(value), 4), abs=QUOTED) for name, value in values.items()}
 
 
 def test_the_readmes_numbers_are_what_the_presets_measure(outcomes):
-    """The README's table of findings quotes these numbers (seed 0): a change in any of them must change it."""
+    """docs/protocol-lab.md's table of findings quotes these numbers (seed 0): a change in any of them must change
+    it."""
     (_, _), sampled = outcomes["sampled_vs_full"]
     assert quoted(sampled["full"]) == {"pop": 0.0862, "itemknn": 0.1128, "ease": 0.1457, "mf": 0.1457}
     assert quoted(sampled["sampled"]) == {"pop": 0.4096, "itemknn": 0.6181, "ease": 0.6585, "mf": 0.6053}

@@ -87,7 +87,7 @@ def test_graded_seed_example_exact_under_both_gains(spark):
 
 
 def test_spark_ranking_metrics_differs_as_the_library_lens_says(spark):
-    """Pins the claims about Spark MLlib that the library lens and the README make."""
+    """Pins the claims about Spark MLlib that the library lens and docs/spark.md make."""
     from pyspark.mllib.evaluation import RankingMetrics
 
     sc = spark.sparkContext

@@ -49,7 +49,7 @@ def test_a_preset_shows_its_finding_its_tables_and_the_slope_chart_at_1280x720(s
     tables = result_tables(page)
     expect(tables).to_have_count(2)  # HR@10 and NDCG@10: full, sampled, expected, corrected
     tables.first.scroll_into_view_if_needed()
-    # HR@10 is a count over the 940 test users: full and with 100 sampled negatives (README's numbers)
+    # HR@10 is a count over the 940 test users: full and with 100 sampled negatives (docs/protocol-lab.md)
     for row, (model, full, sampled) in enumerate((("Most popular", "0.0862", "0.4096"), ("Item k-NN", "0.1128", "0.6181"),
                                                    ("EASE", "0.1457", "0.6585"),
                                                    ("Matrix factorisation (ALS)", "0.1457", "0.6053"))):
