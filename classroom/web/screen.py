@@ -106,7 +106,8 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     labels = {o.label for o in step.options}  # anything else is what someone typed: shown as typed
     counts = [{"answer": inline(_(value) if value in labels else text.markdown(value)), "value": value, "students": n,
                "right": right} for value, n, right in summary.counts if n]
-    mistakes = [inline(words.chose_mistake(n, text.markdown(_(why))) if step.options
+    chosen = {o.explanation: o.label for o in step.options}  # a mistake is named by its explanation
+    mistakes = [inline(words.chose_mistake(n, text.markdown(_(chosen[why])), text.markdown(_(why))) if step.options
                        else words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes]
     why = _(step.why) if step.lesson_step is not None and step.why else (
         class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)
