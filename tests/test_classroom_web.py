@@ -478,3 +478,28 @@ def test_anonymous_students_in_anonymous_mode_see_the_reveal_and_no_name(store, 
         assert sum(names_option(m, option, "en") for m in reveal["mistakes"]) == 1, option.label
     assert not any(name in _all_text(events[1:]) for name in names)
 
+
+
+def test_a_second_round_is_answered_and_revealed_on_the_phone(store, room, servers):
+    step = PREDICT[0]
+    first, second = wrong_explained(step)[:2]
+    server = servers(Hub(store, poll_seconds=0.05))
+    ann = join_live(server.url, room.code, "Ann")
+    bob = store.join(room.code, "Bob")
+    store.answer(room.code, bob, step.question_id, first.label)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    again = store.ask_again(room.code, room.teacher_key, step.question_id)
+    mine, shown = read_events(ann, room.code, 2)
+    assert mine[1]["answers"] == {} and (shown[1]["question"]["id"], shown[1]["question"]["state"]) == (again, "open")
+    assert ann.post(f"/class/{room.code}/answer", json={"question_id": again, "value": "0.5"}).status_code == 400
+    assert ann.post(f"/class/{room.code}/answer", json={"question_id": again,
+                                                         "value": step.right_answer}).status_code == 200
+    store.answer(room.code, bob, again, second.label)
+    events = read_events(ann, room.code, 3, act=lambda: store.reveal(room.code, room.teacher_key, again))
+    assert events[0][1]["answers"] == {again: step.right_answer}
+    question = events[2][1]["question"]
+    assert (question["id"], question["state"]) == (again, "revealed")
+    reveal = question["reveal"]
+    assert sorted(c["value"] for c in reveal["counts"]) == sorted([step.right_answer, second.label])
+    assert len(reveal["mistakes"]) == 1 and names_option(reveal["mistakes"][0], second, "en")
+    assert reveal["verdicts"][step.right_answer].startswith("<p><strong>Right.</strong>")

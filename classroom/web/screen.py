@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 
-from classroom.steps import LiveStep, live_step
+from classroom.steps import LiveStep, asked_question, live_step
 from classroom.summary import summarize
 from content import classroom as class_texts
 from content import i18n, numbers
@@ -55,7 +55,7 @@ def build(now: dict, distribution: Callable[[str], dict[str, int]], language: st
         step = live_step(now["lesson"], now["step"])
         if step is None:
             return {"version": now["version"], "waiting": inline(_(words.WAITING))}
-        question_id = step.question_id
+        question_id = asked_question(step, now)
         state = now["state"] if question_id == now["question_id"] else "open"
         screen = {"version": now["version"], **_content(step)}
         if question_id is None:

@@ -27,8 +27,8 @@ from starlette.routing import Route
 
 from classroom import RoomNotFound, clients, codes
 from classroom.limits import JoinThrottled
-from classroom.steps import live_step
-from classroom.store import AnswersClosed, ClassFull, QuestionNotFound
+from classroom.steps import asked_question, live_step
+from classroom.store import AnswersClosed, ClassFull, QuestionNotFound, base_question
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
@@ -213,10 +213,11 @@ def _mine(store, code: str, student_id: str, now: dict | None, language: str) ->
         nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
         found = {"caption": screen.inline(words.student_caption(code, nickname)), "answers": {}}
     step = live_step(now["lesson"], now["step"]) if now else None
-    if step is not None and step.question_id is not None:
-        value = store.my_answer(code, student_id, step.question_id)
+    question_id = asked_question(step, now) if step is not None else None
+    if question_id is not None:
+        value = store.my_answer(code, student_id, question_id)
         if value is not None:
-            found["answers"][step.question_id] = value
+            found["answers"][question_id] = value
     return found
 
 
@@ -245,9 +246,9 @@ def _answer(store, code: str, student_id: str, question_id: str, value: str, lan
 
 
 def _lesson_step(question_id: str):
-    """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``); None for a
-    playground question, whose answer is a number."""
-    lesson, _colon, index = question_id.rpartition(":")
+    """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``, or a later
+    round of it, ``lesson:index#2``); None for a playground question, whose answer is a number."""
+    lesson, _colon, index = base_question(question_id).rpartition(":")
     step = live_step(lesson, int(index)) if lesson in BY_KEY and index.isdigit() else None
     return step if step is not None and step.options else None
 
