@@ -503,3 +503,48 @@ def test_a_second_round_is_answered_and_revealed_on_the_phone(store, room, serve
     assert sorted(c["value"] for c in reveal["counts"]) == sorted([step.right_answer, second.label])
     assert len(reveal["mistakes"]) == 1 and names_option(reveal["mistakes"][0], second, "en")
     assert reveal["verdicts"][step.right_answer].startswith("<p><strong>Right.</strong>")
+
+
+@pytest.mark.parametrize("fault", [TypeError, KeyError])  # issue 41's fault; a KeyError is no ended class either
+def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream_and_last_screen(
+        fault, store, room, servers, monkeypatch, caplog):
+    import logging
+
+    from content.pages import live_phone
+
+    real_build, broken = screens.build, store.current(room.code)["version"] + 1
+
+    def build(now, distribution, language):
+        if now["version"] == broken:
+            raise fault("a fault in the screen <b>")
+        return real_build(now, distribution, language)
+
+    monkeypatch.setattr(screens, "build", build)
+    caplog.set_level(logging.ERROR, logger="classroom.web.hub")
+    server = servers(Hub(store, poll_seconds=0.05))
+    phone = join_live(server.url, room.code, "Ann")
+    found, locked = [], []
+    with phone.stream("GET", f"/class/{room.code}/events?lang=tr", timeout=10) as response:
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                found.append((kind, json.loads(line[6:])))
+                if len(found) == 2:
+                    assert show(store, room, PREDICT[1]) == broken
+                elif kind == "notice":  # the stream is still open: the teacher's next move reaches the phone
+                    locked.append(store.lock(room.code, room.teacher_key, PREDICT[1].question_id))
+                elif len(found) == 4:
+                    break
+    assert [kind for kind, _data in found] == ["mine", "screen", "notice", "screen"]
+    with i18n.speaking("tr"):
+        notice = screens.inline(_(live_phone.SCREEN_FAILED))
+    assert found[2][1] == {"version": broken, "notice": notice} and notice != live_phone.SCREEN_FAILED
+    assert "fault" not in _all_text(found) and "Traceback" not in _all_text(found)
+    question = found[3][1]["question"]
+    assert (found[3][1]["version"], question["id"], question["state"]) == (locked[0], PREDICT[1].question_id, "locked")
+    [record] = [r for r in caplog.records if r.name == "classroom.web.hub"]
+    assert record.levelno == logging.ERROR and record.exc_info[0] is fault
+    logged = record.getMessage()
+    assert room.code in logged and f"lesson {PREDICT[1].lesson}, step {PREDICT[1].index}" in logged

@@ -2,7 +2,8 @@
 
     GET  /class/{code}          the join form, or the class once this browser joined
     POST /class/{code}/join     join with a nickname (the store's rules); sets the student's cookie
-    GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student
+    GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student;
+                                ``event: notice`` when a screen could not be built (the phone keeps its last)
     POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
 
 A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
@@ -36,6 +37,7 @@ from content import i18n
 from content.i18n import _
 from content.lessons import BY_KEY
 from content.pages import live as words
+from content.pages import live_phone
 from metrics import practice
 from ui.markup import text
 
@@ -141,8 +143,15 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                 mine = await run_in_threadpool(_mine, store(), code, student_id, feed.now, language)
                 yield f"event: mine\ndata: {json.dumps(mine, ensure_ascii=False)}\n\n".encode()
                 while feed.now is not None:
-                    changed = feed.changed
-                    yield b"event: screen\ndata: " + await hub.screen(feed, language) + b"\n\n"
+                    changed, now = feed.changed, feed.now
+                    try:
+                        built = await hub.screen(feed, language)
+                    except RoomNotFound:  # the class ended on the way: the phone is told below
+                        raise
+                    except Exception:  # noqa: BLE001 - logged by the hub; the stream waits for the next change
+                        yield _notice_event(now["version"], language)
+                    else:
+                        yield b"event: screen\ndata: " + built + b"\n\n"
                     while not changed.is_set():
                         try:
                             await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
@@ -184,6 +193,13 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     return [Route("/class/static/student.js", script), Route("/class/{code}", page),
             Route("/class/{code}/join", join, methods=["POST"]), Route("/class/{code}/events", events),
             Route("/class/{code}/answer", answer, methods=["POST"])]
+
+
+def _notice_event(version: int, language: str) -> bytes:
+    """What a phone gets instead of a screen that could not be built: a sentence for its status line, no
+    detail of the error; its last screen stays until the next one."""
+    notice = {"version": version, "notice": _in(language, live_phone.SCREEN_FAILED)}
+    return f"event: notice\ndata: {json.dumps(notice, ensure_ascii=False)}\n\n".encode()
 
 
 # --------------------------------------------------------------------------- the store's calls, in a thread
