@@ -71,6 +71,14 @@ class LiveStep:
         return practice.mistakes(self.metric, self.case) if self.case is not None else {}
 
 
+def asked_question(step: LiveStep, now: dict) -> str | None:
+    """The question the class answers on this step (``now`` is ``Store.current``): the last round the
+    teacher asked of it (``topn:2#2``)."""
+    if step.question_id is None:
+        return None
+    return now["question_id"] if now.get("base_question") == step.question_id else step.question_id
+
+
 def step_count(lesson: str) -> int:
     return len(BY_KEY[lesson].steps) if lesson in BY_KEY else 1
 

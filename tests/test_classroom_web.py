@@ -329,3 +329,222 @@ def test_the_class_database_is_where_the_readme_says_for_the_page_and_the_light_
     monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
     monkeypatch.delenv("RECEVAL_DATA_DIR", raising=False)
     assert live_class.database_url() == database_url() == f"sqlite:///{ROOT / '.receval-data' / 'live_class.db'}"
+
+
+# --------------------------------------------------------------------------- the reveal, each kind of answer
+
+from content import i18n  # noqa: E402
+from content.i18n import _  # noqa: E402
+from ui.markup import text  # noqa: E402
+
+QUESTIONS = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
+             if step.question and step.question.options]
+
+
+def wrong_explained(step) -> list:
+    return [o for o in step.options if o.label != step.right_answer and o.explanation]
+
+
+def revealed_screen(store, room, language="en") -> dict:
+    return screens.build(store.current(room.code), lambda q: store.distribution(room.code, q), language)
+
+
+def page_mistakes(step, tally: dict[str, int], language: str, monkeypatch) -> list[str]:
+    """The mistake sentences the Live class page's reveal (``draw_summary``) shows, rendered as the light
+    view renders its own: the two views must say the same."""
+    from types import SimpleNamespace
+
+    from ui.controllers import live_class
+
+    said = []
+    page = SimpleNamespace(info=lambda *a, **k: None, warning=said.append, metric=lambda *a, **k: None)
+    monkeypatch.setattr(live_class, "st", page)
+    monkeypatch.setattr(live_class, "chart", lambda *a, **k: None)
+    monkeypatch.setattr(live_class, "live_charts", SimpleNamespace(answers_bars=lambda *a: None,
+                                                                   answers_histogram=lambda *a: None))
+    with i18n.speaking(language):
+        live_class.draw_summary(step, tally, None, "probe")
+    return [screens.inline(sentence) for sentence in said]
+
+
+def names_option(mistake: str, option, language: str) -> bool:
+    with i18n.speaking(language):
+        return (screens.inline(text.markdown(_(option.label))) in mistake
+                and screens.inline(text.markdown(_(option.explanation))) in mistake)
+
+
+@pytest.mark.parametrize("step", QUESTIONS, ids=[s.question_id for s in QUESTIONS])
+def test_every_explained_wrong_option_of_every_lesson_question_is_named_with_its_explanation(step, store,
+                                                                                           monkeypatch):
+    """Issue 41: a reveal with an explained wrong option raised TypeError in the screen build."""
+    assert wrong_explained(step), "a lesson question without an explained wrong option"
+    for option in wrong_explained(step):
+        room = store.create_room()
+        show(store, room, step)
+        store.answer(room.code, store.join(room.code, "Ann"), step.question_id, option.label)
+        store.reveal(room.code, room.teacher_key, step.question_id)
+        for language in ("en", "tr", "zh"):
+            mistakes = revealed_screen(store, room, language)["question"]["reveal"]["mistakes"]
+            assert len(mistakes) == 1 and names_option(mistakes[0], option, language), (option.label, language)
+            assert mistakes == page_mistakes(step, {option.label: 1}, language, monkeypatch)
+
+
+def test_a_right_and_a_wrong_option_revealed_reach_the_phone_through_the_stream(store, room, servers):
+    step = PREDICT[0]
+    wrong = wrong_explained(step)[0]
+    server = servers(Hub(store, poll_seconds=0.05))
+    ann = join_live(server.url, room.code, "Ann")
+    assert ann.post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                         "value": step.right_answer}).status_code == 200
+    store.answer(room.code, store.join(room.code, "Bob"), step.question_id, wrong.label)
+    events = read_events(ann, room.code, 3, act=lambda: store.reveal(room.code, room.teacher_key, step.question_id))
+    assert [kind for kind, _data in events] == ["mine", "screen", "screen"]
+    question = events[2][1]["question"]
+    assert question["state"] == "revealed" and "Bob" not in _all_text(events)
+    reveal = question["reveal"]
+    right = next(o for o in step.options if o.label == step.right_answer)
+    assert reveal["verdicts"][step.right_answer].startswith(f"<p><strong>Right.</strong> {right.explanation}")
+    assert reveal["verdicts"][wrong.label].startswith("<p><strong>Not quite.</strong>")
+    assert [(c["value"], c["students"], c["right"]) for c in reveal["counts"]] == [
+        (o.label, 1, o.label == step.right_answer) for o in step.options if o in (right, wrong)]
+    assert reveal["right"] == "Right: 1 of 2"
+    assert len(reveal["mistakes"]) == 1 and names_option(reveal["mistakes"][0], wrong, "en")
+    assert reveal["mistakes"][0].startswith("<strong>1 student chose ")
+
+
+def test_a_typed_number_that_a_named_mistake_gives_is_named_as_on_the_page(store, monkeypatch):
+    from classroom.steps import playground_lesson
+    from metrics.registry import RankingCase
+
+    room = store.create_room()
+    step = live_step(playground_lesson(RankingCase(["a", "b", "c", "d"], {"b": 2.0, "d": 1.0}, 3), "ndcg_at_k"), 0)
+    show(store, room, step)
+    name, value = next((n, v) for n, v in step.mistakes().items() if abs(v - step.exact_value) > 1e-3)
+    typed = f"{value:.4f}"
+    store.answer(room.code, store.join(room.code, "Ann"), step.question_id, typed)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    for language in ("en", "tr"):
+        reveal = revealed_screen(store, room, language)["question"]["reveal"]
+        with i18n.speaking(language):
+            named = screens.inline(text.markdown(_(name)))
+        assert len(reveal["mistakes"]) == 1 and named in reveal["mistakes"][0]
+        assert reveal["mistakes"] == page_mistakes(step, {typed: 1}, language, monkeypatch)
+        assert named in reveal["verdicts"][typed]
+    assert "is what you get with" in revealed_screen(store, room)["question"]["reveal"]["verdicts"][typed]
+
+
+def test_a_number_with_too_few_decimals_is_told_so_and_names_no_mistake(store):
+    from classroom.steps import playground_lesson
+    from metrics.registry import RankingCase
+
+    room = store.create_room()
+    step = live_step(playground_lesson(RankingCase(["a", "b", "c"], {"a": 1.0, "c": 1.0}, 3), "ap_at_k"), 0)
+    show(store, room, step)
+    typed = f"{step.exact_value:.1f}"
+    store.answer(room.code, store.join(room.code, "Ann"), step.question_id, typed)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    reveal = revealed_screen(store, room)["question"]["reveal"]
+    assert "has too few decimals to be checked" in reveal["verdicts"][typed]
+    assert reveal["mistakes"] == [] and [(c["value"], c["right"]) for c in reveal["counts"]] == [(typed, False)]
+
+
+def test_a_question_nobody_answered_is_revealed_as_such(store, room, monkeypatch):
+    step = PREDICT[0]
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    question = revealed_screen(store, room)["question"]
+    reveal = question["reveal"]
+    assert question["state"] == "revealed" and reveal["right"] == "Nobody answered this question."
+    assert (reveal["counts"], reveal["mistakes"], reveal["verdicts"]) == ([], [], {})
+    assert "You did not answer" in reveal["none"]
+    assert page_mistakes(step, {}, "en", monkeypatch) == []
+
+
+def test_anonymous_students_in_anonymous_mode_see_the_reveal_and_no_name(store, room, servers):
+    step = PREDICT[0]
+    first, second = wrong_explained(step)[:2]
+    server = servers(Hub(store, poll_seconds=0.05))
+    phone = httpx.Client(base_url=server.url, timeout=10)
+    assert phone.post(f"/class/{room.code}/join", data={"nickname": ""}).status_code == 303
+    assert phone.post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                           "value": first.label}).status_code == 200
+    store.answer(room.code, store.join(room.code, None), step.question_id, second.label)
+    store.set_anonymous(room.code, room.teacher_key, True)
+    names = list(store.roster(room.code, room.teacher_key).nickname)
+    events = read_events(phone, room.code, 3, act=lambda: store.reveal(room.code, room.teacher_key, step.question_id))
+    assert [kind for kind, _data in events] == ["mine", "screen", "screen"]
+    reveal = events[2][1]["question"]["reveal"]
+    assert len(reveal["mistakes"]) == 2
+    for option in (first, second):
+        assert sum(names_option(m, option, "en") for m in reveal["mistakes"]) == 1, option.label
+    assert not any(name in _all_text(events[1:]) for name in names)
+
+
+
+def test_a_second_round_is_answered_and_revealed_on_the_phone(store, room, servers):
+    step = PREDICT[0]
+    first, second = wrong_explained(step)[:2]
+    server = servers(Hub(store, poll_seconds=0.05))
+    ann = join_live(server.url, room.code, "Ann")
+    bob = store.join(room.code, "Bob")
+    store.answer(room.code, bob, step.question_id, first.label)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    again = store.ask_again(room.code, room.teacher_key, step.question_id)
+    mine, shown = read_events(ann, room.code, 2)
+    assert mine[1]["answers"] == {} and (shown[1]["question"]["id"], shown[1]["question"]["state"]) == (again, "open")
+    assert ann.post(f"/class/{room.code}/answer", json={"question_id": again, "value": "0.5"}).status_code == 400
+    assert ann.post(f"/class/{room.code}/answer", json={"question_id": again,
+                                                         "value": step.right_answer}).status_code == 200
+    store.answer(room.code, bob, again, second.label)
+    events = read_events(ann, room.code, 3, act=lambda: store.reveal(room.code, room.teacher_key, again))
+    assert events[0][1]["answers"] == {again: step.right_answer}
+    question = events[2][1]["question"]
+    assert (question["id"], question["state"]) == (again, "revealed")
+    reveal = question["reveal"]
+    assert sorted(c["value"] for c in reveal["counts"]) == sorted([step.right_answer, second.label])
+    assert len(reveal["mistakes"]) == 1 and names_option(reveal["mistakes"][0], second, "en")
+    assert reveal["verdicts"][step.right_answer].startswith("<p><strong>Right.</strong>")
+
+
+@pytest.mark.parametrize("fault", [TypeError, KeyError])  # issue 41's fault; a KeyError is no ended class either
+def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream_and_last_screen(
+        fault, store, room, servers, monkeypatch, caplog):
+    import logging
+
+    from content.pages import live_phone
+
+    real_build, broken = screens.build, store.current(room.code)["version"] + 1
+
+    def build(now, distribution, language):
+        if now["version"] == broken:
+            raise fault("a fault in the screen <b>")
+        return real_build(now, distribution, language)
+
+    monkeypatch.setattr(screens, "build", build)
+    caplog.set_level(logging.ERROR, logger="classroom.web.hub")
+    server = servers(Hub(store, poll_seconds=0.05))
+    phone = join_live(server.url, room.code, "Ann")
+    found, locked = [], []
+    with phone.stream("GET", f"/class/{room.code}/events?lang=tr", timeout=10) as response:
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                found.append((kind, json.loads(line[6:])))
+                if len(found) == 2:
+                    assert show(store, room, PREDICT[1]) == broken
+                elif kind == "notice":  # the stream is still open: the teacher's next move reaches the phone
+                    locked.append(store.lock(room.code, room.teacher_key, PREDICT[1].question_id))
+                elif len(found) == 4:
+                    break
+    assert [kind for kind, _data in found] == ["mine", "screen", "notice", "screen"]
+    with i18n.speaking("tr"):
+        notice = screens.inline(_(live_phone.SCREEN_FAILED))
+    assert found[2][1] == {"version": broken, "notice": notice} and notice != live_phone.SCREEN_FAILED
+    assert "fault" not in _all_text(found) and "Traceback" not in _all_text(found)
+    question = found[3][1]["question"]
+    assert (found[3][1]["version"], question["id"], question["state"]) == (locked[0], PREDICT[1].question_id, "locked")
+    [record] = [r for r in caplog.records if r.name == "classroom.web.hub"]
+    assert record.levelno == logging.ERROR and record.exc_info[0] is fault
+    logged = record.getMessage()
+    assert room.code in logged and f"lesson {PREDICT[1].lesson}, step {PREDICT[1].index}" in logged

@@ -4,12 +4,14 @@ Every app process polls the versions of the rooms its phones watch in ONE query 
 ``POLL_SECONDS`` (not one per phone), so a class split over several processes behind nginx moves
 together through the database. When a room's version moves, the process reads the room once and
 builds each language's screen once (:mod:`classroom.web.screen`), however many phones wait for it.
+A screen that fails to build is logged here, with the room and its step; the phones keep their last one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 
 from sqlalchemy import select
@@ -21,6 +23,8 @@ from classroom.store import RoomNotFound, Store
 from classroom.web import screen
 
 POLL_SECONDS = 0.25
+
+logger = logging.getLogger(__name__)
 
 
 class Feed:
@@ -85,8 +89,16 @@ class Hub:
     def _build(self, now: dict, language: str) -> bytes:
         def distribution(question_id: str) -> dict[str, int]:
             return self.store.distribution(now["code"], question_id)
-        return json.dumps(screen.build(now, distribution, language), ensure_ascii=False,
-                          separators=(",", ":")).encode()
+        try:
+            built = screen.build(now, distribution, language)
+        except RoomNotFound:  # the class ended while its screen was built: not a fault of the screen
+            raise
+        except Exception:
+            logger.exception("The phones' screen of class %s (lesson %s, step %s, question %s, state %s, version %s, "
+                             "language %s) could not be built", now["code"], now["lesson"], now["step"],
+                             now["question_id"], now["state"], now["version"], language)
+            raise
+        return json.dumps(built, ensure_ascii=False, separators=(",", ":")).encode()
 
     async def _poll(self) -> None:
         while self.feeds:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 
-from classroom.steps import LiveStep, live_step
+from classroom.steps import LiveStep, asked_question, live_step
 from classroom.summary import summarize
 from content import classroom as class_texts
 from content import i18n, numbers
@@ -55,7 +55,7 @@ def build(now: dict, distribution: Callable[[str], dict[str, int]], language: st
         step = live_step(now["lesson"], now["step"])
         if step is None:
             return {"version": now["version"], "waiting": inline(_(words.WAITING))}
-        question_id = step.question_id
+        question_id = asked_question(step, now)
         state = now["state"] if question_id == now["question_id"] else "open"
         screen = {"version": now["version"], **_content(step)}
         if question_id is None:
@@ -106,7 +106,8 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     labels = {o.label for o in step.options}  # anything else is what someone typed: shown as typed
     counts = [{"answer": inline(_(value) if value in labels else text.markdown(value)), "value": value, "students": n,
                "right": right} for value, n, right in summary.counts if n]
-    mistakes = [inline(words.chose_mistake(n, text.markdown(_(why))) if step.options
+    chosen = {o.explanation: o.label for o in step.options}  # a mistake is named by its explanation
+    mistakes = [inline(words.chose_mistake(n, text.markdown(_(chosen[why])), text.markdown(_(why))) if step.options
                        else words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes]
     why = _(step.why) if step.lesson_step is not None and step.why else (
         class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)

@@ -2,7 +2,8 @@
 
     GET  /class/{code}          the join form, or the class once this browser joined
     POST /class/{code}/join     join with a nickname (the store's rules); sets the student's cookie
-    GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student
+    GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student;
+                                ``event: notice`` when a screen could not be built (the phone keeps its last)
     POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
 
 A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
@@ -27,8 +28,8 @@ from starlette.routing import Route
 
 from classroom import RoomNotFound, clients, codes
 from classroom.limits import JoinThrottled
-from classroom.steps import live_step
-from classroom.store import AnswersClosed, ClassFull, QuestionNotFound
+from classroom.steps import asked_question, live_step
+from classroom.store import AnswersClosed, ClassFull, QuestionNotFound, base_question
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
@@ -36,6 +37,7 @@ from content import i18n
 from content.i18n import _
 from content.lessons import BY_KEY
 from content.pages import live as words
+from content.pages import live_phone
 from metrics import practice
 from ui.markup import text
 
@@ -141,8 +143,15 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                 mine = await run_in_threadpool(_mine, store(), code, student_id, feed.now, language)
                 yield f"event: mine\ndata: {json.dumps(mine, ensure_ascii=False)}\n\n".encode()
                 while feed.now is not None:
-                    changed = feed.changed
-                    yield b"event: screen\ndata: " + await hub.screen(feed, language) + b"\n\n"
+                    changed, now = feed.changed, feed.now
+                    try:
+                        built = await hub.screen(feed, language)
+                    except RoomNotFound:  # the class ended on the way: the phone is told below
+                        raise
+                    except Exception:  # noqa: BLE001 - logged by the hub; the stream waits for the next change
+                        yield _notice_event(now["version"], language)
+                    else:
+                        yield b"event: screen\ndata: " + built + b"\n\n"
                     while not changed.is_set():
                         try:
                             await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
@@ -186,6 +195,13 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
             Route("/class/{code}/answer", answer, methods=["POST"])]
 
 
+def _notice_event(version: int, language: str) -> bytes:
+    """What a phone gets instead of a screen that could not be built: a sentence for its status line, no
+    detail of the error; its last screen stays until the next one."""
+    notice = {"version": version, "notice": _in(language, live_phone.SCREEN_FAILED)}
+    return f"event: notice\ndata: {json.dumps(notice, ensure_ascii=False)}\n\n".encode()
+
+
 # --------------------------------------------------------------------------- the store's calls, in a thread
 
 def _join(store, code: str, nickname: str, client: str | None, language: str) -> dict | str:
@@ -213,10 +229,11 @@ def _mine(store, code: str, student_id: str, now: dict | None, language: str) ->
         nickname = _(words.HIDDEN_NICKNAME) if me["hidden"] else text.markdown(me["nickname"])
         found = {"caption": screen.inline(words.student_caption(code, nickname)), "answers": {}}
     step = live_step(now["lesson"], now["step"]) if now else None
-    if step is not None and step.question_id is not None:
-        value = store.my_answer(code, student_id, step.question_id)
+    question_id = asked_question(step, now) if step is not None else None
+    if question_id is not None:
+        value = store.my_answer(code, student_id, question_id)
         if value is not None:
-            found["answers"][step.question_id] = value
+            found["answers"][question_id] = value
     return found
 
 
@@ -245,9 +262,9 @@ def _answer(store, code: str, student_id: str, question_id: str, value: str, lan
 
 
 def _lesson_step(question_id: str):
-    """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``); None for a
-    playground question, whose answer is a number."""
-    lesson, _colon, index = question_id.rpartition(":")
+    """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``, or a later
+    round of it, ``lesson:index#2``); None for a playground question, whose answer is a number."""
+    lesson, _colon, index = base_question(question_id).rpartition(":")
     step = live_step(lesson, int(index)) if lesson in BY_KEY and index.isdigit() else None
     return step if step is not None and step.options else None
 

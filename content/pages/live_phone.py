@@ -7,6 +7,8 @@ from content.i18n import N_
 
 CONNECTING = N_("Connecting to the class…")
 RECONNECTING = N_("The connection dropped: reconnecting…")
+SCREEN_FAILED = N_("This screen could not be updated. Follow the teacher's screen for now: this one catches up when "
+                   "the teacher moves on.")
 CHART_ON_PROJECTOR = N_("This step's chart is on the teacher's screen.")
 RECOMMENDED_LIST = N_("The recommended list, best first (relevant items marked with their grade):")
 NOT_SENT = N_("Your answer could not be sent: check your connection, then send it again.")

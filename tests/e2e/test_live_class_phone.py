@@ -121,3 +121,54 @@ def _fits(phone: Page) -> None:
 def _accessible(phone: Page) -> None:
     found = Axe().run(phone, options=WCAG)
     assert found.violations_count == 0, found.generate_report()
+
+
+def test_a_screen_the_server_could_not_build_leaves_the_last_one_on_the_phone_with_a_notice(browser, tmp_path,
+                                                                                              monkeypatch):
+    """The light view's routes in this process (no Streamlit), one screen build made to fail: the phone keeps
+    the step it shows, says why in its status line, in its language, and the next screen replaces both."""
+    from classroom.web import screen
+    from classroom.web.hub import Hub
+    from content import i18n
+    from content.i18n import _
+    from content.pages import live_phone
+    from tests.test_classroom_web import LiveServer
+
+    store = classroom.Store(f"sqlite:///{tmp_path / 'live.db'}")
+    room = store.create_room()
+    show(store, room, RECALL)
+    real_build, broken = screen.build, store.current(room.code)["version"] + 1
+
+    def build(now, distribution, language):
+        if now["version"] == broken:
+            raise TypeError("a fault in the screen")
+        return real_build(now, distribution, language)
+
+    monkeypatch.setattr(screen, "build", build)
+    server = LiveServer(Hub(store, poll_seconds=0.05))
+    with i18n.speaking("tr"):
+        recall, hr, notice = _(RECALL.title), _(HR.title), _(live_phone.SCREEN_FAILED)
+    try:
+        with tabs(browser, [(390, 844)]) as (phone,):
+            phone.goto(f"{server.url}/class/{room.code}?lang=tr")
+            phone.get_by_label("Takma ad", exact=False).fill("Ayşe")
+            phone.get_by_role("button", name="Katıl").click()
+            expect(phone.get_by_role("heading", name=recall)).to_be_visible(timeout=FOLLOW)
+
+            store.set_step(room.code, room.teacher_key, HR.lesson, HR.index, HR.question_id, HR.right_answer)
+            expect(phone.locator("#status")).to_have_text(notice, timeout=FOLLOW)
+            expect(phone.get_by_role("heading", name=recall)).to_be_visible()  # the last screen stays
+            expect(phone.get_by_role("radio", name="0.75")).to_be_visible()
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-screen-failed.png"), full_page=True)
+            _accessible(phone)
+
+            store.lock(room.code, room.teacher_key, HR.question_id)  # the next move builds: it replaces both
+            expect(phone.get_by_role("heading", name=hr)).to_be_visible(timeout=FOLLOW)
+            expect(phone.locator("#status")).to_have_text("")
+
+            store.end_room(room.code, room.teacher_key)
+            expect(phone.locator("#status")).to_have_text("")
+            expect(phone.get_by_role("status").filter(has_text="sona erdi")).to_be_visible(timeout=FOLLOW)
+    finally:
+        server.stop()

@@ -19,7 +19,7 @@ from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
 from classroom.store import AnswersClosed, ClassFull
-from classroom.steps import LiveStep, live_step, playground_lesson, step_count
+from classroom.steps import LiveStep, asked_question, live_step, playground_lesson, step_count
 from classroom.summary import summarize
 from content import classroom as class_texts
 from content import i18n, numbers
@@ -222,13 +222,6 @@ def follow(code: str, seen_key: str) -> None:
 def seen(now: dict | None):
     """What a screen was drawn from: the version, and the state (a timer running out locks without a version)."""
     return None if now is None else (now["version"], now["state"])
-
-
-def asked_question(step: LiveStep, now: dict) -> str | None:
-    """The question the class answers on this step: the last round the teacher asked of it."""
-    if step.question_id is None:
-        return None
-    return now["question_id"] if now.get("base_question") == step.question_id else step.question_id
 
 
 # --------------------------------------------------------------------------- landing: teach or join

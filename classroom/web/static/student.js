@@ -138,6 +138,8 @@
     draw(screen, moved);
     document.body.dataset.version = String(screen.version);
   });
+  // The server could not build the class's new screen: say so, and keep the last one until the next arrives.
+  events.addEventListener("notice", (event) => setStatus(JSON.parse(event.data).notice));
   events.addEventListener("ended", () => {
     events.close();
     root.replaceChildren(el("p", {role: "status"}, phrases.ended));
