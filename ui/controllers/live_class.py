@@ -14,11 +14,11 @@ from urllib.parse import urlencode, urlsplit
 import plotly.graph_objects as go
 import streamlit as st
 
-from classroom import RoomNotFound, Store, clients, codes
+from classroom import RoomNotFound, Store, clients, codes, limits
 from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
-from classroom.store import AnswersClosed, ClassFull
+from classroom.store import AnswersClosed, ClassFull, RoomLocked
 from classroom.steps import LiveStep, asked_question, live_step, playground_lesson, step_count
 from classroom.summary import summarize
 from content import classroom as class_texts
@@ -278,6 +278,9 @@ def join_form(code: str) -> None:
     except RoomNotFound:
         st.error(words.no_such_class(text.quoted(typed)))
         return
+    except RoomLocked:
+        st.error(_(class_texts.ROOM_LOCKED))
+        return
     except ClassFull as problem:
         st.error(class_texts.class_full(problem.most))
         return
@@ -444,6 +447,7 @@ def teacher_screen(present: bool = False) -> None:
     base, source = live_teacher.join_base(page_address())
     join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
     if not present:
+        join_guard(code, key)
         step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
@@ -486,6 +490,29 @@ def joined_count(code: str, key: str) -> None:
         st.metric(_(live_teacher.words.JOINED), numbers.integer(len(store().roster(code, key))), border=True)
     except RoomNotFound:
         return
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def join_guard(code: str, key: str) -> None:
+    """Lock or unlock the class, and the joins it refused lately and why: a script flooding the class shows
+    here within a second (not on the projector)."""
+    try:
+        status = store().join_status(code, key)
+    except RoomNotFound:
+        return
+    locked = status["locked"]
+    # Keyed by what it shows, its value fixed when drawn: an old click replayed cannot flip the lock back.
+    button, note = st.columns([1, 3], vertical_alignment="center")
+    button.button(_(class_texts.UNLOCK_ROOM) if locked else _(class_texts.LOCK_ROOM), key=f"live_lock_room_{locked}",
+                  on_click=store().lock_room, args=(code, key, not locked), help=_(class_texts.LOCK_ROOM_HELP),
+                  width="stretch")
+    if locked:
+        note.caption(_(class_texts.ROOM_IS_LOCKED))
+    lines = class_texts.refused_joins(status["refused"], limits.REFUSED_MINUTES)
+    if lines:
+        if status["refused"]["address"] and not locked:
+            lines.append(_(class_texts.LOCK_IF_ALL_IN))
+        st.warning("  \n".join(lines), icon="🚪")
 
 
 def step_controls(code: str, key: str, now: dict) -> None:
