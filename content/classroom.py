@@ -31,11 +31,11 @@ FINISH_HELP = N_("Locks every open question; each student sees their own answers
 YOUR_ANSWERS = N_("Your answers")
 NO_ANSWERS = N_("You did not answer any question.")
 
-LOCK_ROOM = N_("🔒 Lock the class")
+LOCK_ROOM = N_("🔐 Lock the class")
 UNLOCK_ROOM = N_("🔓 Unlock the class")
+JOINED_LOCKED = N_("Joined · locked")
 LOCK_ROOM_HELP = N_("Once everyone is in: the students in the class stay and answer as before, and no one new can "
                     "join until you unlock it.")
-ROOM_IS_LOCKED = N_("The class is locked: no one new can join.")
 ROOM_LOCKED = N_("The teacher has locked this class: no one new can join. If you should be in it, ask the teacher "
                  "to unlock it, then join again.")
 LOCK_IF_ALL_IN = N_("If everyone is in, lock the class: the students in it stay.")

@@ -486,31 +486,26 @@ def join_header(code: str, key: str, join_link: str, source: str) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def joined_count(code: str, key: str) -> None:
+    """How many joined, and whether the class is locked (in the label: the header keeps its height)."""
     try:
-        st.metric(_(live_teacher.words.JOINED), numbers.integer(len(store().roster(code, key))), border=True)
+        locked = store().join_status(code, key)["locked"]
+        label = _(class_texts.JOINED_LOCKED) if locked else _(live_teacher.words.JOINED)
+        st.metric(label, numbers.integer(len(store().roster(code, key))), border=True)
     except RoomNotFound:
         return
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def join_guard(code: str, key: str) -> None:
-    """Lock or unlock the class, and the joins it refused lately and why: a script flooding the class shows
-    here within a second (not on the projector)."""
+    """The joins the class refused lately and why, refreshed every second (not on the projector): a script
+    flooding the class shows here at once. Nothing when none was refused."""
     try:
         status = store().join_status(code, key)
     except RoomNotFound:
         return
-    locked = status["locked"]
-    # Keyed by what it shows, its value fixed when drawn: an old click replayed cannot flip the lock back.
-    button, note = st.columns([1, 3], vertical_alignment="center")
-    button.button(_(class_texts.UNLOCK_ROOM) if locked else _(class_texts.LOCK_ROOM), key=f"live_lock_room_{locked}",
-                  on_click=store().lock_room, args=(code, key, not locked), help=_(class_texts.LOCK_ROOM_HELP),
-                  width="stretch")
-    if locked:
-        note.caption(_(class_texts.ROOM_IS_LOCKED))
     lines = class_texts.refused_joins(status["refused"], limits.REFUSED_MINUTES)
     if lines:
-        if status["refused"]["address"] and not locked:
+        if status["refused"]["address"] and not status["locked"]:
             lines.append(_(class_texts.LOCK_IF_ALL_IN))
         st.warning("  \n".join(lines), icon="🚪")
 
@@ -691,11 +686,17 @@ def export_csv(code: str, key: str) -> str:
 
 
 def class_features(code: str, key: str, now: dict) -> None:
-    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back) and the end
-    of the lesson, where each student sees their own answers against the right ones."""
-    left, right = st.columns(2)
+    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back), locking the
+    class once everyone is in, and the end of the lesson, where each student sees their own answers against
+    the right ones."""
+    left, middle, right = st.columns(3)
     left.button(_(class_texts.SHOW_NAMES) if now["anonymous"] else _(class_texts.HIDE_NAMES), key="live_anonymous",
                 on_click=store().set_anonymous, args=(code, key, not now["anonymous"]), width="stretch")
+    # Keyed by what it shows, its value fixed when drawn: an old click replayed cannot flip the lock back.
+    locked = store().join_status(code, key)["locked"]
+    middle.button(_(class_texts.UNLOCK_ROOM) if locked else _(class_texts.LOCK_ROOM), key=f"live_lock_room_{locked}",
+                  on_click=store().lock_room, args=(code, key, not locked), help=_(class_texts.LOCK_ROOM_HELP),
+                  width="stretch")
     right.button(_(class_texts.FINISH), key="live_finish", disabled=now["finished"], on_click=store().finish,
                  args=(code, key), help=_(class_texts.FINISH_HELP), width="stretch")
 
