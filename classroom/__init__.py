@@ -8,7 +8,7 @@ code path.
 from classroom.codes import ALPHABET, CODE_LENGTH
 from classroom.clients import client_address
 from classroom.limits import JoinThrottled
-from classroom.store import AnswersClosed, ClassFull, NicknameTaken, Room, RoomNotFound, Store
+from classroom.store import AnswersClosed, ClassFull, NicknameTaken, Room, RoomLocked, RoomNotFound, Store
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "AnswersClosed", "ClassFull", "JoinThrottled", "NicknameTaken", "Room",
-           "RoomNotFound", "Store", "client_address"]
+           "RoomLocked", "RoomNotFound", "Store", "client_address"]

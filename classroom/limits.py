@@ -1,6 +1,9 @@
 """Limits per client address, kept in the database so every process and every reload see the same count.
 
 Joins: a bucket of ``JOIN_BURST`` tokens per address that refills one token every ``JOIN_EVERY`` seconds.
+A whole class often shares one address (a school's NAT, campus Wi-Fi, a VPN), so the bucket holds more
+than a lecture hall joining at once; what stops a script is the class's cap (``store.MAX_STUDENTS``),
+the teacher's lock on the room, and the refused joins the teacher's console shows (``count_refused``).
 Wrong codes: ``FREE_WRONG_CODES`` at full speed, then a wait of 5 s doubling with each further one, up to a
 minute; forgotten after a quarter of an hour. Waits are whole seconds, rounded up (never "wait 0 s").
 """
@@ -9,17 +12,19 @@ from __future__ import annotations
 
 import math
 
-from sqlalchemy import case, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.engine import Connection
 
 from classroom import codes
-from classroom.schema import join_failures, throttle
+from classroom.schema import join_failures, refused_joins, throttle
 
-JOIN_BURST = 5
-JOIN_EVERY = 10.0
+JOIN_BURST = 400   # 300 students behind one address join at once, with room for a few retries
+JOIN_EVERY = 2.0   # 30 a minute after that; an emptied bucket is full again in under 14 minutes
 FREE_WRONG_CODES = 5
 MAX_JOIN_WAIT = 60.0
 FORGET_FAILURES_AFTER = 15 * 60.0
+REFUSED_MINUTES = 10  # the teacher sees the joins refused in this many last minutes
+REFUSED = ("address", "full", "locked")
 
 
 class JoinThrottled(PermissionError):
@@ -71,3 +76,20 @@ def count_wrong_code(connection: Connection, upsert, client: str, now: float) ->
         set_={"failures": case((join_failures.c.last_at < now - FORGET_FAILURES_AFTER, 1),
                                else_=join_failures.c.failures + 1),
               "last_at": statement.excluded.last_at}))
+
+
+def count_refused(connection: Connection, upsert, room: str, reason: str, now: float) -> None:
+    """One more join the room refused for ``reason`` (one of ``REFUSED``), in this minute's row."""
+    statement = upsert(refused_joins).values(room=room, reason=reason, minute=int(now // 60), refused=1)
+    connection.execute(statement.on_conflict_do_update(
+        index_elements=["room", "reason", "minute"], set_={"refused": refused_joins.c.refused + 1}))
+
+
+def refused_since(connection: Connection, room: str, now: float, minutes: int = REFUSED_MINUTES) -> dict[str, int]:
+    """Joins the room refused in the last ``minutes`` (this one counted whole), by reason; every reason present."""
+    rows = connection.execute(select(refused_joins.c.reason, func.sum(refused_joins.c.refused)).where(
+        refused_joins.c.room == room, refused_joins.c.minute > int(now // 60) - minutes)
+        .group_by(refused_joins.c.reason)).all()
+    found = dict.fromkeys(REFUSED, 0)
+    found.update({reason: int(total) for reason, total in rows})
+    return found

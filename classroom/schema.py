@@ -20,6 +20,7 @@ rooms = Table(
     Column("created_at", Float, nullable=False),
     Column("anonymous", Boolean),  # names hidden on the projector (NULL: a room from before, not anonymous)
     Column("finished", Boolean),   # every student sees their own answers against the right ones
+    Column("locked", Boolean),     # the teacher locked the room: no one new may join (NULL: open)
 )
 
 questions = Table(
@@ -84,6 +85,18 @@ throttle = Table(
     Column("tokens", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     PrimaryKeyConstraint("kind", "client_digest"),
+)
+
+# Joins a room refused, per reason and minute (epoch seconds // 60): the teacher sees a flood as it happens.
+# One row per room, reason and minute however many joins a script sends, so a flood cannot fill the disk.
+refused_joins = Table(
+    "live_refused_joins", metadata,
+    Column("room", String(8), nullable=False),
+    Column("reason", String(16), nullable=False),  # locked, full, address
+    Column("minute", Integer, nullable=False),
+    Column("refused", Integer, nullable=False),
+    PrimaryKeyConstraint("room", "reason", "minute"),
+    ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
 )
 
 SCHEMA_LOCK = 7_254_012  # any constant: PostgreSQL's advisory lock for creating the tables

@@ -25,7 +25,8 @@ from classroom import codes, limits, schema
 from classroom.engine import make_engine, reclaim_deleted
 from classroom.judge import is_right
 from classroom.limits import JoinThrottled
-from classroom.schema import answers, join_failures, questions, retired_codes, rooms, students, throttle
+from classroom.schema import (answers, join_failures, questions, refused_joins, retired_codes, rooms, students,
+                              throttle)
 
 STATES = ("open", "locked", "revealed")
 MAX_ANSWER = 200
@@ -55,6 +56,13 @@ class ClassFull(PermissionError):
     def __init__(self, most: int):
         super().__init__(f"This class is full ({most} students).")
         self.most = most
+
+
+class RoomLocked(PermissionError):
+    """The teacher locked the class: no one new may join until they unlock it."""
+
+    def __init__(self):
+        super().__init__("The teacher has locked this class: no one new can join.")
 
 
 class AnswersClosed(PermissionError):
@@ -166,12 +174,14 @@ class Store:
                 join_failures.c.last_at < self.clock() - limits.FORGET_FAILURES_AFTER))
             connection.execute(delete(throttle).where(  # a bucket this old is full again: the same as no row
                 throttle.c.updated_at < self.clock() - self.join_burst * self.join_every))
+            connection.execute(delete(refused_joins).where(
+                refused_joins.c.minute <= int(self.clock() // 60) - limits.REFUSED_MINUTES))
         if old:
             reclaim_deleted(self.engine)
         return len(old)
 
     def _delete_rooms(self, connection: Connection, room_codes: list[str]) -> None:
-        for table in (answers, questions, students):
+        for table in (answers, questions, students, refused_joins):
             connection.execute(delete(table).where(table.c.room.in_(room_codes)))
         connection.execute(delete(rooms).where(rooms.c.code.in_(room_codes)))
         today = self._today()
@@ -192,8 +202,9 @@ class Store:
         ``nickname`` None draws an anonymous one from ``anonymous`` (its ``{tag}`` filled in, in the
         student's language). ``client`` is the address the limits are keyed on (classroom.clients); None
         (this machine, a test) is not limited. Raises, in this order: :class:`JoinThrottled` (wrong codes),
-        ``NicknameError``, :class:`RoomNotFound` (counted as a wrong code), :class:`ClassFull`,
-        :class:`JoinThrottled` (joins), :class:`NicknameTaken`.
+        ``NicknameError``, :class:`RoomNotFound` (counted as a wrong code), :class:`RoomLocked`,
+        :class:`ClassFull`, :class:`JoinThrottled` (joins), :class:`NicknameTaken`. The room counts each
+        refusal from :class:`RoomLocked` to :class:`JoinThrottled` (:meth:`join_status`): the teacher sees a flood.
         """
         if client is not None:
             wait = self.join_wait(client)
@@ -205,15 +216,17 @@ class Store:
 
         def work(connection):
             row = self._room(connection, code, lock=True)  # joins to one room one at a time: the cap holds
+            if row.locked:
+                return self._refuse(connection, row.code, "locked", RoomLocked())
             present = connection.execute(select(func.count()).select_from(students).where(
                 students.c.room == row.code, _present())).scalar_one()
             if present >= self.max_students:
-                return ClassFull(self.max_students)
+                return self._refuse(connection, row.code, "full", ClassFull(self.max_students))
             if client is not None:
                 wait = limits.take_join_token(connection, _upsert(connection), client, self.clock(),
                                               self.join_burst, self.join_every)
                 if wait:
-                    return JoinThrottled("joins", wait)
+                    return self._refuse(connection, row.code, "address", JoinThrottled("joins", wait))
             names = [nickname] if nickname is not None else [anonymous.format(tag=codes.anonymous_tag())
                                                              for _ in range(20)]
             for name in names:
@@ -238,6 +251,27 @@ class Store:
         if problem is not None:
             raise problem
         return student_id
+
+    def _refuse(self, connection: Connection, room: str, reason: str, problem: Exception) -> Exception:
+        limits.count_refused(connection, _upsert(connection), room, reason, self.clock())
+        return problem
+
+    def lock_room(self, code: str, teacher_key: str, locked: bool = True) -> None:
+        """Lock the class once everyone is in (no one new may join: :class:`RoomLocked`), or unlock it.
+        The students in it stay and answer as before; the screens do not change, so no version moves."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            connection.execute(update(rooms).where(rooms.c.code == row.code).values(locked=bool(locked)))
+        self._call(True, work)
+
+    def join_status(self, code: str, teacher_key: str) -> dict:
+        """For the teacher: ``locked``, and ``refused``: the joins refused in the last
+        ``limits.REFUSED_MINUTES`` minutes by reason (``address``: too many from one address, ``full``: past
+        the cap, ``locked``: after the lock)."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            return {"locked": bool(row.locked), "refused": limits.refused_since(connection, row.code, self.clock())}
+        return self._call(False, work)
 
     def student(self, code: str, student_id: str) -> dict:
         """What a student may know of themself: nickname and whether the teacher hid it."""

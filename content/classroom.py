@@ -31,6 +31,15 @@ FINISH_HELP = N_("Locks every open question; each student sees their own answers
 YOUR_ANSWERS = N_("Your answers")
 NO_ANSWERS = N_("You did not answer any question.")
 
+LOCK_ROOM = N_("🔐 Lock the class")
+UNLOCK_ROOM = N_("🔓 Unlock the class")
+JOINED_LOCKED = N_("Joined · locked")
+LOCK_ROOM_HELP = N_("Once everyone is in: the students in the class stay and answer as before, and no one new can "
+                    "join until you unlock it.")
+ROOM_LOCKED = N_("The teacher has locked this class: no one new can join. If you should be in it, ask the teacher "
+                 "to unlock it, then join again.")
+LOCK_IF_ALL_IN = N_("If everyone is in, lock the class: the students in it stay.")
+
 KEEP_ANSWERS = N_("Keep the answers of a student I remove")
 KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
                        "the student.")
@@ -72,6 +81,30 @@ def join_throttled(reason: str, seconds: int) -> str:
 def class_full(most: int) -> str:
     return ngettext("This class is full ({most} student).", "This class is full ({most} students).", most).format(
         most=numbers.integer(most))
+
+
+def refused_joins(refused: dict[str, int], minutes: int) -> list[str]:
+    """The joins the class refused lately (``Store.join_status``): a headline, then one sentence per reason
+    that refused any; empty when none was refused."""
+    total = sum(refused.values())
+    if not total:
+        return []
+    lines = [ngettext("{count} join refused in the last {minutes} minutes.",
+                      "{count} joins refused in the last {minutes} minutes.", total).format(
+        count=numbers.integer(total), minutes=numbers.integer(minutes))]
+    if refused.get("address"):
+        lines.append(ngettext(
+            "{count} came from an address that had just joined many students (a script, or several classes "
+            "behind one address).",
+            "{count} came from an address that had just joined many students (a script, or several classes "
+            "behind one address).", refused["address"]).format(count=numbers.integer(refused["address"])))
+    if refused.get("locked"):
+        lines.append(ngettext("{count} came after you locked the class.", "{count} came after you locked the class.",
+                              refused["locked"]).format(count=numbers.integer(refused["locked"])))
+    if refused.get("full"):
+        lines.append(ngettext("{count} came when the class was full.", "{count} came when the class was full.",
+                              refused["full"]).format(count=numbers.integer(refused["full"])))
+    return lines
 
 
 def option_text(label: str) -> str:

@@ -9,9 +9,12 @@ before the server listens moves the second out of the first visitor's wait (``be
 page_rerun.py --cold`` measures both). ``deploy/serve.py`` starts its apps this way; plain
 ``streamlit run app.py`` still works, and only its first visitor waits longer.
 
-The protocol lab's presets train on MovieLens 100K for about 20 s in all: they start in the background as
-the server starts listening, so a visitor of the lab or of its lesson minutes later finds them trained, and one
-who comes meanwhile waits for the run in progress, never starts a second one.
+The protocol lab's presets train on MovieLens 100K for about 20 s of CPU in all, once per machine: a
+background thread asks for them as the server starts listening, so a visitor of the lab or of its lesson
+minutes later finds them ready, and one who comes meanwhile waits for the run in progress, never starts a
+second one. The training itself runs in a child process at the lowest CPU priority, and its results are
+kept on disk (:func:`protocols.presets.measured`): of several app processes behind nginx one trains while
+the others wait and read, a later start only reads, and a live class on the same cores goes first.
 """
 
 from __future__ import annotations
@@ -72,7 +75,8 @@ def _draw_one_of_each_chart() -> None:
 
 
 def train_presets() -> threading.Thread:
-    """Start computing every preset of the protocol lab (:func:`protocols.presets.measured`) in a daemon thread."""
+    """Start getting every preset of the protocol lab (:func:`protocols.presets.measured`: read from disk, or
+    trained by a niced child process) in a daemon thread."""
     from protocols import presets
 
     thread = threading.Thread(target=presets.measure_all, name="receval-presets", daemon=True)

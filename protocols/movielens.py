@@ -118,8 +118,8 @@ def _read(source, layout: str, where: str) -> pd.DataFrame:
     return _typed(frame, where)
 
 
-def installed_ml100k() -> pd.DataFrame:
-    """ML-100K from an installed ``recbole`` wheel (``recbole/dataset_example/ml-100k/ml-100k.inter``)."""
+def installed_ml100k_path() -> Path:
+    """Where the installed ``recbole`` wheel keeps ML-100K (``recbole/dataset_example/ml-100k/ml-100k.inter``)."""
     spec = importlib.util.find_spec("recbole")  # a top-level package: found, not imported
     if spec is None or not spec.submodule_search_locations:
         raise DataUnavailable("not_installed", "ML-100K is not installed: `pip install --no-deps recbole==1.2.1` "
@@ -127,6 +127,12 @@ def installed_ml100k() -> pd.DataFrame:
     inter = Path(list(spec.submodule_search_locations)[0]) / "dataset_example" / "ml-100k" / "ml-100k.inter"
     if not inter.is_file():
         raise DataUnavailable("not_installed", f"the installed recbole has no {inter.name}")
+    return inter
+
+
+def installed_ml100k() -> pd.DataFrame:
+    """ML-100K from an installed ``recbole`` wheel (:func:`installed_ml100k_path`)."""
+    inter = installed_ml100k_path()
     frame = pd.read_csv(inter, sep="\t", header=0, names=["user", "item", "rating", "timestamp"])
     return _typed(frame, str(inter))
 

@@ -8,15 +8,25 @@ test checks each against these numbers, as lesson claims are.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
+import logging
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 
 import pandas as pd
 
 from metrics import significance
-from protocols import lab, movielens
+from protocols import lab, machine_once, movielens
 from protocols.once import OncePerKey
+
+ROOT = Path(__file__).resolve().parents[1]
+logger = logging.getLogger(__name__)
 
 MODELS = ("pop", "itemknn", "ease", "mf")
 
@@ -81,8 +91,11 @@ def finding(preset: Preset, results: tuple[lab.Result, lab.Result]) -> dict:
             "params": {name: r.params for name, r in results[1].models.items()}}
 
 
-
 _measured = OncePerKey()
+TRAIN_TARGET = "protocols.presets:compute"  # what the niced child runs (machine_once.run_niced)
+LIBRARIES = ("numpy", "pandas", "scipy", "implicit")
+"""What the models and the scoring run on: another version may give other digits, so the kept results are
+computed again."""
 
 
 @lru_cache(maxsize=1)
@@ -90,16 +103,73 @@ def _ml100k() -> pd.DataFrame:
     return movielens.installed_ml100k()
 
 
-def measured(key: str) -> tuple[tuple[lab.Result, lab.Result], dict]:
-    """The preset ``key`` run on the installed ML-100K and its finding, computed once per process: the lab page
-    and the guided lesson read the same numbers, and a second reader asking meanwhile waits for the first run
-    instead of starting another. Raises :class:`protocols.movielens.DataUnavailable` without ML-100K."""
-    def compute():
-        preset = PRESETS[key]
-        results = run(preset, _ml100k())
-        return results, finding(preset, results)
+def compute(key: str) -> tuple[tuple[lab.Result, lab.Result], dict]:
+    """The preset ``key`` run on the installed ML-100K, and its finding (about 5 s of CPU each)."""
+    preset = PRESETS[key]
+    results = run(preset, _ml100k())
+    return results, finding(preset, results)
 
-    return _measured.get(key, compute)
+
+def measured(key: str) -> tuple[tuple[lab.Result, lab.Result], dict]:
+    """The preset ``key`` run on the installed ML-100K and its finding, computed once per machine: the lab page
+    and the guided lesson read the same numbers, a second reader asking meanwhile waits for the first run
+    instead of starting another, and the other app processes (and the next start) read the results one
+    process kept on disk (:mod:`protocols.machine_once`, in :func:`cache_folder`), computed at the lowest
+    CPU priority. Raises :class:`protocols.movielens.DataUnavailable` without ML-100K."""
+    def kept():
+        fingerprint = preset_fingerprint(key)  # raises DataUnavailable before anything is started
+        try:
+            return machine_once.get(cache_folder(), f"preset-{key}", fingerprint, lambda path: machine_once.run_niced(
+                TRAIN_TARGET, [key], path, fingerprint))
+        except (OSError, RuntimeError, subprocess.SubprocessError):
+            # No folder to keep it in, or the child failed: compute here as before rather than show no preset.
+            logger.warning("The protocol preset %s could not be kept on disk; computing it in this process.", key,
+                           exc_info=True)
+            return compute(key)
+
+    return _measured.get(key, kept)
+
+
+def cache_folder() -> Path:
+    """Where the presets' results are kept: ``RECEVAL_PRESET_CACHE``, else ``cache/`` in the class database's
+    folder (``RECEVAL_DATA_DIR``, else ``.receval-data/`` at the repository root)."""
+    given = os.environ.get("RECEVAL_PRESET_CACHE")
+    return Path(given) if given else machine_once.default_folder()
+
+
+def preset_fingerprint(key: str) -> dict:
+    """Everything that decides a preset's numbers: the preset (protocols, seeds, models, metric), the data
+    file's digest, the code of protocols/ and metrics/, and the versions of Python and the libraries."""
+    return {"preset": repr(PRESETS[key]), "data": _file_digest(movielens.installed_ml100k_path()),
+            "code": _code_digest(), "python": sys.version, "libraries": _versions()}
+
+
+@lru_cache(maxsize=4)
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for folder in (ROOT / "protocols", ROOT / "metrics"):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _versions() -> dict[str, str | None]:
+    found = {}
+    for name in LIBRARIES:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = None
+    return found
 
 
 def measure_all(keys=tuple(PRESETS)) -> None:

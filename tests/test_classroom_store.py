@@ -253,16 +253,20 @@ def _teacher_calls(store, room, key):
         "ask_again": lambda: store.ask_again(room.code, key, Q1),
         "rounds": lambda: store.rounds(room.code, key, Q1),
         "finish": lambda: store.finish(room.code, key),
+        "lock_room": lambda: store.lock_room(room.code, key),
+        "join_status": lambda: store.join_status(room.code, key),
     }
 
 
 TEACHER_CALLS = ["set_step", "lock", "reveal", "reset", "tally", "export", "roster", "hide", "end_room", "remove",
-                 "counts", "who_answered", "start_timer", "set_anonymous", "ask_again", "rounds", "finish"]
+                 "counts", "who_answered", "start_timer", "set_anonymous", "ask_again", "rounds", "finish",
+                 "lock_room", "join_status"]
 
 
 def _snapshot(store, room):
     return (store.current(room.code), store.tally(room.code, room.teacher_key, Q1),
-            store.export(room.code, room.teacher_key).to_dict(), store.roster(room.code, room.teacher_key).to_dict())
+            store.export(room.code, room.teacher_key).to_dict(), store.roster(room.code, room.teacher_key).to_dict(),
+            store.join_status(room.code, room.teacher_key))
 
 
 @pytest.mark.parametrize("call", TEACHER_CALLS)
@@ -354,10 +358,13 @@ def test_end_deletes_every_row_of_the_room(store, room):
     asked(store, room)
     store.answer(room.code, store.join(room.code, "Ann"), Q1, "0.3")
     store.join(other.code, "Olga")
+    store.lock_room(room.code, room.teacher_key)
+    with pytest.raises(classroom.RoomLocked):
+        store.join(room.code, "Late")
     store.end_room(room.code, room.teacher_key)
     assert rows(store, schema.rooms) == 1
     assert rows(store, schema.students) == 1
-    assert rows(store, schema.answers) == rows(store, schema.questions) == 0
+    assert rows(store, schema.answers) == rows(store, schema.questions) == rows(store, schema.refused_joins) == 0
 
 
 def _file_bytes(database_url: str) -> bytes:
@@ -621,6 +628,78 @@ def test_joins_from_one_address_are_limited_across_processes_and_reloads(databas
     another_process.engine.dispose()
 
 
+def test_a_room_of_300_behind_one_address_joins_within_a_minute(database_url):
+    """Issue 41: a whole class behind a school's NAT joins at once, not one student every 10 s."""
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0])
+    room = store.create_room("topn")
+    for n in range(300):
+        store.join(room.code, f"student {n}", client="203.0.113.7")
+        now[0] += 0.2  # 300 joins over 60 s of the store's clock
+    assert len(store.roster(room.code, room.teacher_key)) == 300
+    assert store.join_status(room.code, room.teacher_key)["refused"] == {"address": 0, "full": 0, "locked": 0}
+    store.engine.dispose()
+
+
+def test_a_script_joining_past_the_cap_is_refused_and_the_teacher_sees_how_many_and_why(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0], max_students=20)
+    room = store.create_room("topn")
+    for n in range(20):
+        store.join(room.code, f"bot {n}", client="198.51.100.9")
+    for n in range(7):
+        with pytest.raises(ClassFull) as refused:
+            store.join(room.code, f"bot {20 + n}", client="198.51.100.9")
+    assert refused.value.most == 20 and "full (20 students)" in str(refused.value)
+    assert len(store.roster(room.code, room.teacher_key)) == 20
+    assert store.join_status(room.code, room.teacher_key) == {
+        "locked": False, "refused": {"address": 0, "full": 7, "locked": 0}}
+    now[0] += 60 * limits.REFUSED_MINUTES  # the warning fades once the flood stops
+    assert store.join_status(room.code, room.teacher_key)["refused"]["full"] == 0
+    store.create_room()  # purges what no one can see any more
+    assert rows(store, schema.refused_joins) == 0
+    store.engine.dispose()
+
+
+def test_joins_past_the_address_budget_are_refused_and_counted_for_the_teacher(database_url):
+    now = [1_000_000.0]
+    store = classroom.Store(database_url, clock=lambda: now[0], join_burst=4, join_every=2.0)
+    room = store.create_room("topn")
+    for n in range(4):
+        store.join(room.code, f"bot {n}", client="198.51.100.9")
+    for n in range(3):
+        with pytest.raises(JoinThrottled):
+            store.join(room.code, f"more {n}", client="198.51.100.9")
+    assert store.join_status(room.code, room.teacher_key)["refused"] == {"address": 3, "full": 0, "locked": 0}
+    store.engine.dispose()
+
+
+def test_the_budget_of_one_address_is_far_above_a_room_and_refills_within_a_break():
+    assert limits.JOIN_BURST >= 300 + 50  # a lecture hall behind one NAT, and some retries
+    assert limits.JOIN_BURST * limits.JOIN_EVERY <= 15 * 60  # full again before the next class
+    assert classroom.store.MAX_STUDENTS == 1000
+
+
+def test_a_locked_room_refuses_new_students_keeps_the_others_and_unlocks(store, room):
+    asked(store, room)
+    ann = store.join(room.code, "Ann", client="203.0.113.7")
+    store.lock_room(room.code, room.teacher_key)
+    assert store.join_status(room.code, room.teacher_key)["locked"] is True
+    for client in ("203.0.113.7", "203.0.113.8", None):  # any address, this machine too
+        with pytest.raises(classroom.RoomLocked) as refused:
+            store.join(room.code, "Bob", client=client)
+    assert "locked" in str(refused.value) and isinstance(refused.value, PermissionError)
+    store.answer(room.code, ann, Q1, "0.75")  # the students in it go on as before
+    assert store.student(room.code, ann)["nickname"] == "Ann"
+    assert list(store.roster(room.code, room.teacher_key).nickname) == ["Ann"]
+    assert store.join_status(room.code, room.teacher_key)["refused"] == {"address": 0, "full": 0, "locked": 3}
+    other = store.create_room()
+    store.join(other.code, "Bob")  # another class is not locked
+    store.lock_room(room.code, room.teacher_key, False)
+    store.join(room.code, "Bob", client="203.0.113.8")
+    assert list(store.roster(room.code, room.teacher_key).nickname) == ["Ann", "Bob"]
+
+
 def test_wrong_codes_are_counted_by_address_and_the_wait_is_whole_seconds(database_url):
     now = [1_000_000.0]
     store = classroom.Store(database_url, clock=lambda: now[0])
@@ -810,7 +889,9 @@ def test_a_database_made_before_these_columns_gets_them_when_a_store_opens_it(da
     old = classroom.Store(database_url)
     with old.engine.begin() as connection:  # the tables as the previous version made them
         connection.execute(text("DROP INDEX live_students_nickname_key"))
-        for table, column in (("live_rooms", "anonymous"), ("live_rooms", "finished"), ("live_questions", "deadline"),
+        connection.execute(text("DROP TABLE live_refused_joins"))
+        for table, column in (("live_rooms", "anonymous"), ("live_rooms", "finished"), ("live_rooms", "locked"),
+                              ("live_questions", "deadline"),
                               ("live_questions", "lesson"), ("live_students", "nickname_key"),
                               ("live_students", "removed")):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
@@ -823,4 +904,9 @@ def test_a_database_made_before_these_columns_gets_them_when_a_store_opens_it(da
         store.join(room.code, "ANN")
     store.start_timer(room.code, room.teacher_key, Q1, 30)
     assert store.current(room.code)["anonymous"] is False and store.current(room.code)["seconds_left"] == 30
+    assert store.join_status(room.code, room.teacher_key)["locked"] is False  # NULL: a room from before is open
+    store.lock_room(room.code, room.teacher_key)
+    with pytest.raises(classroom.RoomLocked):
+        store.join(room.code, "Bob")
+    assert store.join_status(room.code, room.teacher_key)["refused"]["locked"] == 1
     store.engine.dispose()

@@ -105,6 +105,32 @@ def test_a_wrong_code_is_refused_and_counted_against_the_client_address(store):
     assert store.join_wait(clients.client_address("testclient")) > 0
 
 
+def test_a_join_after_the_lock_is_refused_in_the_readers_language_and_unlocking_lets_it_in(store, room):
+    joined(store, room, "Ann")
+    store.lock_room(room.code, room.teacher_key)
+    phone = client(store)
+    refused = phone.post(f"/class/{room.code}/join?lang=tr", data={"nickname": "Zeynep <3"}, follow_redirects=False)
+    assert refused.status_code == 400 and student.COOKIE not in phone.cookies
+    assert "Öğretmen bu dersi kilitledi: kimse yeni katılamaz." in refused.text and "role='alert'" in refused.text
+    assert "value='Zeynep &lt;3'" in refused.text and "Zeynep <3" not in refused.text  # kept as typed, as text
+    assert store.join_status(room.code, room.teacher_key)["refused"]["locked"] == 1
+    store.lock_room(room.code, room.teacher_key, False)
+    again = phone.post(f"/class/{room.code}/join?lang=tr", data={"nickname": "Zeynep <3"}, follow_redirects=False)
+    assert again.status_code == 303 and phone.cookies[student.COOKIE]
+    assert list(store.roster(room.code, room.teacher_key).nickname) == ["Ann", "Zeynep <3"]
+
+
+def test_a_script_joining_past_the_cap_is_told_the_class_is_full_and_the_teacher_sees_it(tmp_path):
+    store = classroom.Store(f"sqlite:///{tmp_path / 'live.db'}", max_students=3)
+    room = store.create_room()
+    script = client(store)
+    answers = [script.post(f"/class/{room.code}/join?lang=zh", data={"nickname": f"bot{n}"}, follow_redirects=False)
+               for n in range(5)]
+    assert [a.status_code for a in answers] == [303, 303, 303, 400, 400]
+    assert "本课堂已满（3 名学生）。" in answers[-1].text and "value='bot4'" in answers[-1].text
+    assert store.join_status(room.code, room.teacher_key)["refused"] == {"address": 0, "full": 2, "locked": 0}
+
+
 def test_answers_need_the_students_own_cookie_and_json(store, room):
     question = PREDICT[0].question_id
     right = PREDICT[0].right_answer

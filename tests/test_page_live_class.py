@@ -438,3 +438,24 @@ def test_the_teacher_sees_who_answered_in_order_and_anonymous_mode_hides_the_nam
     ran(at)
     who = next(e for e in at.expander if e.label == "Who answered")
     assert [m.value for m in who.markdown] == ["2 hidden names"]
+
+
+def test_the_teacher_locks_the_class_sees_the_refused_joins_and_unlocks_it():
+    """Issue 41: once everyone is in the teacher locks the class; a join after it is refused with the reason
+    (the nickname kept in the box), counted on the console, and lets in again after the unlock."""
+    at, code, _ = teacher()
+    student(code, "Ann")
+    at.button(key="live_lock_room_False").click()
+    ran(at)
+    assert [m.label for m in at.metric if m.label.startswith("Joined")] == ["Joined · locked"]
+    late = student(code, "Bob")
+    assert "The teacher has locked this class: no one new can join." in texts(late)
+    assert late.text_input(key="live_nickname").value == "Bob" and "student" not in late.query_params
+    ran(at)
+    assert "1 join refused in the last 10 minutes.  \n1 came after you locked the class." in texts(at)
+    at.button(key="live_lock_room_True").click()
+    ran(at)
+    assert [m.label for m in at.metric if m.label.startswith("Joined")] == ["Joined"]
+    late.button(key="live_join_submit").click()
+    ran(late)
+    assert "student" in late.query_params

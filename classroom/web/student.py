@@ -29,7 +29,7 @@ from starlette.routing import Route
 from classroom import RoomNotFound, clients, codes
 from classroom.limits import JoinThrottled
 from classroom.steps import asked_question, live_step
-from classroom.store import AnswersClosed, ClassFull, QuestionNotFound, base_question
+from classroom.store import AnswersClosed, ClassFull, QuestionNotFound, RoomLocked, base_question
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
@@ -215,6 +215,8 @@ def _join(store, code: str, nickname: str, client: str | None, language: str) ->
             return class_texts.join_throttled(problem.reason, problem.seconds)
         except RoomNotFound:  # the store counted it as a wrong code
             return words.no_such_class(text.quoted(code))
+        except RoomLocked:
+            return _(class_texts.ROOM_LOCKED)
         except ClassFull as problem:
             return class_texts.class_full(problem.most)
         except ValueError as problem:  # the nickname: taken, too long, invisible characters

@@ -1,5 +1,5 @@
 """The views of the guided lesson "How offline evaluation lies": numbers, formulas and figures from the protocol
-lab's presets on MovieLens 100K (:func:`protocols.presets.measured`: trained once per process, shared with the
+lab's presets on MovieLens 100K (:func:`protocols.presets.measured`: trained once per machine, shared with the
 lab page). No Streamlit.
 
 A scenario ``{"kind": "protocol", "preset": key[, "negatives": N]}`` names a preset; ``negatives`` is how many

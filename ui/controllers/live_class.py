@@ -14,11 +14,11 @@ from urllib.parse import urlencode, urlsplit
 import plotly.graph_objects as go
 import streamlit as st
 
-from classroom import RoomNotFound, Store, clients, codes
+from classroom import RoomNotFound, Store, clients, codes, limits
 from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
-from classroom.store import AnswersClosed, ClassFull
+from classroom.store import AnswersClosed, ClassFull, RoomLocked
 from classroom.steps import LiveStep, asked_question, live_step, playground_lesson, step_count
 from classroom.summary import summarize
 from content import classroom as class_texts
@@ -278,6 +278,9 @@ def join_form(code: str) -> None:
     except RoomNotFound:
         st.error(words.no_such_class(text.quoted(typed)))
         return
+    except RoomLocked:
+        st.error(_(class_texts.ROOM_LOCKED))
+        return
     except ClassFull as problem:
         st.error(class_texts.class_full(problem.most))
         return
@@ -444,6 +447,7 @@ def teacher_screen(present: bool = False) -> None:
     base, source = live_teacher.join_base(page_address())
     join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
     if not present:
+        join_guard(code, key)
         step_controls(code, key, now)
     step = live_step(now["lesson"], now["step"])
     if step is None:
@@ -482,10 +486,28 @@ def join_header(code: str, key: str, join_link: str, source: str) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def joined_count(code: str, key: str) -> None:
+    """How many joined, and whether the class is locked (in the label: the header keeps its height)."""
     try:
-        st.metric(_(live_teacher.words.JOINED), numbers.integer(len(store().roster(code, key))), border=True)
+        locked = store().join_status(code, key)["locked"]
+        label = _(class_texts.JOINED_LOCKED) if locked else _(live_teacher.words.JOINED)
+        st.metric(label, numbers.integer(len(store().roster(code, key))), border=True)
     except RoomNotFound:
         return
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def join_guard(code: str, key: str) -> None:
+    """The joins the class refused lately and why, refreshed every second (not on the projector): a script
+    flooding the class shows here at once. Nothing when none was refused."""
+    try:
+        status = store().join_status(code, key)
+    except RoomNotFound:
+        return
+    lines = class_texts.refused_joins(status["refused"], limits.REFUSED_MINUTES)
+    if lines:
+        if status["refused"]["address"] and not status["locked"]:
+            lines.append(_(class_texts.LOCK_IF_ALL_IN))
+        st.warning("  \n".join(lines), icon="🚪")
 
 
 def step_controls(code: str, key: str, now: dict) -> None:
@@ -664,11 +686,17 @@ def export_csv(code: str, key: str) -> str:
 
 
 def class_features(code: str, key: str, now: dict) -> None:
-    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back) and the end
-    of the lesson, where each student sees their own answers against the right ones."""
-    left, right = st.columns(2)
+    """Anonymous mode (buttons, not a toggle: a toggle's old value replayed would flip it back), locking the
+    class once everyone is in, and the end of the lesson, where each student sees their own answers against
+    the right ones."""
+    left, middle, right = st.columns(3)
     left.button(_(class_texts.SHOW_NAMES) if now["anonymous"] else _(class_texts.HIDE_NAMES), key="live_anonymous",
                 on_click=store().set_anonymous, args=(code, key, not now["anonymous"]), width="stretch")
+    # Keyed by what it shows, its value fixed when drawn: an old click replayed cannot flip the lock back.
+    locked = store().join_status(code, key)["locked"]
+    middle.button(_(class_texts.UNLOCK_ROOM) if locked else _(class_texts.LOCK_ROOM), key=f"live_lock_room_{locked}",
+                  on_click=store().lock_room, args=(code, key, not locked), help=_(class_texts.LOCK_ROOM_HELP),
+                  width="stretch")
     right.button(_(class_texts.FINISH), key="live_finish", disabled=now["finished"], on_click=store().finish,
                  args=(code, key), help=_(class_texts.FINISH_HELP), width="stretch")
 
