@@ -5,14 +5,14 @@ Run from the project root (needs requirements-dev.txt)::
     python benchmarks/batch_vs_references.py            # 100,000 users x 100 recommendations
     python benchmarks/batch_vs_references.py --users 2000 --repeats 1   # a quick look
 
-A synthetic log (:func:`metrics.synthetic.synthetic_log`, model quality 0.5) gives every user
+A synthetic log (:func:`whole_logs.synthetic.synthetic_log`, model quality 0.5) gives every user
 100 recommendations (10 million rows) and 20 relevant items graded 1..3. Each contender starts
 from the two DataFrames (``user``, ``item``, ``score`` and ``user``, ``item``, ``relevance``,
 integer ids, rows grouped by user as a model writes them) and ends with the six means
 P@10, R@10, HR@10, AP@10 (divided by |Rel|, as trec_eval ``map_cut`` and ranx ``map``), RR and
 NDCG@10 (linear gain):
 
-* this engine: :func:`metrics.batch.evaluate` and :func:`metrics.batch.summarize`;
+* this engine: :func:`whole_logs.batch.evaluate` and :func:`whole_logs.batch.summarize`;
 * trec_eval: building pytrec_eval's nested dicts (ids must be text), ``RelevanceEvaluator``
   and ``evaluate``, then the means;
 * ranx: text-id DataFrames, ``Qrels.from_df`` / ``Run.from_df`` and ``evaluate`` (after a
@@ -41,8 +41,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from metrics import batch  # noqa: E402
-from metrics.synthetic import synthetic_log  # noqa: E402
+from whole_logs import batch  # noqa: E402
+from whole_logs.synthetic import synthetic_log  # noqa: E402
 
 K = 10
 OURS = {"precision@10": "P@10", "recall@10": "R@10", "hit_rate@10": "HR@10",

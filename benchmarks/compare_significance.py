@@ -1,4 +1,4 @@
-"""metrics.significance.compare over 100,000 users x 6 metrics with 10,000 resamples.
+"""whole_logs.significance.compare over 100,000 users x 6 metrics with 10,000 resamples.
 
     python benchmarks/compare_significance.py [--users 100000] [--resamples 10000]
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from metrics.significance import compare  # noqa: E402
+from whole_logs.significance import compare  # noqa: E402
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ Run from the project root (needs requirements-dev.txt)::
     python benchmarks/files_to_means.py                    # 100,000 users x 100 = 10M rows
     python benchmarks/files_to_means.py --users 2000 --repeats 1   # a quick look
 
-A synthetic log (:func:`metrics.synthetic.synthetic_log`, 20 relevant items graded 1..3 per user,
+A synthetic log (:func:`whole_logs.synthetic.synthetic_log`, 20 relevant items graded 1..3 per user,
 unrounded scores, so no tool's tie rule matters) is written once in each layout of :data:`LAYOUTS`
 (``user, item, score`` and ``user, item, relevance``): CSV as pandas writes it, with its header
 quoted (pyarrow's ``write_csv``), with its text fields quoted (R's ``write.csv``: ids written as
@@ -230,7 +230,7 @@ def write_files(folder: Path, users: int) -> None:
     import pyarrow as pa
     import pyarrow.csv
 
-    from metrics.synthetic import synthetic_log
+    from whole_logs.synthetic import synthetic_log
 
     recs, truth = synthetic_log(users=users, list_length=100, relevant=20, seed=0, decimals=None)
     apart = recs.iloc[np.random.default_rng(1).permutation(len(recs))]

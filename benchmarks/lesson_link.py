@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from metrics.practice import QuizSettings, make_quiz  # noqa: E402
+from teaching.practice import QuizSettings, make_quiz  # noqa: E402
 from ui.input.scenario_link import PRACTICE_DEFAULTS, from_query, to_json_bytes, to_query  # noqa: E402
 from ui.state import _defaults, ground_truth_table, recommended_table  # noqa: E402
 

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from metrics import batch, spark  # noqa: E402
-from metrics.synthetic import synthetic_log  # noqa: E402
+from whole_logs import batch, spark  # noqa: E402
+from whole_logs.synthetic import synthetic_log  # noqa: E402
 
 METRICS = ["precision", "recall", "hit_rate", "average_precision", "ndcg", "reciprocal_rank"]
 

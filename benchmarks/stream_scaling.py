@@ -5,7 +5,7 @@ Run from the project root::
     python benchmarks/stream_scaling.py                       # 1M, 10M and 100M rows (1M users x 100)
     python benchmarks/stream_scaling.py --users 10000 100000  # a quicker look
 
-Each log is a Parquet file written in chunks of 10,000 users (:func:`metrics.synthetic.synthetic_log`,
+Each log is a Parquet file written in chunks of 10,000 users (:func:`whole_logs.synthetic.synthetic_log`,
 100 recommendations and 20 graded relevant items per user, user ids shifted per chunk), so even the
 100M-row log is generated in bounded memory. Every run is a fresh ``python -m metrics evaluate``
 process; wall time and CPU time (user + system, its worker processes included) come from
@@ -38,7 +38,7 @@ def write_log(folder: Path, users: int) -> tuple[Path, Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from metrics.synthetic import synthetic_log
+    from whole_logs.synthetic import synthetic_log
 
     paths = folder / f"recs-{users}.parquet", folder / f"truth-{users}.parquet"
     writers = [None, None]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics import practice
+from teaching import practice
 
 
 def as_number(value: str) -> float | None:

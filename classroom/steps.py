@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from content.lessons import BY_KEY
 from content.lessons.schema import Option, Step
-from metrics import practice
+from teaching import practice
 from metrics.registry import RankingCase
 
 PLAYGROUND = "playground:"
@@ -67,7 +67,7 @@ class LiveStep:
         return f"The exact value is {practice.describe(self.exact_value)}."
 
     def mistakes(self) -> dict[str, float]:
-        """Numbers the common mistaken conventions give for a playground question (metrics.mistakes)."""
+        """Numbers the common mistaken conventions give for a playground question (teaching.mistakes)."""
         return practice.mistakes(self.metric, self.case) if self.case is not None else {}
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from classroom.judge import as_number, is_right
 from classroom.steps import LiveStep
-from metrics import practice
+from teaching import practice
 
 
 @dataclass(frozen=True)

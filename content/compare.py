@@ -1,6 +1,6 @@
 """Words about comparing two models: test names, the verdict on a metric, the groups of users, chart texts.
 
-``metrics.significance`` computes; its English ``verdict`` stays for Python users, and
+``whole_logs.significance`` computes; its English ``verdict`` stays for Python users, and
 :func:`verdict` here says the same in the reader's language.
 """
 
@@ -33,7 +33,7 @@ def verdict_word(key: str) -> str:
 
 
 def verdict(metric: str, row, *, alpha: float = 0.05, confidence: float = 0.95) -> str:
-    """:func:`metrics.significance.verdict` in the reader's language."""
+    """:func:`whole_logs.significance.verdict` in the reader's language."""
     size = abs(row["effect_size"])
     magnitude = (_("a negligible effect") if size < 0.2 else _("a small effect") if size < 0.5
                  else _("a medium effect") if size < 0.8 else _("a large effect"))

@@ -1,5 +1,5 @@
 """The words of practice: quiz questions, their options, the verdicts on an answer, the mistakes a
-verdict names, and the goal challenges. ``metrics.practice`` and ``metrics.challenges`` keep the
+verdict names, and the goal challenges. ``teaching.practice`` and ``teaching.challenges`` keep the
 numbers and the logic (and an English message for Python users); each verdict or status carries a
 ``code`` and its ``fields``, worded here in the reader's language.
 """
@@ -13,14 +13,14 @@ import pandas as pd
 
 from content import labs, numbers
 from content.i18n import N_, _, ngettext
-from metrics import practice
-from metrics.challenges import CHALLENGE_K, MAX_SWAPS, NDCG_TARGET
+from teaching import practice
+from teaching.challenges import CHALLENGE_K, MAX_SWAPS, NDCG_TARGET
 
 # --- what an answer box says ----------------------------------------------------------------------------
 
 
 def answer_rule() -> str:
-    """What the answer boxes say about the precision asked (metrics.practice.ANSWER_RULE)."""
+    """What the answer boxes say about the precision asked (teaching.practice.ANSWER_RULE)."""
     return _("Give at least {decimals} decimals ({short} or {long}) or the exact fraction (9/14): an answer is "
              "right when it is the exact value rounded to the decimals you typed.").format(
         decimals=practice.MIN_DECIMALS, short=numbers.number(0.643, 3), long=numbers.number(0.6429, 4))
@@ -98,7 +98,7 @@ def _either(values) -> str:
 # --- the mistakes a verdict names --------------------------------------------------------------------
 
 _DENOMINATORS = {"min(|Rel|, K)": "min(|Rel|, K)", "|Rel|": "|Rel|", "the hits in the top K": N_("the hits in the top K")}
-# Every mistake metrics.practice and metrics.practice_data can name, as a template its name fits.
+# Every mistake teaching.practice and teaching.practice_data can name, as a template its name fits.
 MISTAKES = (
     N_("AP divided by {wrong} instead of {right}"),
     N_("ranks counted from 0 (precision at a hit = hits so far / (rank − 1))"),
@@ -250,7 +250,7 @@ def _p_and_ap(f: dict) -> str:
 
 
 def status_message(status) -> str:
-    """What a goal challenge's status says (metrics.challenges.Status), in the reader's language."""
+    """What a goal challenge's status says (teaching.challenges.Status), in the reader's language."""
     f, code = status.fields, status.code
     if code == "halfway":
         return _("Halfway through a swap: {item} is missing, because another item now appears twice. Type {item} "
@@ -288,7 +288,7 @@ def graded_item(item, grade: float) -> str:
 
 
 def two_lists_table(a, b) -> pd.DataFrame:
-    """Lists A and B side by side, one row per rank (metrics.practice.two_lists_table), in the reader's words."""
+    """Lists A and B side by side, one row per rank (teaching.practice.two_lists_table), in the reader's words."""
     def cells(case, item) -> str:
         grade = case.ground_truth.get(item, 0.0)
         return graded_item(item, grade) if grade > 0 else str(item)
@@ -313,7 +313,7 @@ def outside(case) -> str | None:
         items=_(", ").join(graded_item(item, case.ground_truth[item]) for item in items))
 
 
-# --- the worked solutions of a wrong answer (metrics.practice, metrics.practice_data) ----------------------
+# --- the worked solutions of a wrong answer (teaching.practice, teaching.practice_data) ----------------------
 
 _WORKED_TITLES = (
     N_("P@K and R@K at every K"),
@@ -425,7 +425,7 @@ def reword(solution, own: bool):
 
 def solutions(question, verdict) -> tuple:
     """A verdict's worked solutions, reworded for the reader: the K and swap tables and the data solutions
-    are practice's own; the ranking solutions (metrics.worked) keep their steps."""
+    are practice's own; the ranking solutions (teaching.worked) keep their steps."""
     shown = []
     for index, solution in enumerate(verdict.solution):
         own = question.kind in ("k_equal", "data") or (question.kind == "swap" and index == 0)
@@ -435,5 +435,5 @@ def solutions(question, verdict) -> tuple:
 
 
 def latex(formula: str) -> str:
-    """A quiz formula (metrics.practice.QUIZ_METRICS) with its words in the reader's language."""
+    """A quiz formula (teaching.practice.QUIZ_METRICS) with its words in the reader's language."""
     return labs.formula_words(formula)

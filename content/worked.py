@@ -1,4 +1,4 @@
-"""The words of a worked solution (metrics/worked.py builds its lines in English as ``Phrase``s: a template
+"""The words of a worked solution (teaching/worked.py builds its lines in English as ``Phrase``s: a template
 and its fields). Each template is marked here so the catalogs hold it; ``shown`` says a line in the
 reader's language with its numbers in the reader's notation. A line that is no Phrase (or whose
 template is not marked here) is shown as it is."""
@@ -9,7 +9,7 @@ import re
 
 from content import numbers
 from content.i18n import N_, _
-from metrics.worked import Phrase
+from teaching.worked import Phrase
 
 TEMPLATES = frozenset((
     N_("{prefix}: {title}"),
@@ -44,7 +44,7 @@ TEMPLATES = frozenset((
     N_("DCG@{k}: each rank's term"),
 ))
 
-# The columns of a worked solution's table (metrics/worked.py) and the two lists of the NDCG table.
+# The columns of a worked solution's table (teaching/worked.py) and the two lists of the NDCG table.
 COLUMNS = {"rank": N_("rank"), "item": N_("item"), "hit": N_("hit"), "hits so far": N_("hits so far"),
            "precision@i at a hit": N_("precision@i at a hit"), "grade": N_("grade"), "gain": N_("gain"),
            "discount 1/log2(i+1)": N_("discount 1/log2(i+1)"), "term": N_("term"), "list": N_("list")}
@@ -78,7 +78,7 @@ def shown(line) -> str:
     fields = {name: shown(value) if isinstance(value, Phrase) else
               _Number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
               for name, value in line.fields.items()}
-    if isinstance(fields.get("prefix"), str):  # named by the practice page (metrics/practice.py), its catalog's
+    if isinstance(fields.get("prefix"), str):  # named by the practice page (teaching/practice.py), its catalog's
         fields["prefix"] = _(fields["prefix"])
     return _(line.template).format(**fields)
 

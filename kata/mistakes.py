@@ -1,7 +1,7 @@
 """The known conventions and mistakes a candidate's value can match, one list per problem.
 
 Every value comes from ``metrics/``: a library's convention through :func:`metrics.conventions.score`
-with one field of the app's convention changed, a classic slip through :mod:`metrics.mistakes`,
+with one field of the app's convention changed, a classic slip through :mod:`teaching.mistakes`,
 and the rest from the metric functions with another argument.
 """
 
@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from metrics import classification_metrics as cls
-from metrics import conventions, mistakes, ndcg, rating_metrics, ranked_metrics, topn_metrics
+from metrics import conventions, ndcg, rating_metrics, ranked_metrics, topn_metrics
+from teaching import mistakes
 
 LOG_LOSS_EPS = 1e-15
 """Where the LogLoss problem clips each probability (its statement and its mistakes say 1e-15)."""

@@ -1,4 +1,4 @@
-"""``python -m metrics evaluate ...`` and ``python -m metrics compare ...``: see :mod:`metrics.cli`."""
+"""``python -m metrics evaluate ...`` and ``python -m metrics compare ...``: see :mod:`receval.cli`."""
 
 import os
 import sys
@@ -15,7 +15,7 @@ os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no linear algebra here: its idle threads only spin
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
 
-from metrics.cli import main  # noqa: E402
+from receval.cli import main  # noqa: E402
 
 try:
     code = main()

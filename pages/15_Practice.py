@@ -4,9 +4,9 @@ import secrets
 
 import streamlit as st
 
-from metrics import practice, practice_data
-from metrics.challenges import CHALLENGE_K, CHALLENGES
-from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
+from teaching import practice, practice_data
+from teaching.challenges import CHALLENGE_K, CHALLENGES
+from teaching.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from metrics.topn_metrics import top_k_table
 from content import numbers
 from content import practice as quiz_words

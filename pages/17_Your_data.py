@@ -6,10 +6,10 @@ from content import numbers
 from content import your_data as words_of
 from content.i18n import _
 from content.pages import your_data as words
-from metrics import batch
+from whole_logs import batch
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
-from metrics.synthetic import synthetic_log
+from whole_logs.synthetic import synthetic_log
 from ui.figures import batch_charts
 from ui.markup import text
 from ui.controllers import your_data as yd

@@ -8,8 +8,8 @@ from content.i18n import _
 from content.pages import compare as words
 from content.pages import protocols as lab_words
 from content.your_data import error_message
-from metrics import batch, beyond_accuracy, readers, significance
-from metrics.synthetic_pair import experiment
+from whole_logs import batch, beyond_accuracy, readers, significance
+from whole_logs.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.handoff import COMPARE_PAIR
 from ui.markup import text

@@ -4,7 +4,7 @@ negatives, with the exact expectation of the sampled metric and Krichene and Ren
 Full catalogue
     Every item of the training catalogue is ranked for every test user, the items the user trained on left
     out; ties are broken by item id ascending, as everywhere in the app. The top K go to the app's own
-    :func:`metrics.batch.evaluate` against the user's held-out items.
+    :func:`whole_logs.batch.evaluate` against the user's held-out items.
 
 Sampled negatives (Krichene and Rendle, KDD 2020)
     Each held-out item is ranked against its own N negatives, drawn from the catalogue items the user never
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from metrics import batch
+from whole_logs import batch
 from metrics.errors import DataError
 
 CHUNK = 1024  # users ranked at a time: bounds the dense score block at 1024 x items floats

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from metrics import batch
-from metrics.beyond_accuracy import average_recommendation_popularity, catalog_coverage
+from whole_logs import batch
+from whole_logs.beyond_accuracy import average_recommendation_popularity, catalog_coverage
 from metrics.errors import DataError
 from protocols import evaluation, models, splits
 

@@ -202,7 +202,7 @@ def read_interactions(source, *, filename: str = "", max_rows: int | None = None
     app's readers (so every awkward file gets their messages); ``timestamp`` may be seconds since 1970 or
     ISO 8601 dates and times (``2024-01-31``, ``2024-01-31T12:00:00Z``; read as UTC when they name no zone).
     Other date notations are refused rather than guessed: is 03/04 the 3rd of April or the 4th of March?"""
-    from metrics import readers
+    from whole_logs import readers
 
     frame = readers.read_table(source, "ground_truth", filename=filename, max_rows=max_rows)
     if "timestamp" not in frame.columns:

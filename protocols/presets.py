@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics import significance
+from whole_logs import significance
 from protocols import lab, machine_once, movielens
 from protocols.once import OncePerKey
 

@@ -14,7 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from metrics import batch, cli, readers
+from whole_logs import batch, readers
+from receval import cli
 
 TRUTH_CSV = "user,item,relevance\nu1,7,1\nu1,8,2\nu2,9,1\n"
 RECS_CSV = "user,item,rank\nu1,7,1\nu1,5,2\nu2,9,1\nu2,8,2\n"

@@ -1,6 +1,6 @@
 """The batch engine against the per-user functions of metrics/ (every user) and trec_eval (means).
 
-Expected values never come from metrics.batch itself: per user they come from
+Expected values never come from whole_logs.batch itself: per user they come from
 ``topn_metrics``/``ranked_metrics``/``ndcg`` given each user's list in the documented order
 (rank ascending, or score descending, ties by item id ascending), written out here with
 Python's ``sorted``; the means come from pytrec_eval.
@@ -15,7 +15,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import batch, engine
+from whole_logs import batch, engine
 from metrics.ndcg import ndcg_at_k
 from metrics.ranked_metrics import average_precision_at_k, reciprocal_rank
 from metrics.topn_metrics import f1_at_k, hit_rate_at_k, precision_at_k, recall_at_k

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import batch, blocks, engine
+from whole_logs import batch, blocks, engine
 from tests.test_batch import ERRORS, logs, settings_grid
 
 

@@ -1,4 +1,4 @@
-"""metrics.beyond_accuracy against brute-force implementations of each definition."""
+"""whole_logs.beyond_accuracy against brute-force implementations of each definition."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics import beyond_accuracy as ba
+from whole_logs import beyond_accuracy as ba
 
 CATALOG = [f"i{j}" for j in range(15)]
 
@@ -129,7 +129,7 @@ def test_personalization_scales_without_a_users_by_users_matrix():
 
 def test_categories_read_from_a_file_score_a_log_whose_items_are_numbers():
     """A Parquet log holds item 7 as a number, a CSV of categories holds "7" as text: they still match."""
-    from metrics.readers import read_table
+    from whole_logs.readers import read_table
 
     log = pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [7, 8, 9, 7, 8], "rank": [1, 2, 3, 1, 2]})
     table = read_table(b"item,category\n7,news\n8,news\n9,sport\n\n", "item_categories", filename="genres.csv")
@@ -141,7 +141,7 @@ def test_categories_read_from_a_file_score_a_log_whose_items_are_numbers():
 
 
 def test_an_item_with_two_categories_is_named_with_its_lines():
-    from metrics.readers import read_table
+    from whole_logs.readers import read_table
 
     table = read_table(b"item,category\na,news\nb,film\na,sport\n", "item_categories", filename="genres.csv")
     with pytest.raises(ValueError, match=r"item 'a' has two categories, 'news' \(line 2\) and 'sport' \(line 4\)"):

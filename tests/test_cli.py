@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics import batch, cli
-from metrics.significance import compare
+from whole_logs import batch
+from receval import cli
+from whole_logs.significance import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,7 +7,7 @@ import pytest
 
 from content import i18n
 from content import your_data as words
-from metrics import readers
+from whole_logs import readers
 from metrics.errors import DataError
 from tests.conftest import run_page, texts
 from ui import language  # noqa: F401 - installs the session's resolver now, not in the middle of a test
@@ -95,7 +95,7 @@ def test_a_data_error_keeps_its_english_text_and_carries_its_facts():
 
 
 def test_an_item_with_two_categories_is_named_in_each_language_with_its_lines():
-    from metrics import beyond_accuracy
+    from whole_logs import beyond_accuracy
 
     table = readers.read_table(b"item,category\n1,news\n2,film\n1,sport\n", "item_categories", "csv")
     with pytest.raises(DataError) as refused:

@@ -6,9 +6,9 @@ import pytest
 
 from content import i18n, numbers
 from content import practice as words
-from metrics import practice
-from metrics.challenges import CHALLENGES
-from metrics.practice import QuizSettings, make_quiz
+from teaching import practice
+from teaching.challenges import CHALLENGES
+from teaching.practice import QuizSettings, make_quiz
 from tests import pseudo
 from tests.conftest import run_page
 from tests.test_page_practice import PAGE, SEED, answer, plain, quiz_page

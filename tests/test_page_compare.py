@@ -7,9 +7,9 @@ import io
 import pandas as pd
 import pytest
 
-from metrics import batch, beyond_accuracy, significance
+from whole_logs import batch, beyond_accuracy, significance
 from content.pages import compare as words
-from metrics.synthetic_pair import synthetic_pair
+from whole_logs.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
 from ui.markup import text
 from ui.figures.compare_charts import metric_label

@@ -8,7 +8,7 @@ from math import log2
 import numpy as np
 import pytest
 
-from metrics.practice import QUIZ_METRICS, QuizSettings, as_fraction, make_quiz
+from teaching.practice import QUIZ_METRICS, QuizSettings, as_fraction, make_quiz
 from tests.conftest import card, chart_specs, edit, latex, run_page, texts
 from ui.input import scenario_link
 from ui.state import TOPIC_PAGES, recommended_table
@@ -313,7 +313,7 @@ def test_a_wrong_swap_answer_shows_the_worked_solution_with_the_choice_marked():
 
 
 def test_the_ndcg_top_k_ideal_mistake_is_named_and_its_idcg_step_marked_on_screen():
-    from metrics import mistakes
+    from teaching import mistakes
     question = make_quiz(QuizSettings(seed=19))[0]  # NDCG@5 = 0.3066; the ideal of the top 5 only gives 0.5
     assert question.metric == "ndcg_at_k"
     c = question.case

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from metrics import batch
-from metrics.synthetic import synthetic_log
+from whole_logs import batch
+from whole_logs.synthetic import synthetic_log
 from tests.conftest import card, chart_specs, latex, run_page, table_with, texts
 from ui.controllers import your_data as yd
 from ui.state import TOPIC_PAGES

@@ -10,8 +10,9 @@ from contextlib import redirect_stderr
 import pandas as pd
 import pytest
 
-from metrics import batch, cli, partitioned
-from metrics.synthetic import synthetic_log
+from whole_logs import batch, partitioned
+from receval import cli
+from whole_logs.synthetic import synthetic_log
 
 
 def run(*argv: str) -> tuple[int, str, str]:

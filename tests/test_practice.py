@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics import practice
-from metrics.challenges import CHALLENGES, swap_distance
-from metrics.practice import (
+from teaching import practice
+from teaching.challenges import CHALLENGES, swap_distance
+from teaching.practice import (
     QUIZ_METRICS, QuizSettings, check, check_metric, make_quiz, parse_answer,
 )
 from metrics.registry import RankingCase
@@ -274,7 +274,7 @@ def test_a_diagnosed_ap_mistake_marks_the_dividing_step():
 # --- beyond rankings: AUC, GAUC, LogLoss, RMSE/MAE and the confusion matrix ----------------------------
 
 def test_the_quiz_asks_every_family_of_metrics_across_a_few_quizzes():
-    from metrics.practice_data import FAMILIES
+    from teaching.practice_data import FAMILIES
     asked = {q.metric for seed in range(1, 21) for q in make_quiz(QuizSettings(seed=seed)) if q.kind == "data"}
     for family in FAMILIES:
         assert asked & set(family.metrics), family.name
@@ -319,8 +319,8 @@ def test_data_questions_are_checked_against_an_independent_calculation(seed):
     ("mae", "signed errors averaged", "absolute"), ("precision", "recall's denominator", "result"),
 ])
 def test_a_data_mistake_is_named_and_its_step_marked(metric, mistake, step):
-    from metrics import practice_data
-    from metrics.practice import Question
+    from teaching import practice_data
+    from teaching.practice import Question
     cases = {"auc": practice_data.registry.ScoreCase(["u"] * 4, [1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2]),
              "gauc": practice_data.registry.ScoreCase(["a", "a", "b", "b", "b"], [1, 0, 1, 0, 0],
                                                       [0.9, 0.1, 0.2, 0.8, 0.1]),

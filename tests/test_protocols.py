@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from metrics import batch
+from whole_logs import batch
 from metrics.errors import DataError
 from protocols import evaluation, lab, models, movielens, splits
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics import batch, readers
-from metrics.readers import read_csv, read_parquet, read_table, read_trec_qrels, read_trec_run, sniff_format
+from whole_logs import batch, readers
+from whole_logs.readers import read_csv, read_parquet, read_table, read_trec_qrels, read_trec_run, sniff_format
 
 RECS = pd.DataFrame({"user": ["u1", "u1", "u1", "u2"], "item": ["007", "b", "c", "b"], "rank": [1, 2, 3, 1]})
 TRUTH = pd.DataFrame({"user": ["u1", "u1", "u3"], "item": ["007", "c", "a"], "relevance": [2, 1, 1]})

@@ -1,4 +1,4 @@
-"""metrics.significance against scipy.stats, ranx and brute force."""
+"""whole_logs.significance against scipy.stats, ranx and brute force."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from metrics.significance import adjust, compare, sign_flip_p_values, users_needed
+from whole_logs.significance import adjust, compare, sign_flip_p_values, users_needed
 
 
 def per_user_pair(seed: int, n: int, *, shift: float = 0.02, metrics=("ndcg@10", "recall@10", "hit_rate@10")):
@@ -221,9 +221,9 @@ def test_exact_enumeration_matches_a_brute_force_loop():
 
 
 def test_group_contributions_add_up_to_the_mean_difference_in_a_stated_order():
-    from metrics import batch
-    from metrics.significance import activity_groups, difference_by_group, popularity_groups
-    from metrics.synthetic_pair import synthetic_pair
+    from whole_logs import batch
+    from whole_logs.significance import activity_groups, difference_by_group, popularity_groups
+    from whole_logs.synthetic_pair import synthetic_pair
 
     a_log, b_log, truth = synthetic_pair(0.02, users=1500, seed=4).sample(1500)
     a, b = batch.evaluate(a_log, truth, 10), batch.evaluate(b_log, truth, 10)
@@ -239,7 +239,7 @@ def test_group_contributions_add_up_to_the_mean_difference_in_a_stated_order():
 
 
 def test_verdict_follows_the_numbers():
-    from metrics.significance import verdict
+    from whole_logs.significance import verdict
 
     row = pd.Series({"delta": -0.03, "ci_low": -0.05, "ci_high": -0.01, "p_adjusted": 0.001, "effect_size": -0.6,
                      "wins": 10, "ties": 5, "losses": 40})
@@ -251,8 +251,8 @@ def test_verdict_follows_the_numbers():
 
 
 def test_synthetic_pair_hits_its_true_difference():
-    from metrics import batch
-    from metrics.synthetic_pair import synthetic_pair
+    from whole_logs import batch
+    from whole_logs.synthetic_pair import synthetic_pair
 
     pair = synthetic_pair(0.03, users=2000, seed=5)
     a = batch.evaluate(pair.recommendations_a, pair.ground_truth, 10)["ndcg@10"].mean()

@@ -1,4 +1,4 @@
-"""metrics.spark in Spark's local mode: the batch engine's numbers, user by user.
+"""whole_logs.spark in Spark's local mode: the batch engine's numbers, user by user.
 
 One Spark session serves the module. The JVM comes from the machine (``.ci/run`` installs a Java
 runtime where it is missing); pyspark from requirements-dev.txt.
@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics import batch
+from whole_logs import batch
 
 pytestmark = [pytest.mark.filterwarnings("ignore::FutureWarning"), pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is in requirements-dev.txt; install it to run these")
-spark_module = pytest.importorskip("metrics.spark")
+spark_module = pytest.importorskip("whole_logs.spark")
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ def test_command_line_spark_engine_prints_the_in_memory_summary(spark, tmp_path)
     import io
     import json
 
-    from metrics import cli
+    from receval import cli
 
     recs, truth = random_log(6, by="score")
     recs.to_csv(tmp_path / "recs.csv", index=False)
@@ -158,7 +158,7 @@ def _cli(*argv):
     import io
     from contextlib import redirect_stderr
 
-    from metrics import cli
+    from receval import cli
 
     out, err = io.StringIO(), io.StringIO()
     with redirect_stderr(err):

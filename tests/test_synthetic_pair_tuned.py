@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from metrics import synthetic_pair as sp
+from whole_logs import synthetic_pair as sp
 
 
 def test_the_shipped_qualities_equal_a_fresh_bisection():

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-from metrics import batch, cli
+from whole_logs import batch
+from receval import cli
 
 MEASURES = {"P_5": "precision@5", "recall_5": "recall@5", "map_cut_5": "average_precision@5",
             "ndcg_cut_5": "ndcg@5", "recip_rank": "reciprocal_rank", "success_5": "hit_rate@5"}

@@ -11,7 +11,7 @@ import pytest
 
 from content import i18n
 from content import worked as worked_words
-from metrics import worked
+from teaching import worked
 from metrics.registry import RankingCase
 from tests.conftest import card, edit, editor_key, run_page, texts
 

@@ -20,7 +20,7 @@ from content import numbers
 from content import practice as quiz_words
 from content.i18n import _
 
-from metrics import practice
+from teaching import practice
 from metrics.registry import RankingCase
 from ui.input import tables
 from ui.markup import text

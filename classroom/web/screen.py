@@ -20,7 +20,7 @@ from content import i18n, numbers
 from content.i18n import _
 from content.pages import live as words
 from content.pages import live_phone
-from metrics import practice
+from teaching import practice
 from ui.markup import text
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})

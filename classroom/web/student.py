@@ -38,7 +38,7 @@ from content.i18n import _
 from content.lessons import BY_KEY
 from content.pages import live as words
 from content.pages import live_phone
-from metrics import practice
+from teaching import practice
 from ui.markup import text
 
 COOKIE = "receval_student"

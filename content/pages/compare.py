@@ -6,7 +6,7 @@ from content import numbers
 from content.i18n import N_, _, ngettext
 
 TITLE = N_("Compare two models")
-BEYOND_ROWS = {  # the rows of metrics.beyond_accuracy.side_by_side
+BEYOND_ROWS = {  # the rows of whole_logs.beyond_accuracy.side_by_side
     "catalog_coverage": N_("catalogue coverage@{k}"), "gini_index": N_("Gini index of exposure@{k}"),
     "average_popularity": N_("average popularity (ARP)@{k}"), "novelty": N_("novelty@{k} (bits)"),
     "personalization": N_("personalisation@{k}"), "intra_list_diversity": N_("intra-list diversity@{k}"),

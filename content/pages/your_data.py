@@ -58,7 +58,7 @@ REASONS = {
     "no_relevant": N_("ground truth graded 0 only: scored 0, in the means"),
     "no_ground_truth": N_("recommendations but no ground truth: left out of the means"),
 }
-"""What each user count of metrics.batch.REASONS means, keyed the same way."""
+"""What each user count of whole_logs.batch.REASONS means, keyed the same way."""
 SETTING_NAMES = {"users": N_("users"), "list_length": N_("list length"), "relevant": N_("relevant"),
                  "quality": N_("quality"), "seed": N_("random seed")}
 

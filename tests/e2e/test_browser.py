@@ -155,7 +155,7 @@ def test_your_data_reads_a_log_with_repeated_items_once_the_switch_is_on(server,
 
 
 def test_compare_reads_four_files_through_the_real_file_inputs(server, page, tmp_path):
-    from metrics.synthetic_pair import synthetic_pair
+    from whole_logs.synthetic_pair import synthetic_pair
 
     pair = synthetic_pair(0.02, users=300, seed=3)
     a, b, truth = pair.sample(200)

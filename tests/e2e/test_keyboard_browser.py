@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image
 from playwright.sync_api import Frame, Page, expect
 
-from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
+from teaching.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import card, open_page, wait_until_idle
 from tests.e2e.test_kata_browser import EDITOR, type_over

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from metrics.practice import QUIZ_METRICS, QuizSettings, make_quiz
+from teaching.practice import QUIZ_METRICS, QuizSettings, make_quiz
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
 

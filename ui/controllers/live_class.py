@@ -27,7 +27,7 @@ from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.lessons import protocols as protocol_words
 from content.pages import live as words
-from metrics import practice
+from teaching import practice
 from ui.controllers import lessons as engine
 from ui.controllers import live_teacher
 from ui.controllers.live_teacher import qr_svg
@@ -395,7 +395,7 @@ def _number_verdict(mine: str, step: LiveStep) -> str:
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:
         return ""
-    if verdict.mistake:  # a mistaken convention's name (metrics.practice), through the catalogs
+    if verdict.mistake:  # a mistaken convention's name (teaching.practice), through the catalogs
         return words.what_you_get(text.quoted(mine), _(verdict.mistake))
     if verdict.unreadable:
         return words.too_few_decimals(text.quoted(mine), practice.MIN_DECIMALS)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from content import worked as words
 from content.i18n import _
-from metrics.worked import Worked
+from teaching.worked import Worked
 from ui.input import readers_notation
 from ui.markup import text
 

@@ -16,8 +16,8 @@ from content.i18n import _
 from content.pages import protocols as lab_words
 from content.pages import your_data as words
 from content.your_data import MAX_ROWS, TRAPS
-from metrics import batch
-from metrics.readers import read_table
+from whole_logs import batch
+from whole_logs.readers import read_table
 from ui.markup import text
 
 LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",

@@ -10,13 +10,13 @@ from content import charts as chart_words
 from content import compare as words
 from content import numbers
 from content.i18n import _
-from metrics import significance
+from whole_logs import significance
 from ui.chart_text import explain
 from ui.figures.charts import PALETTE, _layout, guide
 
 BETTER, WORSE, UNCLEAR = PALETTE[1], PALETTE[2], "#78909c"
 
-# The batch engine's column names (``metrics.batch.column_name``) and the registry metric each is.
+# The batch engine's column names (``whole_logs.batch.column_name``) and the registry metric each is.
 _BATCH_TO_REGISTRY = {"precision": "precision_at_k", "recall": "recall_at_k", "f1": "f1_at_k",
                       "hit_rate": "hit_rate_at_k", "average_precision": "ap_at_k", "ndcg": "ndcg_graded_at_k",
                       "reciprocal_rank": "rr"}

@@ -26,7 +26,7 @@ import pandas as pd
 from content import messages
 from content.messages import Phrase
 from metrics.ndcg import GAINS
-from metrics.challenges import CHALLENGES
+from teaching.challenges import CHALLENGES
 from metrics.ranked_metrics import AP_DENOMINATORS
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui.navigation import PAGES

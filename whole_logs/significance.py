@@ -1,6 +1,6 @@
 """Is model B really better than model A? Paired tests, intervals and effect sizes over users.
 
-The inputs are two per-user tables as :func:`metrics.batch.evaluate` returns them: one row per
+The inputs are two per-user tables as :func:`whole_logs.batch.evaluate` returns them: one row per
 user (the index), one column per metric. Every comparison is *paired*: user u's score under A is
 compared with the same user's score under B, so the spread between users (some users are easy,
 some hard) does not hide the difference between the models.
@@ -83,7 +83,7 @@ def compare(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, *, test: str = "
     Parameters
     ----------
     per_user_a, per_user_b : DataFrame
-        Per-user metrics (index = user, one column per metric), as :func:`metrics.batch.evaluate`
+        Per-user metrics (index = user, one column per metric), as :func:`whole_logs.batch.evaluate`
         returns them. The users must be the same in both; the order does not matter.
     test : {"paired_t", "wilcoxon", "permutation"}
         ``"paired_t"``: Student's paired t-test (``scipy.stats.ttest_rel``). ``"wilcoxon"``: the
@@ -426,7 +426,7 @@ def users_without_recommendations(recommendations_a: pd.DataFrame, recommendatio
                                   ground_truth: pd.DataFrame) -> dict[str, int]:
     """For each model, how many users of the ground truth it recommends nothing to.
 
-    Such users score 0 for that model (see :func:`metrics.batch.evaluate`), so a model that
+    Such users score 0 for that model (see :func:`whole_logs.batch.evaluate`), so a model that
     skipped users looks worse for a reason that is not the quality of its lists: worth saying.
 
     >>> truth = pd.DataFrame({"user": [1, 2, 3], "item": [9, 9, 9]})

@@ -1,9 +1,9 @@
 """A large log evaluated in blocks of whole users on two threads.
 
-:func:`metrics.batch.evaluate` calls :func:`evaluate_in_blocks` for a log of at least
+:func:`whole_logs.batch.evaluate` calls :func:`evaluate_in_blocks` for a log of at least
 ``batch.PARALLEL_FROM_ROWS`` rows. The ids are encoded once for the whole log (a CSV file's
 dictionary-encoded ids only sort their distinct values, its integer user ids are their own codes);
-each block is then the engine's own :func:`metrics.engine._evaluate` on integer codes, and the
+each block is then the engine's own :func:`whole_logs.engine._evaluate` on integer codes, and the
 blocks' rows are put back under their ids.
 
 Why blocks and not halves: on the machine this was measured on (2 cores), fresh pages from the
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from metrics import engine
+from whole_logs import engine
 
 BLOCK_ROWS = 1 << 20
 """Recommendation rows per block, about: each block holds whole users."""
@@ -196,7 +196,7 @@ def split(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ties: str, 
 
 def evaluate_in_blocks(recommendations: pd.DataFrame, ground_truth: pd.DataFrame, ks: list[int], settings: dict,
                        block_rows: int = BLOCK_ROWS) -> pd.DataFrame | None:
-    """:func:`metrics.engine._evaluate` of the whole log, computed block by block on two threads; None
+    """:func:`whole_logs.engine._evaluate` of the whole log, computed block by block on two threads; None
     when the log does not split. Raises whatever a block raises (the caller then runs the whole log)."""
     blocks = split(recommendations, ground_truth, settings["ties"], block_rows)
     if blocks is None:

@@ -16,8 +16,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from metrics import mistakes as wrong
-from metrics import practice_data, worked
+from teaching import mistakes as wrong
+from teaching import practice_data, worked
 from metrics import registry as metric_registry
 from metrics.ndcg import GAINS, dcg_at_k, ndcg_at_k, ndcg_ideal_from_list
 from metrics.ranked_metrics import (

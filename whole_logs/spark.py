@@ -1,13 +1,13 @@
 """The batch engine on Spark: the same per-user numbers for logs that outgrow one machine.
 
-:func:`evaluate` takes Spark DataFrames with the columns of :func:`metrics.batch.evaluate` and
+:func:`evaluate` takes Spark DataFrames with the columns of :func:`whole_logs.batch.evaluate` and
 returns a Spark DataFrame with one row per user and the same metric columns (plus ``user``).
 
 How the work is partitioned
 ---------------------------
 The two tables are tagged, put in one DataFrame and repartitioned by a hash of ``user``, so every
 row of a user, recommended or judged, lands in the same partition: the one shuffle of the job.
-Each partition then runs :func:`metrics.batch.evaluate`, the same vectorised kernel as the app and
+Each partition then runs :func:`whole_logs.batch.evaluate`, the same vectorised kernel as the app and
 the command line, over all the users it holds at once (``mapInPandas``: no Python call per user).
 So the conventions (tie rule, AP denominator, ideal DCG from every graded item, users on one side
 only) are those of the batch engine by construction, and a cluster runs the job unchanged:
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from metrics import batch, readers
+from whole_logs import batch, readers
 from metrics._validation import check_choice
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
@@ -75,10 +75,10 @@ def _utf8_head(path: str) -> tuple[bytes, bool]:
 
 
 def validate_head(path: str, kind: str, fmt: str) -> pd.DataFrame | None:
-    """Read the first 64 KiB with :mod:`metrics.readers`, so the header, the delimiter, the id rules
+    """Read the first 64 KiB with :mod:`whole_logs.readers`, so the header, the delimiter, the id rules
     and the first rows are refused with the in-memory messages (file lines included) before Spark
     runs a job; returns those rows, labelled by file line (None for Parquet, checked from its
-    schema). :func:`metrics.batch.check_table` checks their values the same way."""
+    schema). :func:`whole_logs.batch.check_table` checks their values the same way."""
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
@@ -97,7 +97,7 @@ def validate_head(path: str, kind: str, fmt: str) -> pd.DataFrame | None:
 def read_table(spark, path: str, kind: str, fmt: str):
     """A recommendations or ground-truth file as a Spark DataFrame with the batch engine's columns.
 
-    As in :mod:`metrics.readers`: ids from text files stay text, Parquet ids keep their type (so
+    As in :mod:`whole_logs.readers`: ids from text files stay text, Parquet ids keep their type (so
     integer item ids tie in numeric order, as in memory), integer ranks are read exactly and other
     numbers as doubles (a value that is not a finite number fails the job with the batch engine's
     words), ``NA`` or ``null`` in an id column is an id, a ``.gz`` file and UTF-16 with a BOM are
@@ -163,7 +163,7 @@ def _number(text, name: str, kind: str, *, integral: bool):
 
 def same_kind(recommendations, ground_truth):
     """Id columns of one type in both tables: where one is numeric and the other text, the
-    numbers become the text a person writes (7.0 is "7"), as :func:`metrics.batch.same_kind`."""
+    numbers become the text a person writes (7.0 is "7"), as :func:`whole_logs.batch.same_kind`."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import NumericType
 
@@ -198,15 +198,15 @@ def _check_columns(frame, name: str, required: tuple[str, ...]) -> None:
 
 def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min",
              ties: str = "item", partitions: int | None = None):
-    """Per-user metrics of a Spark log, equal to :func:`metrics.batch.evaluate` user by user.
+    """Per-user metrics of a Spark log, equal to :func:`whole_logs.batch.evaluate` user by user.
 
     Parameters
     ----------
     recommendations, ground_truth : pyspark.sql.DataFrame
-        Columns as for :func:`metrics.batch.evaluate`: ``user``, ``item``, ``rank`` or ``score``;
+        Columns as for :func:`whole_logs.batch.evaluate`: ``user``, ``item``, ``rank`` or ``score``;
         ``user``, ``item`` and optionally ``relevance``.
     k, metrics, gain, denominator, ties
-        As for :func:`metrics.batch.evaluate` (``ties="input"`` is refused: a shuffle loses the
+        As for :func:`whole_logs.batch.evaluate` (``ties="input"`` is refused: a shuffle loses the
         row order).
     partitions : int, optional
         Number of partitions of the repartition by user (default: Spark's
@@ -216,7 +216,7 @@ def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", d
     -------
     pyspark.sql.DataFrame
         Column ``user`` and one double column per metric and K, named as in
-        :func:`metrics.batch.evaluate`; one row per user of the ground truth. The job runs when
+        :func:`whole_logs.batch.evaluate`; one row per user of the ground truth. The job runs when
         the result is used (it is lazy); a row-level problem (a duplicate pair, a negative
         relevance) then fails the job with the batch engine's ``ValueError`` message.
     """
@@ -287,7 +287,7 @@ def _arrow_type(spark_type):
 
 
 def summarize(per_user, recommendations=None, ground_truth=None) -> batch.Summary:
-    """Means of :func:`evaluate`'s columns, and the user counts of :data:`metrics.batch.REASONS`.
+    """Means of :func:`evaluate`'s columns, and the user counts of :data:`whole_logs.batch.REASONS`.
 
     A Spark DataFrame carries no side information, so the counts of users scored 0 or left out
     are computed from the two input tables when they are given (otherwise only ``evaluated``,

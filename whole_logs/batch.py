@@ -3,8 +3,8 @@ r"""Every user of a recommendation log at once: P, R, F1, HR, AP and NDCG at K, 
 :func:`evaluate` takes two long tables and returns one row per user; :func:`summarize` gives the
 means and says which users were left out or scored 0, and why; :func:`scan_traps` finds what makes a
 log's numbers mislead. The engine and its conventions (order within a user, ties, which users are
-scored 0 or left out) are in :mod:`metrics.engine`; a log of ``PARALLEL_FROM_ROWS`` rows or more is
-evaluated in blocks of whole users on two threads (:mod:`metrics.blocks`), which give the same rows.
+scored 0 or left out) are in :mod:`whole_logs.engine`; a log of ``PARALLEL_FROM_ROWS`` rows or more is
+evaluated in blocks of whole users on two threads (:mod:`whole_logs.blocks`), which give the same rows.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from metrics import engine
+from whole_logs import engine
 from metrics.errors import DataError
 from metrics._validation import check_choice, check_k
-from metrics.blocks import evaluate_in_blocks
-from metrics.engine import (  # the engine's public names, as callers of this module have always used them
+from whole_logs.blocks import evaluate_in_blocks
+from whole_logs.engine import (  # the engine's public names, as callers of this module have always used them
     AT_K, METRICS, REASONS, TIES, DuplicatePairsError, RankedRows, as_id_text, check_gains, check_ks,
     check_metrics, check_table, column_name, combine, rank_rows, same_kind, score_ranked_rows,
 )
@@ -32,7 +32,7 @@ __all__ = ["AT_K", "METRICS", "PARALLEL_FROM_ROWS", "REASONS", "TIES", "Duplicat
 
 PARALLEL_FROM_ROWS = 2_000_000
 """Logs of at least this many recommendation rows are evaluated in blocks of
-whole users on two threads when the machine has two cores (:mod:`metrics.blocks`)."""
+whole users on two threads when the machine has two cores (:mod:`whole_logs.blocks`)."""
 
 
 def evaluate(recommendations, ground_truth, k, *, metrics=None, gain="linear", denominator="min",

@@ -1,6 +1,6 @@
 """Read recommendation logs and ground truth from the files people already have.
 
-Each reader returns the two tables :func:`metrics.batch.evaluate` takes:
+Each reader returns the two tables :func:`whole_logs.batch.evaluate` takes:
 
 * recommendations: ``user``, ``item`` and ``rank`` or ``score``;
 * ground truth: ``user``, ``item`` and optionally ``relevance``.

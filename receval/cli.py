@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics import batch, readers
+from whole_logs import batch, readers
 
 EXIT_CODES = {
     0: "success",
@@ -265,7 +265,7 @@ def available_memory() -> int | None:
 
 def check_fits(name: str, override: str) -> None:
     """Refuse, before reading, a log whose in-memory evaluation would not fit in the free memory."""
-    from metrics import partitioned
+    from whole_logs import partitioned
 
     path = Path(name)
     free = available_memory()
@@ -291,7 +291,7 @@ def check_fits(name: str, override: str) -> None:
 
 
 def run_evaluate_streamed(args, out) -> None:
-    from metrics import partitioned
+    from whole_logs import partitioned
 
     formats = []
     for name, override, kind in ((args.recommendations, args.recommendations_format, "recommendations"),
@@ -373,11 +373,11 @@ def run_evaluate(args, out) -> None:
 
 
 def run_evaluate_on_spark(args, out) -> None:
-    """The same summary computed by Spark (metrics.spark), for logs larger than memory."""
+    """The same summary computed by Spark (whole_logs.spark), for logs larger than memory."""
     if args.keep_best_duplicates:
         raise InputError("--keep-best-duplicates works with the pandas engine only", 2)
     try:
-        from metrics import spark
+        from whole_logs import spark
 
         session, spark_log = _quiet_session(spark, args.master)
     except Exception as error:  # ImportError, or pyspark failing to start its Java gateway
@@ -474,7 +474,7 @@ def _spark_reason(message: str) -> str | None:
 
 
 def run_compare(args, out) -> None:
-    from metrics.significance import compare
+    from whole_logs.significance import compare
 
     truth = read_input(args.ground_truth, "ground_truth", args.ground_truth_format, args.quiet)
     tables = []

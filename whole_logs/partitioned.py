@@ -2,8 +2,8 @@
 
 :func:`evaluate_files` streams both files in record batches, hash-partitions their rows by user
 into Parquet spill files (every row of a user, recommended or judged, in the same partition),
-then runs :func:`metrics.batch.evaluate`, the same kernel as in memory, on each partition and
-joins the results with :func:`metrics.batch.combine`. Peak memory is about one record batch per
+then runs :func:`whole_logs.batch.evaluate`, the same kernel as in memory, on each partition and
+joins the results with :func:`whole_logs.batch.combine`. Peak memory is about one record batch per
 open partition writer plus one partition's tables, whatever the size of the files.
 
 Rows keep their order within a partition, so every tie rule gives what it gives in memory. Error
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metrics import batch, readers
+from whole_logs import batch, readers
 
 PARTITION_ROWS = 5_000_000
 """Recommendation rows per partition by default (about 0.6 GiB in the engine)."""
@@ -148,7 +148,7 @@ def _evaluate_partition(rec_file: Path | None, truth_file: Path | None, k, setti
 
 
 SAMPLES = 32
-"""Windows of :data:`metrics.readers.SNIFF_BYTES` read across a text file to estimate its rows."""
+"""Windows of :data:`whole_logs.readers.SNIFF_BYTES` read across a text file to estimate its rows."""
 
 
 def _line_breaks(text: bytes) -> int:
@@ -198,9 +198,9 @@ def _gzip_rows(handle, size: int) -> int:
 def evaluate_files(recs_path, truth_path, k, *, recs_format: str, truth_format: str,
                    partition_rows: int = PARTITION_ROWS, progress: Callable | None = None,
                    workers: int | None = None, **settings) -> pd.DataFrame:
-    """:func:`metrics.batch.evaluate` of two files, one hash partition of users at a time.
+    """:func:`whole_logs.batch.evaluate` of two files, one hash partition of users at a time.
 
-    ``settings`` are the keyword arguments of :func:`metrics.batch.evaluate` (metrics, gain,
+    ``settings`` are the keyword arguments of :func:`whole_logs.batch.evaluate` (metrics, gain,
     denominator, ties). ``progress(done, total)`` is called after each partition. Partitions are
     evaluated by ``workers`` processes (default: one a core, at most two, as each holds one
     partition), started while the files are split; 1 evaluates them in this process.

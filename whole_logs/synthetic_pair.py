@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metrics import batch
+from whole_logs import batch
 from metrics._validation import check_k
 
 # Model B's quality found by bisection for the Compare page's settings (20,000 users, seed 0, each
 # true difference it offers), with the population's true difference it gives: the bisection is 14
-# evaluations of 400,000 rows, most of a cold first answer. Rebuilt by ``python -m metrics.synthetic_pair``; a test checks it equals the bisection.
+# evaluations of 400,000 rows, most of a cold first answer. Rebuilt by ``python -m whole_logs.synthetic_pair``; a test checks it equals the bisection.
 TUNED_PATH = Path(__file__).with_name("synthetic_pair_tuned.json")
 TUNED_DELTAS = (-0.02, -0.01, 0.0, 0.005, 0.01, 0.02, 0.03, 0.05)
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from metrics import classification_metrics as cls
 from metrics import rating_metrics, registry
-from metrics.worked import Worked
+from teaching.worked import Worked
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ def ranking_solution(metric: str, case: RankingCase) -> Worked:
     return _ndcg(metric, case)
 
 
-# Which step a mistaken convention changes, by the words that name it (metrics.practice's names).
+# Which step a mistaken convention changes, by the words that name it (teaching.practice's names).
 _SLIPS = (("ideal", "idcg"), ("divided by", "divide"), ("gain", "gain"), ("log base e", "discount"),
           ("RR cut at K", "first_hit"))
 _FROM_ZERO = {"ap_at_k": "precision_at_i", "rr": "first_hit", "dcg_at_k": "discount", "ndcg_at_k": "discount"}

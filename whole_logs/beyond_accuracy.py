@@ -1,6 +1,6 @@
 """Beyond accuracy: how much of the catalogue a model shows, how popular and how varied its lists are.
 
-Every function takes the recommendation log as :func:`metrics.batch.evaluate` does (a DataFrame
+Every function takes the recommendation log as :func:`whole_logs.batch.evaluate` does (a DataFrame
 with columns ``user``, ``item`` and ``rank`` (1 = best) or ``score`` (higher = better)) and a
 cut-off ``k``, and looks only at each user's top K. Everything is computed from item counts and
 group sums, so a log of millions of rows needs no users x users or items x items matrix.
@@ -14,14 +14,14 @@ import numpy as np
 import pandas as pd
 
 from metrics._validation import check_k
-from metrics.batch import same_kind
+from whole_logs.batch import same_kind
 from metrics.errors import DataError
 
 
 def top_k_rows(recommendations: pd.DataFrame, k: int) -> pd.DataFrame:
     """Each user's first ``k`` rows, best first: by ``rank``, or by ``score`` descending.
 
-    Ties (equal ranks or scores) are broken by item id ascending, as :func:`metrics.batch.evaluate`
+    Ties (equal ranks or scores) are broken by item id ascending, as :func:`whole_logs.batch.evaluate`
     breaks them, so accuracy and beyond-accuracy metrics see the same lists.
 
     >>> log = pd.DataFrame({"user": [1, 1, 1, 2], "item": ["c", "b", "a", "a"], "score": [0.5, 0.9, 0.5, 1.0]})

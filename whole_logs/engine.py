@@ -1,9 +1,9 @@
-r"""The engine under :func:`metrics.batch.evaluate`: every user of a recommendation log at once.
+r"""The engine under :func:`whole_logs.batch.evaluate`: every user of a recommendation log at once.
 
 Validates the two long tables, codes the ids, puts each user's rows in rank order, joins the grades
 (:func:`rank_rows`) and scores every user together (:func:`score_ranked_rows`): one sort, group
-boundaries and cumulative sums, no Python loop per user. :mod:`metrics.batch` is what callers use;
-:mod:`metrics.blocks` runs this engine on blocks of a large log. The results equal the per-user
+boundaries and cumulative sums, no Python loop per user. :mod:`whole_logs.batch` is what callers use;
+:mod:`whole_logs.blocks` runs this engine on blocks of a large log. The results equal the per-user
 functions of :mod:`metrics.topn_metrics`, :mod:`metrics.ranked_metrics` and :mod:`metrics.ndcg`
 on every user (the tests check it).
 user (the tests check it), but run on all users together: one sort, group boundaries and
@@ -855,7 +855,7 @@ def combine(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
     --------
     >>> truth = pd.DataFrame({"user": [1, 2], "item": [5, 5]})
     >>> recs = pd.DataFrame({"user": [1, 2], "item": [5, 6], "rank": [1, 1]})
-    >>> from metrics.batch import evaluate
+    >>> from whole_logs.batch import evaluate
     >>> parts = [evaluate(recs[recs.user == u], truth[truth.user == u], 1) for u in (2, 1)]
     >>> whole = combine(parts)
     >>> whole.equals(evaluate(recs, truth, 1)), whole.attrs["users"]["evaluated"]
