@@ -3,6 +3,9 @@
 No Streamlit here: ``pages/19_Live_class.py`` draws it, tests and benchmarks drive it directly.
 :class:`Store` works on SQLite (the embedded default) and PostgreSQL through one SQLAlchemy Core
 code path.
+
+May import: :mod:`content`, :mod:`teaching` and :mod:`metrics`, SQLAlchemy and Starlette (``web/``, the
+phones' light view); never Streamlit or :mod:`ui`.
 """
 
 from classroom.codes import ALPHABET, CODE_LENGTH

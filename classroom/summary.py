@@ -21,6 +21,10 @@ class Summary:
     def share_right(self) -> float:
         return self.right / self.answered if self.answered else float("nan")
 
+    def same_as(self, my_answer: str) -> int:
+        """How many students gave ``my_answer``, the student included, counting equal numbers as one answer."""
+        return same_answers(self.counts, my_answer)
+
 
 def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
     right_answer = step.right_answer

@@ -10,4 +10,7 @@ Layout (the floor between ``ui/`` above and ``metrics/`` below; nothing here imp
 - ``catalogs``: ``python -m content.catalogs extract|update|check`` (Babel) keeps them in step.
 
 Adding a language is a new folder under ``locale/`` with one ``.po`` per domain and a glossary.
+
+May import: :mod:`teaching` and :mod:`metrics` (for the names and data of what it describes), Babel and
+markdown-it; never Streamlit or anything above it.
 """

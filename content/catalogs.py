@@ -38,8 +38,8 @@ LOCALE = i18n.LOCALE_DIR
 # Which files' sentences live in which domain: the first pattern a path matches wins.
 DOMAINS: list[tuple[str, str]] = [
     *[(path, "common") for path in (
-        "app.py", "ui/widgets.py", "ui/integer_box.py", "ui/scenario.py", "ui/input/*", "ui/lesson_link.py", "ui/state.py",
-        "ui/markup/formulas.py", "ui/markup/text.py", "ui/figures/charts.py", "ui/shared_figures.py", "ui/baseline.py",
+        "app.py", "ui/widgets.py", "ui/choice.py", "ui/integer_box.py", "ui/scenario.py", "ui/input/*", "ui/lesson_link.py", "ui/state.py",
+        "ui/markup/formulas.py", "content/text.py", "ui/figures/charts.py", "ui/shared_figures.py", "ui/baseline.py",
         "ui/chart_text.py", "content/charts.py",
         "ui/practice_mode.py", "ui/language.py", "ui/navigation.py", "content/i18n.py", "content/numbers.py",
         "content/metrics.py", "content/messages.py", "content/pages/home.py")],

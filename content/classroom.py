@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from classroom.summary import same_answers
 from content import numbers
 from content.i18n import N_, _, ngettext
 
@@ -133,7 +132,7 @@ def standing(summary, my_answer: str | None) -> str:
         return ngettext("You did not answer; {right} of {answered} student got it right.",
                         "You did not answer; {right} of {answered} students got it right.", summary.answered).format(
             right=numbers.integer(summary.right), answered=numbers.integer(summary.answered))
-    others = same_answers(summary.counts, my_answer) - 1
+    others = summary.same_as(my_answer) - 1
     return ngettext("{share}; {others} other student gave the same answer as you.",
                     "{share}; {others} other students gave the same answer as you.", others).format(
         share=right_of(summary.right, summary.answered), others=numbers.integer(others))

@@ -10,7 +10,7 @@ from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
 from ui.controllers import lessons as engine
-from ui.markup import text
+from content import text
 from ui.figures.lesson_charts import SPEEDS
 from ui.navigation import TOPIC_PAGES
 from ui.presenter import presenter_mode

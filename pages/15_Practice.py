@@ -15,7 +15,7 @@ from content.pages import practice as words
 from ui.controllers import worked_view
 from ui.figures import charts
 from ui.integer_box import integer_box
-from ui.markup import text
+from content import text
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import chart, choice, page, show_table

@@ -9,7 +9,7 @@ from content.i18n import _
 from content.pages import lens as words
 from metrics import conventions as conv
 from ui.controllers import library_lens as lens
-from ui.markup import text
+from content import text
 from ui.library_snippets import snippet
 from ui.scenario import ranking_scenario
 from ui.state import ground_truth_table, recommended_table, reset_editor

@@ -11,7 +11,7 @@ from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
 from whole_logs.synthetic import synthetic_log
 from ui.figures import batch_charts
-from ui.markup import text
+from content import text
 from ui.controllers import your_data as yd
 from ui.handoff import replace_log
 from ui.state import _put, ground_truth_table, recommended_table

@@ -12,7 +12,7 @@ from whole_logs import batch, beyond_accuracy, readers, significance
 from whole_logs.synthetic_pair import experiment
 from ui.figures import compare_charts
 from ui.handoff import COMPARE_PAIR
-from ui.markup import text
+from content import text
 from ui.integer_box import integer_box
 from ui.uploads import file_input
 from ui.widgets import MISSING, chart, choice, formula, number_box, page, pitfalls, show_table

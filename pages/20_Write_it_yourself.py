@@ -15,7 +15,7 @@ from content.i18n import _
 from content.pages import kata as words
 from content.pages import kata_tools as tool_words
 from ui import kata_editor, kata_history, kata_tryout
-from ui.markup import text
+from content import text
 from kata.judge import KINDS
 from ui.browser import browser_key
 from ui.controllers.kata_views import (breakdown, card_values, cases_table, first_failing, highlight_row,

@@ -7,7 +7,8 @@ from content.pages import topn as words
 from metrics import registry
 from metrics.topn_metrics import top_k_table, topn_counts
 from ui.figures import charts
-from ui.markup import formulas, text
+from content import text
+from ui.markup import formulas
 from ui.scenario import ranking_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 

@@ -10,7 +10,8 @@ from metrics.ranked_metrics import (
     first_hit_rank, per_user_table, reciprocal_rank_at_k, reciprocal_rank_table,
 )
 from ui.figures import charts
-from ui.markup import formulas, text
+from content import text
+from ui.markup import formulas
 from ui.scenario import ranking_scenario, users_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 

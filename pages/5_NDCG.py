@@ -10,7 +10,8 @@ from metrics import ndcg
 from metrics import seed_examples as seeds
 from metrics.registry import BY_KEY
 from ui.figures import charts
-from ui.markup import formulas, text
+from content import text
+from ui.markup import formulas
 from ui.input import tables
 from ui.scenario import ranking_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor

@@ -11,7 +11,8 @@ from content.pages import auc as words
 from metrics import classification_metrics as cls
 from metrics.registry import BY_KEY
 from ui.figures import charts
-from ui.markup import formulas, text
+from content import text
+from ui.markup import formulas
 from ui.input import tables
 from ui.widgets import chart, choice, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
 

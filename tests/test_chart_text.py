@@ -62,7 +62,7 @@ def charts_with_text(at) -> list[tuple[dict, str, str, list[list[str]]]]:
 
 
 def plain(markdown: str) -> str:
-    """Markdown escaped by ui.markup.text.markdown, as the reader sees it."""
+    """Markdown escaped by content.text.markdown, as the reader sees it."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(markdown)).replace("\u2060", "")
 
 

@@ -237,7 +237,7 @@ def test_evaluate_imports_neither_scipy_nor_the_protocol_lab_nor_an_http_client(
     probe = ("import runpy, sys\n"
              f"sys.argv = ['metrics', 'evaluate', '--recommendations', {str(folder / 'recs.csv')!r}, "
              f"'--ground-truth', {str(folder / 'truth.csv')!r}, '--quiet']\n"
-             "from metrics import cli\n"
+             "from receval import cli\n"
              "code = cli.main(sys.argv[1:])\n"
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy' or m in ('protocols.lab', "
              "'urllib.request', 'http.client')), code)\n")

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import chart_specs, run_page
-from ui.markup import text
+from content import text
 from ui.state import ground_truth_table, recommended_table, scores_table
 
 NASTY = [

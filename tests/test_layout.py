@@ -20,9 +20,10 @@ def _imports(path) -> set[str]:
     return found
 
 
-PURE = [p for folder in ("ui/figures", "ui/markup", "ui/input", "content", "metrics", "kata", "classroom", "protocols")
+PURE = [p for folder in ("ui/figures", "ui/markup", "ui/input", "content", "metrics", "teaching", "whole_logs", "receval",
+                          "kata", "classroom", "protocols")
         for p in sorted((ROOT / folder).rglob("*.py"))]
-ENGINES = [p for folder in ("metrics", "kata", "protocols") for p in sorted((ROOT / folder).rglob("*.py"))]
+ENGINES = [p for folder in ("metrics", "teaching", "whole_logs", "receval", "kata", "protocols") for p in sorted((ROOT / folder).rglob("*.py"))]
 
 
 @pytest.mark.parametrize("path", PURE, ids=[str(p.relative_to(ROOT)) for p in PURE])

@@ -11,7 +11,7 @@ from whole_logs import batch, beyond_accuracy, significance
 from content.pages import compare as words
 from whole_logs.synthetic_pair import synthetic_pair
 from tests.conftest import chart_specs, run_page
-from ui.markup import text
+from content import text
 from ui.figures.compare_charts import metric_label
 from ui.navigation import TOPIC_PAGES
 

@@ -10,7 +10,7 @@ import pytest
 from metrics import baselines
 from metrics.registry import BY_KEY
 from tests.conftest import card, chart_specs, edit, latex, plotly_array, run_page, table_with, texts
-from ui.markup import text
+from content import text
 from content.labs import PRESETS
 from ui.state import TOPIC_PAGES
 

@@ -16,7 +16,7 @@ PAGE = TOPIC_PAGES["lens"]
 
 
 def plain(shown: str) -> str:
-    """Text as a reader sees it: ui.markup.text.markdown's escapes removed."""
+    """Text as a reader sees it: content.text.markdown's escapes removed."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", shown)
 
 

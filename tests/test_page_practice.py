@@ -32,7 +32,7 @@ def answer(at, typed: str):
 
 
 def plain(shown: str) -> str:
-    """An escaped message (ui.markup.text.markdown) as the reader sees it."""
+    """An escaped message (content.text.markdown) as the reader sees it."""
     return re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
 
 
@@ -172,7 +172,7 @@ def test_a_tampered_link_opens_the_defaults_with_a_message():
 
 
 def test_what_a_tampered_link_holds_is_shown_literally():
-    from ui.markup import text
+    from content import text
 
     typed = "**bold** [x](http://e.com) $x$"
     at = run_page_with_link({"v": "1", "gain": typed})

@@ -34,7 +34,7 @@ def test_settings_not_in_the_table_are_still_bisected():
 
 def test_the_paired_t_test_and_the_power_do_not_load_scipy_stats():
     """scipy.stats takes seconds to import: the Compare page's default answer must not wait for it."""
-    code = ("import sys; import numpy as np, pandas as pd; from metrics import significance as s; "
+    code = ("import sys; import numpy as np, pandas as pd; from whole_logs import significance as s; "
             "i = pd.Index(range(50), name='user'); a = pd.DataFrame({'m': np.linspace(0, 1, 50)}, index=i); "
             "b = a + np.sin(np.arange(50))[:, None] / 9; s.compare(a, b); s.users_needed(a, b, 'm', delta=0.01); "
             "print('scipy.stats' in sys.modules)")

@@ -26,7 +26,7 @@ at = AppTest.from_file("app.py", default_timeout=120)
 at.switch_page(sys.argv[1])
 at.run()
 assert not at.exception, [e.value for e in at.exception]
-watched = ("content", "metrics", "ui", "classroom", "kata", "pandas", "scipy", "plotly", "pyarrow", "jinja2")
+watched = ("content", "metrics", "teaching", "whole_logs", "receval", "ui", "classroom", "kata", "pandas", "scipy", "plotly", "pyarrow", "jinja2")
 print(json.dumps(sorted(m for m in set(sys.modules) - before if m.split(".")[0] in watched)))
 """
 

@@ -15,9 +15,10 @@ from tests.conftest import ROOT, texts
 from ui.navigation import PAGES
 
 SOURCES = sorted({*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("ui/**/*.py"), *ROOT.glob("content/**/*.py"),
-                  *(ROOT / "metrics" / name for name in (
-                      "seed_examples.py", "registry.py", "mistakes.py", "conventions.py", "practice.py",
-                      "practice_data.py", "worked.py", "challenges.py", "cli.py"))})
+                  *(ROOT / name for name in (
+                      "metrics/seed_examples.py", "metrics/registry.py", "teaching/mistakes.py", "metrics/conventions.py",
+                      "teaching/practice.py", "teaching/practice_data.py", "teaching/worked.py", "teaching/challenges.py",
+                      "receval/cli.py"))})
 
 
 def seed_words(text: str) -> list[str]:

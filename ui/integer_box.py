@@ -16,7 +16,7 @@ from streamlit.elements.lib.form_utils import is_in_form
 
 from content import numbers
 from content.i18n import _
-from ui.markup import text
+from content import text
 
 
 def _typed_key(key: str) -> str:

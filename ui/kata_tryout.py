@@ -13,7 +13,7 @@ from kata import SandboxUnavailable, tryout
 from kata.judge import close
 from kata.problems import Problem
 from ui.controllers.kata_views import inputs_literal, show_value
-from ui.markup import text
+from content import text
 
 _RESULTS = "_kata_tryouts"
 

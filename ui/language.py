@@ -17,7 +17,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from content import i18n
 from content.i18n import _
-from ui.markup import text
+from content import text
 
 KEY = "lang"
 PICKER = "_lang_picker"

@@ -18,7 +18,7 @@ import streamlit as st
 
 from content import i18n, messages, numbers
 from content.i18n import _
-from ui.markup import text
+from content import text
 from ui.navigation import PAGES, TOPIC_PAGES
 from ui.input.scenario_link import (
     MAX_BYTES, PRACTICE_DEFAULTS, TABLES, ScenarioError, baseline_setting, baseline_table, from_json_bytes, from_query,

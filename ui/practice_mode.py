@@ -22,8 +22,9 @@ from content.i18n import _
 
 from teaching import practice
 from metrics.registry import RankingCase
+from ui.choice import choice
 from ui.input import tables
-from ui.markup import text
+from content import text
 from ui.lesson_link import collect, current_topic
 from ui.input.scenario_link import to_json_bytes
 
@@ -151,8 +152,6 @@ def gate(values: dict, group: str, k: int | None = None, labels: dict[str, str] 
         columns = st.columns([2, 2, 1], vertical_alignment="bottom")
         keys = list(values)
         with columns[0]:
-            from ui.widgets import choice  # here: ui.widgets imports this module
-
             choice(st.selectbox, _("Metric"), keys, f"_practice_{group}_metric", format_func=lambda key: (labels or {}).get(key) or _label(key, k))
         with columns[1]:
             st.text_input(_("Your value"), key=f"_practice_{group}_answer",

@@ -12,7 +12,7 @@ from content.i18n import N_, _, ngettext
 from metrics.ndcg import GAINS
 from metrics.registry import RankingCase
 from ui.input import tables
-from ui.markup import text
+from content import text
 from ui.widgets import bound, show_problems, table_editor, usable
 
 def recommended_columns() -> dict:

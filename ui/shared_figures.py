@@ -17,7 +17,7 @@ from metrics import registry
 from metrics.seed_examples import printed_vs_exact
 from metrics.topn_metrics import top_k_table
 from ui.figures import charts
-from ui.markup import text
+from content import text
 
 
 def ranking_charts(recommended: tuple, ground_truth: tuple, k: int, gain: str, ap_denominator: str,

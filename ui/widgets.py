@@ -17,7 +17,9 @@ from content.lessons.content import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, chart_text, document_language, language, lesson_link, practice_mode
-from ui.markup import formulas, text
+from content import text
+from ui.choice import as_shown, choice, not_a_choice  # noqa: F401 - choice: pages use it as widgets.choice
+from ui.markup import formulas
 from ui.input import readers_notation, tables
 from ui.navigation import PAGES, TOPIC_PAGES, grouped
 from ui.input.scenario_link import TABLES as SCENARIO_TABLES
@@ -281,77 +283,6 @@ def bound(widget: Callable, label: str, state_key: str, **kwargs):
     return shown
 
 
-def choice(widget: Callable, label: str, options, key: str, *, format_func: Callable = str,
-           on_change: Callable | None = None, args: tuple = (), index: int | None = 0, **kwargs):
-    """A selectbox or radio over ``st.session_state[key]`` that only ever holds one of ``options``.
-
-    A value it cannot show (a client state naming no option, a stored choice it never offered) is
-    replaced by the last good choice, or the default, and a note under it says so, instead of an
-    exception or a silent jump; a good choice the options no longer hold (an item deleted, a K
-    removed) quietly becomes the default, as it is no one's mistake. The callback runs only for a
-    real option. When the label of the chosen option changes (it says the item's rank, and the item
-    moved), the browser is sent the new label: it would otherwise send the old one back, which names
-    no option, on the next press.
-    """
-    options = list(options)
-    format_func = language.in_current_language(format_func)
-    good_key, label_key = f"_{key}_good", f"_{key}_label"
-    allowed = options + ([None] if index is None else [])
-    default = None if index is None or not options else options[min(index, len(options) - 1)]
-    note = None
-    if key in st.session_state and not _is_option(st.session_state[key], allowed):
-        stored, last_good = st.session_state[key], st.session_state.get(good_key)
-        if _is_option(stored, [last_good]):  # it was a choice on the last run
-            fallback = default
-        else:
-            fallback = last_good if _is_option(last_good, allowed) else default
-            shown = _("no choice") if fallback is None else text.markdown(_label_of(format_func, fallback))
-            note = _not_a_choice(stored, label, shown)
-        st.session_state[key] = fallback
-    value = st.session_state.get(key, default)
-    shown_label = _label_of(format_func, value)
-    if key not in st.session_state or st.session_state.get(label_key, shown_label) != shown_label:
-        st.session_state[key] = value  # (re)sends the choice, with its label as it reads now
-    st.session_state[label_key] = shown_label
-    if on_change is not None:  # inside a form a widget may have no callback at all
-        kwargs.update(on_change=_checked_callback, args=(key, tuple(allowed), on_change, tuple(args)))
-    picked = widget(label, options, key=key, format_func=format_func, **kwargs)
-    st.session_state[good_key] = picked
-    if note:
-        st.info(note, icon="↕️")
-    return picked
-
-
-def _not_a_choice(value, label: str, shown: str) -> str:
-    return _("{value} is not one of the choices for {label}, so it stays {shown}.").format(
-        value=text.markdown(_shown(value)), label=label, shown=shown)
-
-
-def _shown(value):
-    """A value a note quotes: a float in the reader's notation (2,5 in Turkish), anything else as it is."""
-    if isinstance(value, float) and not isinstance(value, bool):
-        return str(value).replace(".", numbers.decimal_mark())
-    return value
-
-
-def _is_option(value, options: list) -> bool:
-    return not isinstance(value, bool) and any(value is option or (not isinstance(option, bool) and value == option)
-                                               for option in options)
-
-
-def _label_of(format_func: Callable, value) -> str:
-    try:
-        return str(format_func(value)) if value is not None else ""
-    except Exception:  # noqa: BLE001 (a label for a value that is no option, only for the note)
-        return str(value)
-
-
-def _checked_callback(key: str, options: tuple, callback: Callable | None, args: tuple) -> None:
-    """Run ``callback`` only when the widget now holds one of the options it was drawn with."""
-    if callback is not None and _is_option(st.session_state.get(key), list(options)):
-        callback(*args)
-
-
 def usable(value, label: str, kwargs: dict, last_good):
     """``(value, None)`` when a widget built with ``kwargs`` can show ``value``, else the value to use and why."""
     if "options" in kwargs:
@@ -359,26 +290,26 @@ def usable(value, label: str, kwargs: dict, last_good):
         if not isinstance(value, bool) and value in options:
             return value, None
         fallback = last_good if last_good in options else options[0]
-        return fallback, _not_a_choice(value, label, text.markdown(fallback))
+        return fallback, not_a_choice(value, label, text.markdown(fallback))
     low, high = kwargs.get("min_value"), kwargs.get("max_value")
     if low is None and high is None:
         return value, None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         fallback = last_good if last_good is not None else low
         return fallback, _("{value} is not a number, so {label} stays {fallback}.").format(
-            value=text.markdown(value), label=label, fallback=text.markdown(_shown(fallback)))
+            value=text.markdown(value), label=label, fallback=text.markdown(as_shown(fallback)))
     if isinstance(low if low is not None else high, int) and not float(value).is_integer():
         fallback = last_good if last_good is not None else low
         return fallback, _("{value} is not a whole number, so {label} stays {fallback}.").format(
-            value=text.markdown(_shown(value)), label=label, fallback=text.markdown(_shown(fallback)))
+            value=text.markdown(as_shown(value)), label=label, fallback=text.markdown(as_shown(fallback)))
     value = type(low if low is not None else high)(value)  # a slider needs its bounds' type
     if high is not None and value > high:
         return type(high)(high), _("{label}: {value} is above the largest value allowed now ({high}), so it is "
-                                   "set to {high}.").format(label=label, value=text.markdown(_shown(value)),
-                                                            high=text.markdown(_shown(high)))
+                                   "set to {high}.").format(label=label, value=text.markdown(as_shown(value)),
+                                                            high=text.markdown(as_shown(high)))
     if low is not None and value < low:
         return type(low)(low), _("{label}: {value} is below {low}, so it is set to {low}.").format(
-            label=label, value=text.markdown(_shown(value)), low=text.markdown(_shown(low)))
+            label=label, value=text.markdown(as_shown(value)), low=text.markdown(as_shown(low)))
     return value, None
 
 

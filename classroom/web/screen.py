@@ -21,7 +21,7 @@ from content.i18n import _
 from content.pages import live as words
 from content.pages import live_phone
 from teaching import practice
-from ui.markup import text
+from content import text
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})
 ANSWER_SLOT = "\ue000"  # where the page puts the student's own answer (as text) in a sentence

@@ -39,7 +39,7 @@ from content.lessons import BY_KEY
 from content.pages import live as words
 from content.pages import live_phone
 from teaching import practice
-from ui.markup import text
+from content import text
 
 COOKIE = "receval_student"
 KEEPALIVE_SECONDS = 15.0

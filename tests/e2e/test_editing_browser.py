@@ -13,7 +13,7 @@ from metrics.ndcg import ndcg_at_k
 from metrics.ranked_metrics import average_precision_at_k
 from tests.e2e.conftest import SCREENSHOTS
 from ui.input import tables
-from ui.markup.text import _NO_AUTOLINK as NO_AUTOLINK
+from content.text import _NO_AUTOLINK as NO_AUTOLINK
 from tests.e2e.streamlit_page import (
     card, cell_texts, edit_cell, editor_of, open_page, screenshot, type_into_new_row,
 )

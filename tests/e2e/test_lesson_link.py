@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
-from ui.markup.text import _NO_AUTOLINK as NO_AUTOLINK
+from content.text import _NO_AUTOLINK as NO_AUTOLINK
 from tests.e2e.conftest import PROBE_SUFFIXES, SCREENSHOTS, _is_probe_404
 from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
 

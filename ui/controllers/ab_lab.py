@@ -18,7 +18,7 @@ from ui.state import ground_truth_table, recommended_table, reset_editor
 from content import numbers
 from content.i18n import _
 from content.pages import ab as words
-from ui.markup.text import markdown
+from content.text import markdown
 from ui.widgets import choice
 
 TRUTH = "ab_ground_truth"

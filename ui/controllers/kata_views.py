@@ -19,7 +19,7 @@ from kata.problems import LOG_LOSS_EPS, Problem
 from metrics import classification_metrics as cls
 from metrics import ndcg, ranked_metrics, rating_metrics, topn_metrics
 from ui.input.scenario_link import from_document
-from ui.markup import text
+from content import text
 
 HIGHLIGHT = "background-color: rgba(255, 75, 75, 0.25)"
 

@@ -26,20 +26,15 @@ from content.i18n import _
 from content.lessons import protocols as words
 from content.pages.protocols import model_name
 from protocols import evaluation, lab, presets
+from ui.controllers.lesson_view import View
 from ui.figures import lesson_charts, protocol_charts
-from ui.markup import text
+from content import text
 
 K = 10
 SAMPLED = "sampled_vs_full"
 SIDES = {"split_leak": ("leave_last_out", "global_time"), "tuned_baselines": ("untuned", "tuned")}
 NEGATIVES = lab.Protocol.parse_candidates(presets.PRESETS[SAMPLED].protocols[0].candidates)[1]
 MAX_NEGATIVES = 940  # below every user's number of unseen movies on ML-100K (at least 942): N is exact for all
-
-
-def _view(**fields):
-    from ui.controllers.lesson_views import View  # here, not above: lesson_views imports this module
-
-    return View(**fields)
 
 
 def check(scenario: dict) -> None:
@@ -157,7 +152,7 @@ def _sampled_data(values: dict, shown: tuple[str, ...]) -> pd.DataFrame:
 
 def _sampled_view(scenario: dict, figure, shown: tuple[str, ...]) -> object:
     values = sampled_values(scenario)
-    return _view(values=values, general=_general_of(values), substituted=_substituted(values), figure=figure(values),
+    return View(values=values, general=_general_of(values), substituted=_substituted(values), figure=figure(values),
                  k=K, data=_sampled_data(values, shown), data_caption=words.sampled_caption(int(values["users"])))
 
 
@@ -204,7 +199,7 @@ def sweep(step, duration: int):
     # Four models' names take up to four legend rows on a phone: room for them under the two-line title.
     figure.update_layout(separators=numbers.plotly_separators(), height=480, margin={"t": figure.layout.margin.t + 60})
     last = frames[-1]
-    return (_view(values=last, general=_general_of(last), substituted=_substituted(last), figure=figure,
+    return (View(values=last, general=_general_of(last), substituted=_substituted(last), figure=figure,
                   frames=table, k=K, data=_sampled_data(last, ("full_hit_rate", "expected_hit_rate")),
                   data_caption=words.sampled_caption(int(last["users"]))),
             _substituted(frames[0]))
@@ -286,7 +281,7 @@ def _pair_view(scenario: dict, figure) -> object:
                                  int(values[f"test_users_{first}"]), int(values[f"test_users_{second}"]),
                                  int(values[f"future_rows_{first}"]), int(values[f"train_rows_{first}"]),
                                  int(values[f"future_rows_{second}"]), int(values[f"train_rows_{second}"]))
-    return _view(values=values, general=general, substituted=substituted, figure=figure(key, values), k=K,
+    return View(values=values, general=general, substituted=substituted, figure=figure(key, values), k=K,
                  data=_pair_data(key, values), data_caption=caption)
 
 

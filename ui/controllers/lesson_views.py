@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 
 import pandas as pd
-import plotly.graph_objects as go
 
 from content import numbers
 from content.i18n import N_, _, ngettext
@@ -21,6 +19,7 @@ from metrics import classification_metrics as cls
 from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
 from ui.controllers import lesson_protocols
+from ui.controllers.lesson_view import View
 from ui.figures import charts, lesson_charts
 from ui.markup import formulas
 from ui.markup.ctr_formulas import ctr_latex
@@ -205,19 +204,6 @@ def with_control(scenario: dict, control: Control, value) -> dict:
 
 
 # --------------------------------------------------------------------------- static views
-
-
-@dataclass
-class View:
-    values: dict[str, float]
-    general: dict[str, str]
-    substituted: dict[str, str]
-    figure: go.Figure
-    frames: pd.DataFrame | None = None  # demonstrate: the values each animation frame shows
-    k: int | None = None
-    data: pd.DataFrame | None = None    # the step's data, so every number it states can be counted by hand
-    data_caption: str = ""
-    left_out: str = ""                  # who the metric leaves out, and why (empty if nobody)
 
 
 def _registry_values(case, keys) -> dict[str, float]:

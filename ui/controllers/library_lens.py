@@ -16,8 +16,8 @@ from content.i18n import _
 from content.pages import lens as words
 from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakdown
 from ui.chart_text import explain
-from ui.markup.text import latex as latex_text
-from ui.markup.text import plotly as plotly_text
+from content.text import latex as latex_text
+from content.text import plotly as plotly_text
 from ui.figures import charts
 
 

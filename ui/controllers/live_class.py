@@ -33,7 +33,7 @@ from ui.controllers import live_teacher
 from ui.controllers.live_teacher import qr_svg
 from ui.figures import live_charts
 from ui.input import tables
-from ui.markup import text
+from content import text
 from ui.widgets import chart
 
 POLL_SECONDS = 1.0

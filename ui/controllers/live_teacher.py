@@ -19,7 +19,7 @@ from classroom.web.student import join_path
 from classroom.web.teacher import CLAIM_PATH
 from content.i18n import _
 from content.pages import live_teacher as words
-from ui.markup import text
+from content import text
 
 PUBLIC_URL = "RECEVAL_PUBLIC_URL"
 

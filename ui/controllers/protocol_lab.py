@@ -18,7 +18,7 @@ from protocols.once import OncePerKey
 from ui import handoff
 from ui.controllers import your_data as yd
 from ui.figures.protocol_charts import rank_slopes
-from ui.markup.text import markdown
+from content.text import markdown
 from ui.widgets import chart
 
 SHOWN = ("ndcg@10", "hit_rate@10", "precision@10", "recall@10", "average_precision@10", "reciprocal_rank",

@@ -8,7 +8,7 @@ from content import worked as words
 from content.i18n import _
 from teaching.worked import Worked
 from ui.input import readers_notation
-from ui.markup import text
+from content import text
 
 
 def show(solution: tuple[Worked, ...], key: str) -> None:

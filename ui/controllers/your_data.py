@@ -18,7 +18,7 @@ from content.pages import your_data as words
 from content.your_data import MAX_ROWS, TRAPS
 from whole_logs import batch
 from whole_logs.readers import read_table
-from ui.markup import text
+from content import text
 
 LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",
           "average_precision": "AP", "ndcg": "NDCG", "reciprocal_rank": "RR"}

@@ -13,7 +13,7 @@ from content import metrics as metric_texts
 from content import numbers
 from content.i18n import N_, _
 from ui.chart_text import explain, reference
-from ui.markup.text import plotly as plotly_text
+from content.text import plotly as plotly_text
 from ui.figures.charts import ALERT as ACCENT
 from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, PALETTE, _layout, guide
 

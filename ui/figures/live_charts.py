@@ -9,7 +9,7 @@ from content.classroom import option_text
 from content.i18n import _
 from content.pages import live as words
 from ui.chart_text import explain
-from ui.markup import text
+from content import text
 from ui.figures.charts import HIT, MARKER, MISS, NEUTRAL, _layout, guide
 
 

@@ -13,7 +13,7 @@ from content.i18n import _
 from content.pages import protocols as words
 from ui.chart_text import explain
 from ui.figures.charts import PALETTE, _layout
-from ui.markup.text import plotly as plotly_text
+from content.text import plotly as plotly_text
 
 
 LABEL_WIDTH = 20  # characters per line of a model's name beside the chart: "Matrix factorisation" / "(ALS)"

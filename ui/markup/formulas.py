@@ -10,7 +10,7 @@ from __future__ import annotations
 from content import metrics as metric_texts
 from content import numbers
 from content.i18n import _
-from ui.markup import text as escape
+from content import text as escape
 
 
 def _decimal(written: str) -> str:
