@@ -139,7 +139,7 @@ def cache_folder() -> Path:
 
 def preset_fingerprint(key: str) -> dict:
     """Everything that decides a preset's numbers: the preset (protocols, seeds, models, metric), the data
-    file's digest, the code of protocols/ and metrics/, and the versions of Python and the libraries."""
+    file's digest, the code of protocols/, whole_logs/ and metrics/, and the versions of Python and the libraries."""
     return {"preset": repr(PRESETS[key]), "data": _file_digest(movielens.installed_ml100k_path()),
             "code": _code_digest(), "python": sys.version, "libraries": _versions()}
 
@@ -156,7 +156,7 @@ def _file_digest(path: Path) -> str:
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
     digest = hashlib.sha256()
-    for folder in (ROOT / "protocols", ROOT / "metrics"):
+    for folder in (ROOT / "protocols", ROOT / "whole_logs", ROOT / "metrics"):
         for path in sorted(folder.glob("*.py")):
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()

@@ -361,7 +361,7 @@ def test_the_class_database_is_where_the_readme_says_for_the_page_and_the_light_
 
 from content import i18n  # noqa: E402
 from content.i18n import _  # noqa: E402
-from ui.markup import text  # noqa: E402
+from content import text  # noqa: E402
 
 QUESTIONS = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
              if step.question and step.question.options]
