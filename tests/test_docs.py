@@ -12,11 +12,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-PENDING = {ROOT / "docs" / "images" / "home.png"}
-"""Files the pages link to that are not committed yet (the README's screenshot): their links are not checked until
-they are. test_pending_files_are_committed is expected to fail meanwhile, and fails the run (strict xfail) once they
-exist, so they leave this set and their links are checked again."""
-
 FENCE = re.compile(r"^\s*(```|~~~)")
 LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^()\s]+)(?:\s+\"[^\"]*\")?\)")
 CODE_SPAN = re.compile(r"(`+).*?\1")
@@ -74,8 +69,6 @@ def test_every_relative_link_points_at_an_existing_file_and_heading(page):
     for target in filter(relative, links(page)):
         path, _, anchor = target.partition("#")
         file = (page.parent / path).resolve() if path else page
-        if file in PENDING:
-            continue
         if not file.exists():
             broken.append(f"{target}: no file {file.relative_to(ROOT) if file.is_relative_to(ROOT) else file}")
         elif anchor and file.suffix == ".md" and anchor not in anchors(file.read_text()):
@@ -94,11 +87,6 @@ def test_every_docs_page_has_one_title_and_a_way_back():
 def test_the_readme_links_to_every_docs_page():
     linked = {(ROOT / target.partition("#")[0]).resolve() for target in links(ROOT / "README.md")}
     assert set(PAGES[1:]) <= linked
-
-
-@pytest.mark.xfail(strict=True, reason="the screenshot is not committed yet: once it is, remove it from PENDING")
-def test_pending_files_are_committed():
-    assert all(file.exists() for file in PENDING)
 
 
 def test_the_readme_fits_on_a_few_screens():
