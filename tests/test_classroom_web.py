@@ -574,3 +574,51 @@ def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream
     assert record.levelno == logging.ERROR and record.exc_info[0] is fault
     logged = record.getMessage()
     assert room.code in logged and f"lesson {PREDICT[1].lesson}, step {PREDICT[1].index}" in logged
+
+
+# --------------------------------------------------------------------------- a timer running out
+
+def test_a_timer_running_out_locks_every_phone_once_without_a_teacher_move(tmp_path, servers, monkeypatch):
+    """The store's clock passes the deadline and nothing else happens (no version move): every phone's stream
+    gets the locked screen; the process read the room once and built the screen once, not once per phone."""
+    clock = [1_000_000.0]
+    store = classroom.Store(f"sqlite:///{tmp_path / 'timer.db'}", clock=lambda: clock[0])
+    room = store.create_room()
+    step = PREDICT[0]
+    show(store, room, step)
+    version = store.start_timer(room.code, room.teacher_key, step.question_id, 30)
+    reads, built = [], []
+    real_current, real_build = store.current, screens.build
+    monkeypatch.setattr(store, "current", lambda code: reads.append(clock[0]) or real_current(code))
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang: built.append(now["state"])
+                        or real_build(now, dist, lang))
+    server = servers(Hub(store, poll_seconds=0.05))
+    phones = [join_live(server.url, room.code, name) for name in ("Ann", "Bob", "Cem")]
+    results = [None] * len(phones)
+    ready = threading.Barrier(len(phones) + 1)
+
+    def follow(n):
+        results[n] = read_events(phones[n], room.code, 3, act=lambda: ready.wait(10))
+
+    threads = [threading.Thread(target=follow, args=(n,)) for n in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    ready.wait(10)
+    reads.clear()  # the phones' first watches read the room (at once, maybe more than once)
+    clock[0] += 29.9  # not yet: nothing moves
+    time.sleep(0.3)  # six polls
+    assert real_current(room.code)["state"] == "open" and reads == []
+    clock[0] += 0.1  # the deadline
+    for thread in threads:
+        thread.join(15)
+    assert all(results), "a phone's stream brought nothing after the deadline (it timed out)"
+    for events in results:
+        kinds = [kind for kind, _data in events]
+        assert kinds == ["mine", "screen", "screen"], kinds
+        opened, locked = events[1][1], events[2][1]
+        assert (opened["version"], opened["question"]["state"]) == (version, "open")
+        assert (locked["version"], locked["question"]["state"]) == (version, "locked")  # the same version
+    assert len(reads) == 1 and built == ["open", "locked"]  # once for the room, not once per phone
+    refused = phones[0].post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                                 "value": step.right_answer})
+    assert refused.status_code == 409
