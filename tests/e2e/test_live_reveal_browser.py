@@ -4,6 +4,7 @@ The teacher (1280x720) starts a class with the first lesson, goes to its choice 
 the console's own buttons; three phones (390 px, each its own browser) join through the console's join link
 and follow the event stream. One chooses an explained wrong option, one the right one, one answers nothing.
 The teacher's page is reloaded between the answers and the reveal: the phones' streams do not depend on it.
+Before the reveal the teacher starts a 5 s timer: the phones count it down and lock by themselves at zero.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from playwright.sync_api import Page, expect
 from classroom.steps import live_step
 from content.lessons import LESSONS
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import screenshot
+from tests.e2e.streamlit_page import screenshot, wait_until_idle
 from tests.e2e.test_live_class_browser import FOLLOW, RECALL_QUESTION, tabs
 from tests.e2e.test_live_teacher_browser import start
 
@@ -64,6 +65,21 @@ def test_after_a_teacher_reload_the_reveal_gives_each_phone_its_own_verdict(clas
         expect(teacher.get_by_test_id("live-code")).to_have_text(code)
         expect(steps).to_have_value(re.compile(r"^3\. "))
         expect(teacher.get_by_text(RECALL_QUESTION)).to_be_visible()
+
+        # The console's shortest timer: every phone counts it down, and at zero shows the answers locked
+        # though the teacher did nothing (the room's version does not move when a timer runs out).
+        seconds = teacher.get_by_role("spinbutton", name="Seconds to answer")
+        seconds.fill("5")
+        seconds.press("Enter")
+        wait_until_idle(teacher)
+        teacher.get_by_role("button", name="⏱ Start the timer").click()
+        for phone in (wrong, right, silent):
+            expect(phone.get_by_role("timer")).to_have_text(re.compile(r"^⏱ Answers lock in 0:0[1-5]\.$"),
+                                                            timeout=FOLLOW)
+        for phone, locked in ((wrong, f"Yours: '{WRONG.label}'."), (right, f"Yours: '{RIGHT.label}'."),
+                              (silent, "You did not answer.")):
+            expect(phone.get_by_text(f"The teacher locked the answers. {locked}")).to_be_visible(timeout=FOLLOW)
+            expect(phone.get_by_role("radio")).to_have_count(0)
         teacher.get_by_role("button", name="👁 Reveal").click()
 
         verdict = f"Not quite. {WRONG.explanation} The answer is {RIGHT.label}."
@@ -79,7 +95,6 @@ def test_after_a_teacher_reload_the_reveal_gives_each_phone_its_own_verdict(clas
         expect(silent.locator("li.mine")).to_have_count(0)
         for phone in (wrong, right, silent):
             assert phone.evaluate("window.sameDocument") is True, "a phone reloaded to get the reveal"
-            expect(phone.get_by_role("radio")).to_have_count(0)  # the answers are closed
             assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways
         chart = teacher.locator(".js-plotly-plot").filter(has_text="How the class answered")
         expect(chart).to_be_visible(timeout=FOLLOW)
