@@ -574,3 +574,60 @@ def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream
     assert record.levelno == logging.ERROR and record.exc_info[0] is fault
     logged = record.getMessage()
     assert room.code in logged and f"lesson {PREDICT[1].lesson}, step {PREDICT[1].index}" in logged
+
+
+# --------------------------------------------------------------------------- a timer running out
+
+def test_a_timer_running_out_locks_every_phone_once_without_a_teacher_move(tmp_path, servers, monkeypatch):
+    """The store's clock passes the deadline and nothing else happens (no version move): every phone's stream
+    gets the locked screen; the process read the room once and built the screen once, not once per phone.
+    Each phone was told, with its open screen, the seconds left when it was sent (its script counts them down)."""
+    clock = [1_000_000.0]
+    store = classroom.Store(f"sqlite:///{tmp_path / 'timer.db'}", clock=lambda: clock[0])
+    room = store.create_room()
+    step = PREDICT[0]
+    show(store, room, step)
+    version = store.start_timer(room.code, room.teacher_key, step.question_id, 30)
+    clock[0] += 10  # the phones open the class 10 s into the timer
+    reads, built = [], []
+    real_current, real_build = store.current, screens.build
+    monkeypatch.setattr(store, "current", lambda code: reads.append(clock[0]) or real_current(code))
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang: built.append(now["state"])
+                        or real_build(now, dist, lang))
+    server = servers(Hub(store, poll_seconds=0.05))
+    phones = [join_live(server.url, room.code, name) for name in ("Ann", "Bob", "Cem")]
+    results = [None] * len(phones)
+    ready = threading.Barrier(len(phones) + 1)
+
+    def follow(n):
+        results[n] = read_events(phones[n], room.code, 4, act=lambda: ready.wait(10))
+
+    threads = [threading.Thread(target=follow, args=(n,)) for n in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    ready.wait(10)
+    reads.clear()  # the phones' first watches read the room (at once, maybe more than once)
+    clock[0] += 19.9  # not yet: nothing moves
+    time.sleep(0.3)  # six polls
+    assert real_current(room.code)["state"] == "open" and reads == []
+    clock[0] += 0.1  # the deadline
+    for thread in threads:
+        thread.join(15)
+    assert all(results), "a phone's stream timed out before all its events came"
+    for events in results:
+        kinds = [kind for kind, _data in events]
+        assert kinds == ["mine", "screen", "timer", "screen"], kinds
+        opened, timer, locked = events[1][1], events[2][1], events[3][1]
+        assert timer == {"version": version, "question_id": step.question_id, "seconds_left": 20.0}
+        assert (opened["version"], opened["question"]["state"]) == (version, "open")
+        assert (locked["version"], locked["question"]["state"]) == (version, "locked")  # the same version
+    assert len(reads) == 1 and built == ["open", "locked"]  # once for the room, not once per phone
+    refused = phones[0].post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                                 "value": step.right_answer})
+    assert refused.status_code == 409
+
+
+def test_the_phones_script_is_told_the_timer_sentence_with_a_slot_for_the_time_in_each_language():
+    for language, sentence in (("en", "⏱ Answers lock in {}."), ("tr", "⏱ Cevaplar {} sonra kilitlenecek."),
+                               ("zh", "⏱ 答案将在 {} 后锁定。")):
+        assert screens.phrases(language)["timer"] == sentence.format(screens.ANSWER_SLOT)

@@ -4,6 +4,8 @@ Every app process polls the versions of the rooms its phones watch in ONE query 
 ``POLL_SECONDS`` (not one per phone), so a class split over several processes behind nginx moves
 together through the database. When a room's version moves, the process reads the room once and
 builds each language's screen once (:mod:`classroom.web.screen`), however many phones wait for it.
+A timer running out locks a question without moving the version: a room whose open question's deadline
+has passed (the store's clock, checked once per room per poll, no query) is read again as if it moved.
 A screen that fails to build is logged here, with the room and its step; the phones keep their last one.
 """
 
@@ -40,6 +42,11 @@ class Feed:
         self.now, self.screens = now, {}
         woken, self.changed = self.changed, asyncio.Event()
         woken.set()
+
+
+def ran_out(now: dict, at: float) -> bool:
+    """Whether the timer of the room's open question (``Store.current``'s deadline) has run out at ``at``."""
+    return now["deadline"] is not None and now["deadline"] <= at
 
 
 class Hub:
@@ -108,9 +115,11 @@ class Hub:
                 versions = await run_in_threadpool(self._versions, watched)
             except Exception:  # noqa: BLE001 - a database hiccup: the phones keep their screen, try again
                 continue
+            at = self.store.clock()
             for code in watched:
                 feed = self.feeds.get(code)
-                if feed is None or feed.now is None or versions.get(code) == feed.now["version"]:
+                if feed is None or feed.now is None or (versions.get(code) == feed.now["version"]
+                                                        and not ran_out(feed.now, at)):
                     continue
                 try:
                     now = await run_in_threadpool(self.store.current, code)

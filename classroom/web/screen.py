@@ -24,7 +24,7 @@ from teaching import practice
 from content import text
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})
-ANSWER_SLOT = "\ue000"  # where the page puts the student's own answer (as text) in a sentence
+ANSWER_SLOT = "\ue000"  # where the page puts text of its own in a sentence: the student's answer, the time left
 
 
 def html(markdown: str) -> str:
@@ -36,7 +36,7 @@ def inline(markdown: str) -> str:
 
 
 def phrases(language: str) -> dict[str, str]:
-    """The page's own sentences (HTML) for its script: connection, confirmation, closed answers."""
+    """The page's own sentences (HTML) for its script: connection, confirmation, closed answers, the timer."""
     with i18n.speaking(language):
         return {"connecting": inline(_(live_phone.CONNECTING)), "reconnecting": inline(_(live_phone.RECONNECTING)),
                 "not_sent": inline(_(live_phone.NOT_SENT)), "send": inline(_(words.SEND)),
@@ -45,7 +45,8 @@ def phrases(language: str) -> dict[str, str]:
                 "locked_yours": inline(words.locked_yours(ANSWER_SLOT)),
                 "locked_none": inline(words.locked_yours(None)),
                 "closed_locked": inline(class_texts.answers_closed("locked")),
-                "closed_revealed": inline(class_texts.answers_closed("revealed"))}
+                "closed_revealed": inline(class_texts.answers_closed("revealed")),
+                "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT))}
 
 
 def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str) -> dict:

@@ -3,7 +3,8 @@
     GET  /class/{code}          the join form, or the class once this browser joined
     POST /class/{code}/join     join with a nickname (the store's rules); sets the student's cookie
     GET  /class/{code}/events   the class's screens as they change (``event: screen``), for a joined student;
-                                ``event: notice`` when a screen could not be built (the phone keeps its last)
+                                ``event: notice`` when a screen could not be built (the phone keeps its last);
+                                ``event: timer`` after a screen whose question has a timer running
     POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
 
 A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
@@ -152,6 +153,8 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                         yield _notice_event(now["version"], language)
                     else:
                         yield b"event: screen\ndata: " + built + b"\n\n"
+                        if now["deadline"] is not None:
+                            yield _timer_event(now, hub.store.clock())
                     while not changed.is_set():
                         try:
                             await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
@@ -200,6 +203,15 @@ def _notice_event(version: int, language: str) -> bytes:
     detail of the error; its last screen stays until the next one."""
     notice = {"version": version, "notice": _in(language, live_phone.SCREEN_FAILED)}
     return f"event: notice\ndata: {json.dumps(notice, ensure_ascii=False)}\n\n".encode()
+
+
+def _timer_event(now: dict, at: float) -> bytes:
+    """The seconds left on the question's timer, counted when this phone is sent it: the screen is shared
+    (built once per version) and a phone's clock is not the server's, so the phone counts down from here
+    and closes its answer form itself when they are gone (the hub's next poll sends the locked screen)."""
+    timer = {"version": now["version"], "question_id": now["question_id"],
+             "seconds_left": round(max(now["deadline"] - at, 0.0), 3)}
+    return f"event: timer\ndata: {json.dumps(timer)}\n\n".encode()
 
 
 # --------------------------------------------------------------------------- the store's calls, in a thread

@@ -12,3 +12,5 @@ SCREEN_FAILED = N_("This screen could not be updated. Follow the teacher's scree
 CHART_ON_PROJECTOR = N_("This step's chart is on the teacher's screen.")
 RECOMMENDED_LIST = N_("The recommended list, best first (relevant items marked with their grade):")
 NOT_SENT = N_("Your answer could not be sent: check your connection, then send it again.")
+# The countdown under a timed question, on the phone; {time} is minutes:seconds ("0:25"), counted by the phone.
+TIMER = N_("⏱ Answers lock in {time}.")

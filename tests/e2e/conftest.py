@@ -46,15 +46,15 @@ def _free_port() -> int:
 
 
 class Server:
-    """``streamlit run app.py`` on a free loopback port, output to a log file."""
+    """``streamlit run app.py`` on a free loopback port, output to a log file; ``env``: variables for it alone."""
 
-    def __init__(self, name: str, *extra_args: str):
+    def __init__(self, name: str, *extra_args: str, env: dict[str, str] | None = None):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.log_path = ARTIFACTS / f"streamlit-{name}.log"
         self._log = self.log_path.open("w")
-        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
         self.process = subprocess.Popen(  # noqa: S603
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true",
@@ -96,6 +96,18 @@ def server() -> Iterator[Server]:
 def dark_server() -> Iterator[Server]:
     """A server whose theme is Streamlit's dark one, as a user who picked it in the settings sees it."""
     running = Server("dark", "--theme.base", "dark")
+    try:
+        running.wait_healthy()
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def class_server(tmp_path_factory) -> Iterator[Server]:
+    """The app as its st.App entry serves it (the teacher's routes, the phones' light view), with its own data
+    folder: the live class's tests share one per worker, and their classes stay out of the checkout's."""
+    running = Server("live-class", env={"RECEVAL_DATA_DIR": str(tmp_path_factory.mktemp("live"))})
     try:
         running.wait_healthy()
         yield running

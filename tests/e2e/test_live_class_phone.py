@@ -172,3 +172,37 @@ def test_a_screen_the_server_could_not_build_leaves_the_last_one_on_the_phone_wi
             expect(phone.get_by_role("status").filter(has_text="sona erdi")).to_be_visible(timeout=FOLLOW)
     finally:
         server.stop()
+
+
+def test_a_phone_counts_a_timer_down_and_closes_its_answers_itself_at_zero(browser, tmp_path):
+    """The light view in this process on a store whose clock stands still 3 s before the deadline: the server
+    never locks the question, so the form that closes is closed by the phone's own script, on time."""
+    from classroom.web.hub import Hub
+    from tests.test_classroom_web import LiveServer
+
+    clock = [1_000_000.0]
+    store = classroom.Store(f"sqlite:///{tmp_path / 'live.db'}", clock=lambda: clock[0])
+    room = store.create_room()
+    show(store, room, RECALL)
+    store.start_timer(room.code, room.teacher_key, RECALL.question_id, 60)
+    clock[0] += 57
+    server = LiveServer(Hub(store, poll_seconds=0.05))
+    try:
+        with tabs(browser, [(390, 844)]) as (phone,):
+            phone.goto(f"{server.url}/class/{room.code}")
+            phone.get_by_label("Nickname (leave empty to stay anonymous)").fill("Ann")
+            phone.get_by_role("button", name="Join").click()
+            expect(phone.get_by_role("timer")).to_have_text(re.compile(r"^⏱ Answers lock in 0:0[1-3]\.$"),
+                                                            timeout=FOLLOW)
+            phone.get_by_role("radio", name="0.75").check()
+            expect(phone.get_by_role("status").filter(has_text="Your answer '0.75' is in")).to_be_visible()
+            expect(phone.get_by_role("timer")).to_be_visible()  # drawn again with the confirmation
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-timer.png"), full_page=True)
+            expect(phone.get_by_text("The teacher locked the answers. Yours: '0.75'.")).to_be_visible(timeout=FOLLOW)
+            expect(phone.get_by_role("radio")).to_have_count(0)
+            expect(phone.get_by_role("timer")).to_have_count(0)
+            assert store.current(room.code)["state"] == "open"  # the server's clock has not got there
+            _accessible(phone)
+    finally:
+        server.stop()

@@ -4,36 +4,15 @@ at localhost gives is the machine's network address; the projector's screen hold
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 from streamlit import net_util
 
-from tests.e2e.conftest import SCREENSHOTS, Server
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import code_scrolling_sideways, screenshot, wait_until_idle
 from tests.e2e.test_accessibility_browser import violations
 from tests.e2e.test_live_class_browser import FOLLOW, RECALL_QUESTION, tabs
-
-
-@pytest.fixture(scope="module")
-def class_server(tmp_path_factory) -> Iterator[Server]:
-    """The app as its st.App entry serves it: the teacher's routes and device cookie mounted."""
-    import os
-
-    data = tmp_path_factory.mktemp("live")
-    old = os.environ.get("RECEVAL_DATA_DIR")
-    os.environ["RECEVAL_DATA_DIR"] = str(data)
-    running = Server("live-teacher")
-    try:
-        running.wait_healthy()
-        yield running
-    finally:
-        running.stop()
-        if old is None:
-            os.environ.pop("RECEVAL_DATA_DIR", None)
-        else:
-            os.environ["RECEVAL_DATA_DIR"] = old
 
 
 def start(teacher, url: str) -> str:

@@ -9,6 +9,8 @@
   const mine = {};          // question id -> this student's answer, as sent
   let shown = null;         // the screen on display
   let note = null;          // {question, html, value}: the last confirmation or refusal
+  let timer = null;         // {question, version, ends}: the timer of the question on display (ends: performance.now())
+  let ticking = null;       // the countdown's interval
 
   function el(tag, attrs, htmlText) {
     const node = document.createElement(tag);
@@ -17,13 +19,13 @@
     return node;
   }
 
-  // A server sentence with the student's answer put in its slot as text (never as HTML).
-  function withAnswer(tag, template, value) {
-    const node = el(tag);
+  // A server sentence with the student's answer (quoted) or another text put in its slot as text (never as HTML).
+  function withAnswer(tag, template, value, attrs, quote = "'") {
+    const node = el(tag, attrs);
     const parts = template.split(config.slot);
     parts.forEach((part, i) => {
       node.insertAdjacentHTML("beforeend", part);
-      if (i < parts.length - 1) node.append("'" + value + "'");
+      if (i < parts.length - 1) node.append(quote + value + quote);
     });
     return node;
   }
@@ -51,8 +53,10 @@
     const box = el("section", {"aria-labelledby": "prompt"});
     box.append(el("p", {id: "prompt"}, "<strong>" + q.prompt + "</strong>"));
     const answer = mine[q.id];
-    if (q.state === "open") box.append(q.options ? choices(q, answer) : numberForm(q, answer));
-    else if (q.state === "locked") {
+    if (q.state === "open") {
+      box.append(q.options ? choices(q, answer) : numberForm(q, answer));
+      if (timer && timer.question === q.id) box.append(countdown());
+    } else if (q.state === "locked") {
       box.append(answer === undefined ? el("p", {}, phrases.locked_none) : withAnswer("p", phrases.locked_yours, answer));
     } else box.append(reveal(q.reveal, answer));
     const said = el("p", {role: "status", id: "answer-note"});
@@ -108,6 +112,34 @@
     return box;
   }
 
+  // The timer: the server says how many seconds are left when it sends the screen; the phone counts them
+  // down and closes the answers itself at zero, as the server does (its locked screen follows).
+  function countdown() {
+    const seconds = Math.max(0, Math.ceil((timer.ends - performance.now()) / 1000));
+    const time = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+    return withAnswer("p", phrases.timer, time, {role: "timer", id: "timer"}, "");
+  }
+
+  function tick() {
+    const q = shown && shown.question;
+    if (!timer || !q || q.id !== timer.question || q.state !== "open" || shown.version !== timer.version) {
+      stopTimer();
+    } else if (performance.now() >= timer.ends) {
+      stopTimer();
+      shown = Object.assign({}, shown, {question: Object.assign({}, q, {state: "locked"})});
+      draw(shown, false);
+    } else {
+      const old = document.getElementById("timer");
+      if (old) old.replaceWith(countdown());
+    }
+  }
+
+  function stopTimer() {
+    if (ticking !== null) clearInterval(ticking);
+    ticking = null;
+    timer = null;
+  }
+
   async function send(questionId, value) {
     try {
       const response = await fetch(config.answer, {method: "POST", headers: {"Content-Type": "application/json"},
@@ -133,10 +165,21 @@
     const screen = JSON.parse(event.data);
     const moved = !shown || shown.title !== screen.title || (shown.question || {}).id !== (screen.question || {}).id;
     if (moved) note = null;
+    stopTimer();  // a timer still running comes again after its screen
     shown = screen;
     setStatus("");
     draw(screen, moved);
     document.body.dataset.version = String(screen.version);
+  });
+  events.addEventListener("timer", (event) => {
+    const running = JSON.parse(event.data);
+    if (!shown || shown.version !== running.version) return;
+    stopTimer();
+    timer = {question: running.question_id, version: running.version,
+             ends: performance.now() + running.seconds_left * 1000};
+    ticking = setInterval(tick, 250);
+    draw(shown, false);
+    tick();
   });
   // The server could not build the class's new screen: say so, and keep the last one until the next arrives.
   events.addEventListener("notice", (event) => setStatus(JSON.parse(event.data).notice));
