@@ -37,6 +37,7 @@ from ui.markup import text
 from ui.widgets import chart
 
 POLL_SECONDS = 1.0
+COUNT_SECONDS = 0.5  # the Answered card while answers come in: the last one shows within about a second
 PLAYGROUND_CHOICE = "__playground__"
 DEFAULT_PLAYGROUND_METRIC = "ndcg_at_k"
 # No Plotly toolbar on a class's screens: on a 390 px phone it covers the chart's right edge, and
@@ -584,9 +585,9 @@ def _ask(code: str, key: str, lesson: str) -> None:
 
 
 def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str, controls: bool = True) -> None:
-    """Answers so far (refreshed every second), lock, reveal, reset, the timer; the reveal's summary beside them
+    """Answers so far (refreshed every half second while open, else every second), lock, reveal, reset, the timer; the reveal's summary beside them
     and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
-    @st.fragment(run_every=POLL_SECONDS)
+    @st.fragment(run_every=COUNT_SECONDS if state == "open" else POLL_SECONDS)
     def counts() -> None:
         try:
             counted = store().pulse(code, key, question_id)  # removed students are not counted
