@@ -264,7 +264,7 @@ class Store:
                     limit: int = ROSTER_PAGE) -> tuple[pd.DataFrame, int]:
         """One page of :meth:`roster` (``limit`` students from ``offset``, in the order they joined) and how many
         students match: ``search`` finds a nickname by any part of it, compared as :func:`codes.nickname_key`
-        compares names ("ann" finds "ANN" and "Ａｎｎ"). The console of a class of 1,000 reads one page, not 1,000 rows."""
+        compares names ("ann" finds "ANN" and "Ａｎｎ"). A console of 1,000 students reads a page, not 1,000 rows."""
         typed = str(search or "").strip()[:codes.MAX_NICKNAME * 4]
 
         def work(connection):

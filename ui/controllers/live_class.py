@@ -585,8 +585,8 @@ def _ask(code: str, key: str, lesson: str) -> None:
 
 
 def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str, controls: bool = True) -> None:
-    """Answers so far (refreshed every half second while open, else every second), lock, reveal, reset, the timer; the reveal's summary beside them
-    and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
+    """Answers so far (refreshed every half second while open, else every second), lock, reveal, reset, the
+    timer; the reveal's summary beside them and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
     @st.fragment(run_every=COUNT_SECONDS if state == "open" else POLL_SECONDS)
     def counts() -> None:
         try:
