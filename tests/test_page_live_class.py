@@ -523,3 +523,20 @@ def test_who_answered_lists_the_first_names_and_counts_the_rest(monkeypatch):
     at, code, key = _class_of(5)
     who = next(e for e in at.expander if e.label == "Who answered")
     assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, 3 more after them"]
+
+
+def test_who_answered_is_read_again_only_when_an_answer_or_a_name_changed():
+    at, code, key = _class_of(3)
+
+    def reads_names(statements: list[str]) -> bool:
+        return any("order by live_answers.answered_at" in s.lower() for s in statements)
+    assert not reads_names(_statements_of_a_rerun(at))  # nothing changed: the list drawn last time
+    late = live_class.store().join(code, "Late Lee")
+    live_class.store().answer(code, late, "topn:2", "0.3")
+    assert reads_names(_statements_of_a_rerun(at))
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, Student 0002, Late Lee"]
+    live_class.store().hide(code, key, late)
+    assert reads_names(_statements_of_a_rerun(at))
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, Student 0002, 1 hidden name"]
