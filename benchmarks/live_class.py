@@ -1,13 +1,25 @@
-"""A live class under load at the protocol level: one teacher, N phones on the light view, 5 questions.
+"""A live class under load: one teacher, N phones on the light view.
 
 Run from the project root:
 
-    python benchmarks/live_class.py --students 300 --runs 3                   # one process, SQLite
+    python benchmarks/live_class.py --teacher console --students 300 --runs 3 # the teacher in Chromium
+    python benchmarks/live_class.py --students 300 --runs 3                   # the teacher as Store calls
     python benchmarks/live_class.py --students 1000 --apps 4 --postgres       # four behind nginx, PostgreSQL
     python benchmarks/live_class.py --port 8501 --students 100                # a server already running
                                                                               # (its database: --database)
 
-Each student is what a phone's browser does on ``/class/{code}`` (``classroom/web/student.py``): one
+``--teacher console`` is the real path, what the README's table reports: the teacher is Chromium
+(Playwright, 1280x720) on the Live class page, pressing its own Start, Next, Lock, Reveal and Back as a
+teacher does, through the first lesson; every phone joins through the join route (``POST
+/class/CODE/join``) from an address of its own (127.0.x.y: Linux routes all of 127.0.0.0/8 to
+loopback, and the join limits count per address) and follows the real event stream. Measured: each
+button's click to its change committed in the database; Next (and Back, Lock) to each phone's screen;
+Reveal to each phone's reveal; the last answer to the console's "N of N" on screen; the server's CPU
+while the class sits on a question with the console open; and that the reveal every phone received
+counts exactly the answers the server confirmed (none lost, none counted twice).
+
+``--teacher store`` (the default) measures the light view alone, at the protocol level:
+each student is what a phone's browser does on ``/class/{code}`` (``classroom/web/student.py``): one
 server-sent-events stream held open, and an answer POSTed as JSON with its own cookie. Students join
 through the Store (the join route's limits are the tests' business, and 300 joins from one address
 would meet them). The teacher moves the class with ``Store.set_step`` (what Next does) to each of 5
@@ -23,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import urllib.parse
 import json
 import os
 import random
@@ -52,6 +65,7 @@ from deploy import postgres  # noqa: E402
 from deploy.serve import AppProcess, Layout  # noqa: E402
 
 HOST = "127.0.0.1"
+CHROMIUM = "/usr/bin/chromium"
 
 
 def questions(count: int = 5) -> list:
@@ -70,20 +84,54 @@ class Result:
     doubled: int = 0
     idle_cpu: float | None = None
     connect_s: float = float("nan")
+    committed: list[float] = field(default_factory=list)   # a console button's click -> its change in the database
+    revealed: list[float] = field(default_factory=list)    # Reveal -> a phone's reveal
+    console_count: list[float] = field(default_factory=list)  # the last answer -> "N of N" on the console
+    reveal_differs: int = 0   # phones whose reveal did not count exactly the answers sent
+    clicks: list[tuple[str, float]] = field(default_factory=list)  # (button, click -> committed), in order
 
 
 class Phone:
     """One student's browser: its event stream, the screens it got and when."""
 
-    def __init__(self, port: int, code: str, student_id: str):
+    def __init__(self, port: int, code: str, student_id: str = "", local: str | None = None):
         self.port, self.code, self.cookie = port, code, f"{COOKIE}={student_id}"
+        self.local = (local, 0) if local else None  # the phone's own address
         self.arrived: dict[str, float] = {}  # question id -> when its screen first arrived
+        self.screens: list[tuple[int, float, dict]] = []  # (version, when it arrived, screen), in order
+        self.newest = self.newest_revealed = 0  # the versions of the last screen, and of the last revealed one
         self.task: asyncio.Task | None = None
         self.problem: str | None = None
+        self.joined = bool(student_id)
+
+    async def join(self, nickname: str, timeout: float) -> None:
+        """What the join form does: POST the nickname, keep the student cookie of the 303's Set-Cookie."""
+        body = urllib.parse.urlencode({"nickname": nickname}).encode()
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, self.port, local_addr=self.local),
+                                                timeout)
+        try:
+            writer.write(f"POST /class/{self.code}/join?lang=en HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+                         f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+                         "Connection: close\r\n\r\n".encode() + body)
+            await writer.drain()
+            head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)).decode(errors="replace")
+        finally:
+            writer.close()
+        found = re.search(rf"(?im)^set-cookie: {COOKIE}=([^;\r\n]+)", head)
+        if " 303 " not in head.split("\r\n", 1)[0] or not found:
+            raise RuntimeError(f"join refused: {head.splitlines()[0] if head else 'no answer'}")
+        self.cookie, self.joined = f"{COOKIE}={found.group(1)}", True
+
+    def after(self, version: int, revealed: bool = False) -> tuple[float, dict] | None:
+        """When the first screen newer than ``version`` arrived (with the question revealed, if asked), and it."""
+        for number, when, screen in self.screens:
+            if number > version and (not revealed or (screen.get("question") or {}).get("state") == "revealed"):
+                return when, screen
+        return None
 
     async def follow(self, connected: asyncio.Event) -> None:
         try:
-            reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 22)
+            reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 22, local_addr=self.local)
             writer.write(f"GET /class/{self.code}/events HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                          f"Cookie: {self.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
             await writer.drain()
@@ -121,13 +169,18 @@ class Phone:
         if not event.startswith(b"event: screen\n"):
             return
         screen = json.loads(event.split(b"data: ", 1)[1])
+        self.screens.append((screen.get("version", 0), time.perf_counter(), screen))
+        self.newest = max(self.newest, screen.get("version", 0))
+        if (screen.get("question") or {}).get("state") == "revealed":
+            self.newest_revealed = max(self.newest_revealed, screen.get("version", 0))
         question = (screen.get("question") or {}).get("id")
         if question and question not in self.arrived:
             self.arrived[question] = time.perf_counter()
 
     async def answer(self, question_id: str, value: str, timeout: float) -> int:
         body = json.dumps({"question_id": question_id, "value": value}).encode()
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, self.port), timeout)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, self.port, local_addr=self.local),
+                                                timeout)
         try:
             writer.write(f"POST /class/{self.code}/answer HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                          f"Cookie: {self.cookie}\r\nContent-Type: application/json\r\n"
@@ -238,6 +291,293 @@ async def one_step(store, room, step, phones: list[Phone], rng: random.Random, r
         result.doubled += max(0, tally.get(label, 0) - confirmed[label] - unsure[label])
 
 
+# --------------------------------------------------------------------------- the teacher in a browser
+
+def phone_address(number: int) -> str:
+    """Phone ``number``'s own loopback address: 127.0.1.1, 127.0.1.2, ... (never 127.0.0.x, the machine's own)."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
+class Console:
+    """The teacher's Chromium on the Live class page, and the database the benchmark reads to time commits."""
+
+    def __init__(self, page, engine, timeout: float):
+        self.page, self.engine, self.timeout = page, engine, timeout
+        self.code = ""
+
+    async def start(self, port: int) -> str:
+        await self.page.goto(f"http://{HOST}:{port}/Live_class", timeout=self.timeout * 1000)
+        await self.page.locator(".st-key-live_start button").click(timeout=self.timeout * 1000)
+        found = self.page.get_by_test_id("live-code")
+        await found.wait_for(timeout=self.timeout * 1000)
+        self.code = (await found.inner_text()).strip()
+        return self.code
+
+    def version(self) -> int:
+        from sqlalchemy import select
+
+        from classroom.schema import rooms
+        with self.engine.connect() as connection:
+            return connection.execute(select(rooms.c.version).where(rooms.c.code == self.code)).scalar_one()
+
+    def _committed_after(self, before: int, deadline: float) -> float | None:
+        while time.perf_counter() < deadline:
+            if self.version() > before:
+                return time.perf_counter()
+            time.sleep(0.005)
+        return None
+
+    async def press(self, key: str, result: Result) -> tuple[int, float] | None:
+        """Click the console's button ``key`` as a teacher does; (the version before, when clicked), the
+        commit timed into ``result.committed``; None (an error counted) when it never committed."""
+        before = await asyncio.to_thread(self.version)
+        button = self.page.locator(f".st-key-{key} button")
+        try:
+            await button.hover(timeout=self.timeout * 1000)  # the pointer is on the button: timed from the click
+            clicked = time.perf_counter()
+            await button.click(timeout=self.timeout * 1000)
+        except Exception as problem:  # noqa: BLE001 - counted, never raised
+            result.errors.append(f"console: {key} not pressed: {type(problem).__name__}: {str(problem)[:120]}")
+            return None
+        committed = await asyncio.to_thread(self._committed_after, before, clicked + self.timeout)
+        if committed is None:
+            result.errors.append(f"console: {key} not committed within {self.timeout:.0f} s")
+            return None
+        result.committed.append(committed - clicked)
+        result.clicks.append((key.removeprefix("live_"), committed - clicked))
+        return before, clicked
+
+    async def shows_count(self, answered: int, joined: int, since: float, result: Result) -> None:
+        """Wait for the console's Answered card to read "answered of joined"; time it from ``since``."""
+        from content import numbers
+        text = f"{numbers.integer(answered)} of {numbers.integer(joined)}"
+        card = self.page.get_by_test_id("stMetricValue").filter(has_text=re.compile(rf"^\s*{re.escape(text)}\s*$"))
+        try:
+            await card.first.wait_for(timeout=self.timeout * 1000)
+        except Exception:  # noqa: BLE001 - counted, never raised
+            result.errors.append(f"console: never showed {text!r} within {self.timeout:.0f} s")
+            return
+        result.console_count.append(time.perf_counter() - since)
+
+
+async def phones_after(phones: list[Phone], before: int, clicked: float, timeout: float, result: Result,
+                       times: list[float], what: str, revealed: bool = False) -> None:
+    """Wait until every phone holds a screen newer than ``before``; each one's delay from the click into ``times``."""
+    deadline = clicked + timeout
+    waiting = phones
+    while waiting and time.perf_counter() < deadline:  # cheap each round: 1,000 phones share the cores with the server
+        waiting = [p for p in waiting if (p.newest_revealed if revealed else p.newest) <= before and not p.task.done()]
+        if waiting:
+            await asyncio.sleep(0.05)
+    for phone in phones:
+        got = phone.after(before, revealed)
+        if got is not None:
+            times.append(got[0] - clicked)
+    if waiting:
+        result.errors.append(f"{len(waiting)} phones did not get the {what} within {timeout:.0f} s")
+
+
+def answers_in_database(engine, code: str, question_id: str) -> Counter:
+    from sqlalchemy import func, select
+
+    from classroom.schema import answers
+    with engine.connect() as connection:
+        return Counter(dict(connection.execute(select(answers.c.value, func.count()).where(
+            answers.c.room == code, answers.c.question_id == question_id).group_by(answers.c.value)).all()))
+
+
+async def console_class(port: int, url: str, students: int, seed: int, idle: float, pids: list[int],
+                        timeout: float) -> Result:
+    """One class with the teacher in Chromium, through the first lesson (see the module's docstring)."""
+    from playwright.async_api import async_playwright
+
+    from classroom.engine import make_engine
+
+    result, rng = Result(), random.Random(seed)
+    engine = make_engine(url)
+    phones: list[Phone] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 720})
+            console = Console(page, engine, timeout)
+            try:
+                code = await console.start(port)
+            except Exception as problem:  # noqa: BLE001 - counted, never raised
+                result.errors.append(f"console: no class started: {type(problem).__name__}: {str(problem)[:160]}")
+                return result
+            phones = [Phone(port, code, local=phone_address(n)) for n in range(students)]
+            began = time.perf_counter()
+            for start in range(0, students, 50):  # a class joins over a few seconds
+                batch = phones[start:start + 50]
+                joined = await asyncio.gather(*(p.join(f"student {start + n}", timeout) for n, p in enumerate(batch)),
+                                              return_exceptions=True)
+                result.errors += [f"join: {type(j).__name__}: {j}" for j in joined if isinstance(j, BaseException)]
+                ready = [asyncio.Event() for _ in batch]
+                for phone, event, problem in zip(batch, ready, joined, strict=True):
+                    phone.task = asyncio.create_task(asyncio.sleep(0) if isinstance(problem, BaseException)
+                                                     else phone.follow(event))
+                    if isinstance(problem, BaseException):
+                        event.set()
+                try:
+                    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), timeout)
+                except TimeoutError:
+                    result.errors.append(f"phones {start}-{start + len(batch)} not connected within {timeout:.0f} s")
+            await phones_after(phones, 0, began, timeout, result, [], "first screen")
+            result.connect_s = time.perf_counter() - began
+            result.errors += [f"stream: {p.problem}" for p in phones if p.problem]
+            await teach(console, phones, rng, result, idle, pids, timeout)
+        finally:
+            for phone in phones:
+                if phone.task is not None:
+                    phone.task.cancel()
+            await asyncio.gather(*(p.task for p in phones if p.task is not None), return_exceptions=True)
+            if console.code:  # the teacher ends the class as a teacher does: nothing of it stays
+                try:
+                    tools = page.get_by_text("Students, answers and ending the class")
+                    await tools.click(timeout=timeout * 1000)
+                    await page.locator(".st-key-live_end_sure label").click(timeout=timeout * 1000)
+                    await page.locator(".st-key-live_end button").click(timeout=timeout * 1000)
+                    await page.get_by_text("The class has ended").wait_for(timeout=timeout * 1000)
+                except Exception as problem:  # noqa: BLE001 - counted, never raised
+                    result.errors.append(f"console: the class did not end: {type(problem).__name__}")
+            await browser.close()
+            engine.dispose()
+    return result
+
+
+async def teach(console: Console, phones: list[Phone], rng: random.Random, result: Result, idle: float,
+                pids: list[int], timeout: float) -> None:
+    """Next through the first lesson; on each question the phones answer, then Reveal (Lock first from the
+    second question on); Back once at the end. The server's CPU is measured on the first question, idle."""
+    lesson = LESSONS[0]
+    asked = 0
+    for index in range(1, len(lesson.steps)):
+        await asyncio.sleep(1.0)  # a teacher's pause; the console's last rerun settles
+        pressed = await console.press("live_next", result)
+        if pressed is None:
+            continue
+        await phones_after(phones, *pressed, timeout, result, result.follow, "next step")
+        step = live_step(lesson.key, index)
+        if step.question_id is None or not step.options:
+            continue
+        if asked == 0 and idle:
+            await asyncio.sleep(2)
+            before, wall = cpu_seconds(pids), time.perf_counter()
+            await asyncio.sleep(idle)
+            result.idle_cpu = (cpu_seconds(pids) - before) / (time.perf_counter() - wall) * 100
+        asked += 1
+        confirmed, unsure = await answer_all(phones, step, rng, result, timeout, console)
+        if asked > 1:
+            locked = await console.press("live_lock", result)
+            if locked is not None:
+                await phones_after(phones, *locked, timeout, result, result.follow, "lock")
+        revealed = await console.press("live_reveal", result)
+        if revealed is None:
+            continue
+        await phones_after(phones, *revealed, timeout, result, result.revealed, "reveal", revealed=True)
+        check_reveal(console, phones, step, revealed[0], confirmed, unsure, result)
+    await asyncio.sleep(1.0)
+    back = await console.press("live_back", result)
+    if back is not None:
+        await phones_after(phones, *back, timeout, result, result.follow, "step back")
+
+
+async def answer_all(phones: list[Phone], step, rng: random.Random, result: Result, timeout: float,
+                     console: Console) -> tuple[Counter, Counter]:
+    """Each phone answers 0.5-4 s (seeded) after its screen showed the question; then the console's count."""
+    confirmed: Counter = Counter()   # answers the server said it recorded
+    unsure: Counter = Counter()      # answers sent whose reply never came (recorded or not)
+    last_sent = [0.0]
+    plan = [(rng.uniform(0.5, 4.0), rng.choice(step.options).label) for _ in phones]
+
+    async def student(number: int, phone: Phone) -> None:
+        if step.question_id not in phone.arrived:
+            return  # counted by phones_after
+        await asyncio.sleep(plan[number][0])
+        value = plan[number][1]
+        result.sent += 1
+        sent = time.perf_counter()
+        try:
+            status = await phone.answer(step.question_id, value, timeout)
+        except Exception as problem:  # noqa: BLE001 - a timeout or a dropped connection: counted
+            unsure[value] += 1
+            result.errors.append(f"student {number} answering: {type(problem).__name__}: {problem}")
+            return
+        if status != 200:
+            result.errors.append(f"student {number} answering: HTTP {status}")
+            return
+        confirmed[value] += 1
+        last_sent[0] = max(last_sent[0], sent)
+
+    await asyncio.gather(*(student(n, p) for n, p in enumerate(phones)))
+    joined = sum(phone.joined for phone in phones)
+    if confirmed:
+        await console.shows_count(sum(confirmed.values()) + sum(unsure.values()), joined, last_sent[0], result)
+    return confirmed, unsure
+
+
+def check_reveal(console: Console, phones: list[Phone], step, before: int, confirmed: Counter, unsure: Counter,
+                 result: Result) -> None:
+    """The database's tally against what the server confirmed, and each phone's reveal against it."""
+    tally = answers_in_database(console.engine, console.code, step.question_id)
+    for label in set(tally) | set(confirmed) | set(unsure):
+        result.lost += max(0, confirmed[label] - tally.get(label, 0))
+        result.doubled += max(0, tally.get(label, 0) - confirmed[label] - unsure[label])
+    for phone in phones:
+        got = phone.after(before, revealed=True)
+        if got is None:
+            continue
+        counts = ((got[1].get("question") or {}).get("reveal") or {}).get("counts") or []
+        if Counter({c["value"]: c["students"] for c in counts}) != tally:
+            result.reveal_differs += 1
+
+
+def console_line(result: Result, students: int, processes: int, database: str) -> str:
+    idle = f"{result.idle_cpu:.1f}% of one core" if result.idle_cpu is not None else "not measured"
+    return (f"{students} students, teacher in Chromium, {processes} process(es), {database}, load {load_average()}: "
+            f"click -> committed p50 {ms(result.committed, .5):.0f} / p95 {ms(result.committed, .95):.0f} / max "
+            f"{max(result.committed, default=float('nan')) * 1000:.0f} ms ({len(result.committed)} clicks); "
+            f"Next -> screen p50 {ms(result.follow, .5):.0f} / p95 {ms(result.follow, .95):.0f} ms "
+            f"({len(result.follow)} screens); Reveal -> screen p50 {ms(result.revealed, .5):.0f} / p95 "
+            f"{ms(result.revealed, .95):.0f} ms ({len(result.revealed)}); last answer -> console count "
+            f"{' / '.join(f'{v * 1000:.0f}' for v in result.console_count) or 'never'} ms; "
+            f"{result.sent} sent, {result.lost} lost, {result.doubled} counted twice, {result.reveal_differs} phones' "
+            f"reveal differed; {len(result.errors)} errors; idle class, console open: {idle}; "
+            f"joined and connected in {result.connect_s:.1f} s; clicks in order (ms): "
+            + ", ".join(f"{key} {seconds * 1000:.0f}" for key, seconds in result.clicks))
+
+
+def console_medians(results: list[Result]) -> str:
+    def median(values):
+        values = [v for v in values if v == v]
+        return statistics.median(values) if values else float("nan")
+    idle = median([r.idle_cpu for r in results if r.idle_cpu is not None])
+    return (f"median of {len(results)} runs (teacher in Chromium): click -> committed p95 "
+            f"{median([ms(r.committed, .95) for r in results]):.0f} ms; Next -> screen p50 "
+            f"{median([ms(r.follow, .5) for r in results]):.0f} / p95 "
+            f"{median([ms(r.follow, .95) for r in results]):.0f}"
+            f" ms; Reveal -> screen p50 {median([ms(r.revealed, .5) for r in results]):.0f} / p95 "
+            f"{median([ms(r.revealed, .95) for r in results]):.0f} ms; last answer -> console count "
+            f"{median([max(r.console_count, default=float('nan')) * 1000 for r in results]):.0f} ms (the slower of "
+            f"each run's); idle {idle:.1f}% of one core; lost {sum(r.lost for r in results)}, twice "
+            f"{sum(r.doubled for r in results)}, reveals differing {sum(r.reveal_differs for r in results)}, errors "
+            f"{sum(len(r.errors) for r in results)} in all")
+
+
+def wait_quiet(pids: list[int], most: float = 180, below: float = 10.0) -> float:
+    """Wait (at most ``most`` s) until the server's CPU over 2 s is under ``below``% of a core: a fresh app
+    process trains the protocol lab's presets in the background for 20 s or more (deploy/warm.py), which
+    would count as the class's idle CPU. Returns the seconds waited."""
+    began = time.perf_counter()
+    while pids and time.perf_counter() - began < most:
+        before, wall = cpu_seconds(pids), time.perf_counter()
+        time.sleep(2)
+        if (cpu_seconds(pids) - before) / (time.perf_counter() - wall) * 100 < below:
+            break
+    return time.perf_counter() - began
+
+
 def listening_pids(port: int) -> list[int]:
     """The processes listening on ``port`` (for a server this benchmark did not start)."""
     try:
@@ -275,6 +615,9 @@ def medians_line(results: list[Result]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--teacher", choices=("store", "console"), default="store",
+                        help="console: the teacher in Chromium on the Live class page, phones through the join "
+                             "route from addresses of their own (the README's figure); store: Store calls")
     parser.add_argument("--students", type=int, default=300)
     parser.add_argument("--apps", type=int, default=1, help="app processes; more than 1 puts nginx in front")
     parser.add_argument("--postgres", action="store_true", help="a private PostgreSQL cluster instead of SQLite")
@@ -304,19 +647,26 @@ def main() -> None:
             pids = server.app_pids if args.apps > 1 else [server.pid]
         store = classroom.Store(url)
         database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
+        if args.idle:
+            wait_quiet(pids)
         results = []
         for run in range(args.runs):
             try:
-                result = asyncio.run(run_class(port, store, args.students, args.seed + run, args.idle, pids,
-                                               args.timeout))
+                if args.teacher == "console":
+                    result = asyncio.run(console_class(port, url, args.students, args.seed + run, args.idle, pids,
+                                                       args.timeout))
+                else:
+                    result = asyncio.run(run_class(port, store, args.students, args.seed + run, args.idle, pids,
+                                                   args.timeout))
             except Exception as problem:  # noqa: BLE001 - a run that failed as a whole is reported, not raised
                 result = Result(errors=[f"the run failed: {type(problem).__name__}: {problem}"])
             results.append(result)
-            print(summary_line(result, args.students, len(pids), database), flush=True)
+            line = console_line if args.teacher == "console" else summary_line
+            print(line(result, args.students, len(pids), database), flush=True)
             for problem in result.errors[:5]:
                 print("   error:", problem)
         if len(results) > 1:
-            print(medians_line(results))
+            print(console_medians(results) if args.teacher == "console" else medians_line(results))
         store.engine.dispose()
     except Exception as problem:  # noqa: BLE001 - e.g. the server did not start: say so, no traceback
         print(f"benchmark could not run: {type(problem).__name__}: {problem}")

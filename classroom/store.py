@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
-from sqlalchemy import and_, delete, exists, false, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, exists, false, func, insert, or_, select, true, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -33,7 +33,8 @@ MAX_ANSWER = 200
 MAX_STUDENTS = 1000  # a lecture hall; a flood of joins stops here even from many addresses
 MAX_TIMER = 3600
 ANONYMOUS = "Student {tag}"
-ROUND = "#"  # a question asked again: "<question id>#2", "#3", ...
+ROUND = "#"
+ROSTER_PAGE = 50  # students on one page of the teacher's roster  # a question asked again: "<question id>#2", "#3", ...
 
 
 class RoomNotFound(LookupError):
@@ -293,6 +294,27 @@ class Store:
                                       .order_by(students.c.joined_at, students.c.nickname)).all()
         return pd.DataFrame(self._call(False, work), columns=["student_id", "nickname", "hidden"])
 
+    def roster_page(self, code: str, teacher_key: str, search: str = "", offset: int = 0,
+                    limit: int = ROSTER_PAGE) -> tuple[pd.DataFrame, int]:
+        """One page of :meth:`roster` (``limit`` students from ``offset``, in the order they joined) and how many
+        students match: ``search`` finds a nickname by any part of it, compared as :func:`codes.nickname_key`
+        compares names ("ann" finds "ANN" and "Ａｎｎ"). A console of 1,000 students reads a page, not 1,000 rows."""
+        typed = str(search or "").strip()[:codes.MAX_NICKNAME * 4]
+
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            where = [students.c.room == row.code, _present()]
+            if typed:
+                where.append(or_(students.c.nickname_key.contains(codes.nickname_key(typed), autoescape=True),
+                                 students.c.nickname.contains(typed, autoescape=True)))
+            total = connection.execute(select(func.count()).select_from(students).where(*where)).scalar_one()
+            found = connection.execute(select(students.c.student_id, students.c.nickname, students.c.hidden)
+                                       .where(*where).order_by(students.c.joined_at, students.c.nickname)
+                                       .limit(max(int(limit), 0)).offset(max(int(offset), 0))).all()
+            return found, total
+        found, total = self._call(False, work)
+        return pd.DataFrame(found, columns=["student_id", "nickname", "hidden"]), total
+
     def hide(self, code: str, teacher_key: str, student_id: str, hidden: bool = True) -> None:
         """Hide a nickname from every screen; the student's answers still count."""
         def work(connection):
@@ -367,23 +389,47 @@ class Store:
     def current(self, code: str) -> dict:
         """What every screen shows now; ``right_answer`` only once the question is revealed."""
         def work(connection):
-            row = self._room(connection, code)
-            question = None
-            if row.question_id is not None:
-                question = connection.execute(select(questions.c.state, questions.c.right_answer,
-                                                     questions.c.deadline).where(
-                    questions.c.room == row.code, questions.c.question_id == row.question_id)).first()
-            now = self.clock()
-            state = self._state(question, now) if question else "open"
-            deadline = question.deadline if question and state == "open" else None
-            return {"code": row.code, "lesson": row.lesson, "step": row.step, "question_id": row.question_id,
-                    "version": row.version, "state": state,
-                    "right_answer": question.right_answer if question and state == "revealed" else None,
-                    "base_question": base_question(row.question_id) if row.question_id else None,
-                    "round": round_number(row.question_id) if row.question_id else None,
-                    "deadline": deadline, "seconds_left": limits.whole_seconds(deadline - now) if deadline else None,
-                    "anonymous": bool(row.anonymous), "finished": bool(row.finished)}
+            return self._now(connection, self._room(connection, code))
         return self._call(False, work)
+
+    def pulse(self, code: str, teacher_key: str, question_id: str | None = None) -> dict:
+        """What the teacher's console polls every second, in one read of a few aggregates whatever the class's
+        size: :meth:`current`, ``joined``, ``locked`` (:meth:`lock_room`) and, for ``question_id``, ``answered`` (as :meth:`counts`),
+        ``last_answer`` (when the latest of those answers came) and ``hidden_answered`` (how many of them have
+        a hidden nickname). The last three change whenever the list of :meth:`who_answered` would."""
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            now = self._now(connection, row)
+            now["joined"] = connection.execute(select(func.count()).select_from(students).where(
+                students.c.room == row.code, _present())).scalar_one()
+            now["locked"] = bool(row.locked)
+            now["answered"], now["last_answer"], now["hidden_answered"] = 0, None, 0
+            if question_id is not None:
+                hidden = func.coalesce(func.sum(case((students.c.hidden == true(), 1), else_=0)), 0)
+                answered, last, hidden_count = connection.execute(
+                    select(func.count(), func.max(answers.c.answered_at), hidden)
+                    .select_from(answers.join(students, students.c.student_id == answers.c.student_id))
+                    .where(answers.c.room == row.code, answers.c.question_id == str(question_id), _present())).one()
+                now["answered"], now["last_answer"], now["hidden_answered"] = answered, last, int(hidden_count)
+            return now
+        return self._call(False, work)
+
+    def _now(self, connection: Connection, row) -> dict:
+        question = None
+        if row.question_id is not None:
+            question = connection.execute(select(questions.c.state, questions.c.right_answer,
+                                                 questions.c.deadline).where(
+                questions.c.room == row.code, questions.c.question_id == row.question_id)).first()
+        now = self.clock()
+        state = self._state(question, now) if question else "open"
+        deadline = question.deadline if question and state == "open" else None
+        return {"code": row.code, "lesson": row.lesson, "step": row.step, "question_id": row.question_id,
+                "version": row.version, "state": state,
+                "right_answer": question.right_answer if question and state == "revealed" else None,
+                "base_question": base_question(row.question_id) if row.question_id else None,
+                "round": round_number(row.question_id) if row.question_id else None,
+                "deadline": deadline, "seconds_left": limits.whole_seconds(deadline - now) if deadline else None,
+                "anonymous": bool(row.anonymous), "finished": bool(row.finished)}
 
     def question(self, code: str, question_id: str) -> dict:
         """One question's state (and its right answer once revealed), for a student's screen."""
@@ -498,15 +544,16 @@ class Store:
             return {"joined": joined, "answered": answered}
         return self._call(False, work)
 
-    def who_answered(self, code: str, teacher_key: str, question_id: str) -> list[str | None]:
-        """The nicknames of the students in the class who answered, in the order they answered; None for
-        a hidden nickname, and for every one in anonymous mode (the count still shows)."""
+    def who_answered(self, code: str, teacher_key: str, question_id: str, limit: int | None = None) -> list[str | None]:
+        """The nicknames of the students in the class who answered, in the order they answered (the first
+        ``limit`` of them when given); None for a hidden nickname, and for every one in anonymous mode (the
+        count still shows)."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
             found = connection.execute(select(students.c.nickname, students.c.hidden).select_from(
                 answers.join(students, students.c.student_id == answers.c.student_id))
                 .where(answers.c.room == row.code, answers.c.question_id == str(question_id), _present())
-                .order_by(answers.c.answered_at)).all()
+                .order_by(answers.c.answered_at, answers.c.student_id).limit(limit)).all()
             return [None if row.anonymous or hidden else nickname for nickname, hidden in found]
         return self._call(False, work)
 

@@ -910,3 +910,46 @@ def test_a_database_made_before_these_columns_gets_them_when_a_store_opens_it(da
         store.join(room.code, "Bob")
     assert store.join_status(room.code, room.teacher_key)["refused"]["locked"] == 1
     store.engine.dispose()
+
+
+# ---------------------------------------------------------------------------- a large class on the console
+
+def test_the_roster_comes_a_page_at_a_time_in_join_order_and_is_searched_by_any_part_of_a_nickname(store, room):
+    for n in range(120):
+        store.join(room.code, f"Student {n:03d}")
+    ann = store.join(room.code, "ＡＮＮ Lee")
+    page, total = store.roster_page(room.code, room.teacher_key)
+    assert total == 121 and len(page) == 50
+    assert page["nickname"].tolist() == [f"Student {n:03d}" for n in range(50)]
+    last, _total = store.roster_page(room.code, room.teacher_key, offset=100)
+    assert last["nickname"].tolist()[-1] == "ＡＮＮ Lee" and len(last) == 21
+    for typed in ("ann", "Ann L", "nnle", "LEE"):
+        found, total = store.roster_page(room.code, room.teacher_key, search=typed)
+        assert (found["student_id"].tolist(), total) == ([ann], 1), typed
+    found, total = store.roster_page(room.code, room.teacher_key, search="student 11")
+    assert total == 10 and found["nickname"].tolist()[0] == "Student 110"
+    assert store.roster_page(room.code, room.teacher_key, search="100%_")[1] == 0  # LIKE's wildcards are letters
+    store.remove(room.code, room.teacher_key, ann)
+    assert store.roster_page(room.code, room.teacher_key, search="ann")[1] == 0
+    with pytest.raises(PermissionError):
+        store.roster_page(room.code, "not the key")
+
+
+def test_the_consoles_pulse_counts_with_aggregates_and_moves_when_who_answered_would(store, room):
+    asked(store, room)
+    ann, bob, eve = (store.join(room.code, name) for name in ("Ann", "Bob", "Eve"))
+    first = store.pulse(room.code, room.teacher_key, Q1)
+    assert (first["joined"], first["answered"], first["last_answer"], first["hidden_answered"]) == (3, 0, None, 0)
+    assert {k: first[k] for k in store.current(room.code)} == store.current(room.code)
+    store.answer(room.code, ann, Q1, "0.75")
+    store.answer(room.code, bob, Q1, "0.3")
+    second = store.pulse(room.code, room.teacher_key, Q1)
+    assert (second["answered"], second["hidden_answered"]) == (2, 0) and second["last_answer"] is not None
+    store.hide(room.code, room.teacher_key, bob)
+    assert store.pulse(room.code, room.teacher_key, Q1)["hidden_answered"] == 1
+    store.remove(room.code, room.teacher_key, eve)
+    assert store.pulse(room.code, room.teacher_key, Q1)["joined"] == 2
+    assert store.pulse(room.code, room.teacher_key)["answered"] == 0
+    assert store.who_answered(room.code, room.teacher_key, Q1, limit=1) == ["Ann"]
+    with pytest.raises(PermissionError):
+        store.pulse(room.code, "not the key", Q1)

@@ -459,3 +459,104 @@ def test_the_teacher_locks_the_class_sees_the_refused_joins_and_unlocks_it():
     late.button(key="live_join_submit").click()
     ran(late)
     assert "student" in late.query_params
+# --------------------------------------------------------------------------- a large class on the console
+
+def _class_of(size: int) -> tuple[AppTest, str, str]:
+    """A teacher on the Recall@10 question, ``size`` students joined through the store, all answered."""
+    at, code, key = teacher()
+    store = live_class.store()
+    ids = [store.join(code, f"Student {n:04d}") for n in range(size)]
+    go_to_predict_step(at)
+    for student_id in ids:
+        store.answer(code, student_id, "topn:2", "0.75")
+    return ran(at), code, key
+
+
+def _statements_of_a_rerun(at: AppTest) -> list[str]:
+    from sqlalchemy import event
+
+    statements: list[str] = []
+
+    def seen(_connection, _cursor, statement, *_args):
+        statements.append(statement)
+    engine = live_class.store().engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        ran(at)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return statements
+
+
+def _reads_every_row(statement: str) -> bool:
+    """A SELECT of students or answers that neither aggregates nor stops at a LIMIT: its rows grow with the class."""
+    text = statement.lower()
+    reads_students = "from live_students" in text or "from live_answers" in text
+    return reads_students and not any(word in text for word in ("count(", "max(", "sum(", " limit "))
+
+
+def test_what_the_console_reads_and_draws_on_a_rerun_does_not_grow_with_the_class():
+    """Issue 41: the console read every student's row on every rerun and every second (the roster twice, who
+    answered once) and drew a row of widgets per student. Now: counts as aggregates, a page of the roster."""
+    drawn, statements = {}, {}
+    for size in (60, 300):
+        at, _code, _key = _class_of(size)
+        statements[size] = _statements_of_a_rerun(at)
+        assert not [s for s in statements[size] if _reads_every_row(s)], statements[size]
+        drawn[size] = len(everything_sent(at).splitlines())
+        assert f"{size} of {size}" in [m.value for m in at.metric]
+        assert len([b for b in at.button if b.key and b.key.startswith("live_hide_")]) == live_class.ROSTER_PAGE
+        live_class.store.clear()
+    assert len(statements[60]) == len(statements[300])
+    assert drawn[60] == drawn[300]
+
+
+def test_the_roster_of_a_large_class_is_paged_and_found_by_nickname():
+    at, code, _key = _class_of(120)
+    live_class.store().join(code, "Ｒｕｄｅ Name")
+    ran(at)
+
+    def names() -> list[str]:
+        return [m.value for m in at.markdown if ", " not in m.value  # not "Who answered"'s list
+                and (m.value.startswith("Student ") or "Name" in m.value)]
+    assert "Students 1–50 of 121" in texts(at) and names()[:2] == ["Student 0000", "Student 0001"]
+    at.button(key="live_roster_later").click()
+    ran(at)
+    assert "Students 51–100 of 121" in texts(at) and names()[0] == "Student 0050"
+    at.button(key="live_roster_later").click()
+    ran(at)
+    assert "Students 101–121 of 121" in texts(at) and names()[-1] == "Ｒｕｄｅ Name"
+    assert at.button(key="live_roster_later").disabled
+    at.text_input(key="live_roster_search").input("rude")
+    ran(at)
+    assert "Students 1–1 of 1" in texts(at) and names() == ["Ｒｕｄｅ Name"]
+    next(b for b in at.button if b.key and b.key.startswith("live_hide_")).click()
+    ran(at)
+    assert "Ｒｕｄｅ Name" not in texts(at)
+    at.text_input(key="live_roster_search").input("nobody like this")
+    ran(at)
+    assert "No nickname in the class contains that." in texts(at)
+
+
+def test_who_answered_lists_the_first_names_and_counts_the_rest(monkeypatch):
+    monkeypatch.setattr(live_class, "WHO_SHOWN", 2)
+    at, code, key = _class_of(5)
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, 3 more after them"]
+
+
+def test_who_answered_is_read_again_only_when_an_answer_or_a_name_changed():
+    at, code, key = _class_of(3)
+
+    def reads_names(statements: list[str]) -> bool:
+        return any("order by live_answers.answered_at" in s.lower() for s in statements)
+    assert not reads_names(_statements_of_a_rerun(at))  # nothing changed: the list drawn last time
+    late = live_class.store().join(code, "Late Lee")
+    live_class.store().answer(code, late, "topn:2", "0.3")
+    assert reads_names(_statements_of_a_rerun(at))
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, Student 0002, Late Lee"]
+    live_class.store().hide(code, key, late)
+    assert reads_names(_statements_of_a_rerun(at))
+    who = next(e for e in at.expander if e.label == "Who answered")
+    assert [m.value for m in who.markdown] == ["Student 0000, Student 0001, Student 0002, 1 hidden name"]

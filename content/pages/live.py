@@ -103,6 +103,10 @@ RESET_HELP = N_("Delete this question's answers and open it again.")
 LOCKED_CAPTION = N_("Answers are locked: press Reveal to show how the class answered.")
 CLASS_TOOLS = N_("Students, answers and ending the class")
 NOBODY_YET = N_("Nobody has joined yet.")
+FIND_STUDENT = N_("Find a student by nickname")
+NO_NICKNAME_MATCHES = N_("No nickname in the class contains that.")
+EARLIER_PAGE = N_("◀ Earlier")
+LATER_PAGE = N_("Later ▶")
 HIDDEN = N_("*(hidden)*")
 SHOW = N_("Show")
 HIDE = N_("Hide")
@@ -172,13 +176,22 @@ def true_value(value: float) -> str:
     return _("true {value}").format(value=numbers.number(value, 4))
 
 
-def who_answered(names: list[str], hidden: int) -> str:
+def who_answered(names: list[str], hidden: int, more: int = 0) -> str:
     """The teacher's list of who answered, in the order they did (``names`` already escaped); a hidden name
-    (Hide, or anonymous mode) is only counted."""
-    if not names and not hidden:
+    (Hide, or anonymous mode) is only counted; ``more``: those who answered after the ones listed."""
+    if not names and not hidden and not more:
         return _("Nobody has answered yet.")
-    shown = _(", ").join(names)
-    if not hidden:
-        return shown
-    others = ngettext("{count} hidden name", "{count} hidden names", hidden).format(count=numbers.integer(hidden))
-    return _(", ").join([shown, others]) if names else others
+    parts = list(names)
+    if hidden:
+        parts.append(ngettext("{count} hidden name", "{count} hidden names", hidden).format(
+            count=numbers.integer(hidden)))
+    if more:
+        parts.append(ngettext("{count} more after them", "{count} more after them", more).format(
+            count=numbers.integer(more)))
+    return _(", ").join(parts)
+
+
+def roster_range(first: int, last: int, total: int) -> str:
+    """Which students of the roster this page shows."""
+    return ngettext("Students {first}–{last} of {total}", "Students {first}–{last} of {total}", total).format(
+        first=numbers.integer(first), last=numbers.integer(last), total=numbers.integer(total))

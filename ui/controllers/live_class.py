@@ -37,12 +37,15 @@ from content import text
 from ui.widgets import chart
 
 POLL_SECONDS = 1.0
+COUNT_SECONDS = 0.5  # the Answered card while answers come in: the last one shows within about a second
 PLAYGROUND_CHOICE = "__playground__"
 DEFAULT_PLAYGROUND_METRIC = "ndcg_at_k"
 # No Plotly toolbar on a class's screens: on a 390 px phone it covers the chart's right edge, and
 # nobody in a class zooms a projected chart (Streamlit's own fullscreen button stays).
 CHART_CONFIG = {"displayModeBar": False}
 TEACHER = "live_teacher"
+ROSTER_PAGE = 50  # students on one page of the console's roster
+WHO_SHOWN = 100   # names in "Who answered"; the others are counted
 
 
 @st.cache_resource(show_spinner=False)
@@ -442,8 +445,7 @@ def teacher_screen(present: bool = False) -> None:
         if not present:
             st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
-    st.session_state["live_teacher_seen"] = seen(now)
-    follow(code, "live_teacher_seen")  # another device of the teacher's may move the class on
+    st.session_state["live_teacher_seen"] = seen(now)  # the header's pulse reruns the console when it moves
     base, source = live_teacher.join_base(page_address())
     join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
     if not present:
@@ -481,18 +483,24 @@ def join_header(code: str, key: str, join_link: str, source: str) -> None:
         st.code(join_link, language=None, wrap_lines=True)
         live_teacher.address_note(source, page_address())
     with head[3]:
-        joined_count(code, key)
+        console_pulse(code, key)
 
 
 @st.fragment(run_every=POLL_SECONDS)
-def joined_count(code: str, key: str) -> None:
-    """How many joined, and whether the class is locked (in the label: the header keeps its height)."""
+def console_pulse(code: str, key: str) -> None:
+    """The header's poll (besides the answer count and the refused joins): a read of a few aggregates (``Store.pulse``) that shows
+    how many joined and reruns the whole console only when the class moved (another device of the teacher's,
+    a timer running out). Nothing in it grows with the class."""
     try:
-        locked = store().join_status(code, key)["locked"]
-        label = _(class_texts.JOINED_LOCKED) if locked else _(live_teacher.words.JOINED)
-        st.metric(label, numbers.integer(len(store().roster(code, key))), border=True)
+        now = store().pulse(code, key)
     except RoomNotFound:
-        return
+        now = None
+    if st.session_state.get("live_teacher_seen") != seen(now):
+        st.rerun(scope="app")
+    label = _(class_texts.JOINED_LOCKED) if now["locked"] else _(live_teacher.words.JOINED)
+    st.metric(label, numbers.integer(now["joined"]), border=True)
+    if now["seconds_left"]:
+        st.markdown(f"**{class_texts.seconds_left(now['seconds_left'])}**")
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -597,20 +605,18 @@ def _ask(code: str, key: str, lesson: str) -> None:
 
 
 def question_panel(code: str, key: str, step: LiveStep, state: str, question_id: str, controls: bool = True) -> None:
-    """Answers so far (refreshed every second), lock, reveal, reset, the timer; the reveal's summary beside them
-    and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
-    @st.fragment(run_every=POLL_SECONDS)
+    """Answers so far (refreshed every half second while open, else every second), lock, reveal, reset, the
+    timer; the reveal's summary beside them and its rounds (``question_id`` is the round asked: ``topn:2#2``)."""
+    @st.fragment(run_every=COUNT_SECONDS if state == "open" else POLL_SECONDS)
     def counts() -> None:
         try:
-            counted = store().counts(code, key, question_id)  # removed students are not counted
+            counted = store().pulse(code, key, question_id)  # removed students are not counted
         except RoomNotFound:
             return
         st.metric(_(words.ANSWERED), words.joined_count(counted["answered"], counted["joined"]), border=True)
         if controls:  # folded: the console may be on the projector, and names are the teacher's to show
             with st.expander(_(words.WHO_ANSWERED)):
-                names = store().who_answered(code, key, question_id)
-                st.markdown(words.who_answered([text.markdown(name) for name in names if name is not None],
-                                               sum(name is None for name in names)))
+                st.markdown(who_answered(code, key, question_id, counted))
 
     left, right = st.columns([1, 1.6])
     with left:
@@ -636,6 +642,21 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
             st.info(why(step))
         if controls:
             compare_rounds(code, key, step, question_id)
+
+
+def who_answered(code: str, key: str, question_id: str, counted: dict) -> str:
+    """The "Who answered" list: the first WHO_SHOWN names, read again only when the pulse says the list changed
+    (a new or changed answer, a name hidden or shown, anonymous mode), not every second."""
+    changed_when = (code, question_id, counted["answered"], counted["last_answer"], counted["hidden_answered"],
+                    counted["anonymous"], i18n.current())
+    kept = st.session_state.get("live_who_answered")
+    if kept and kept[0] == changed_when:
+        return kept[1]
+    names = store().who_answered(code, key, question_id, limit=WHO_SHOWN)
+    shown = words.who_answered([text.markdown(name) for name in names if name is not None],
+                               sum(name is None for name in names), max(counted["answered"] - len(names), 0))
+    st.session_state["live_who_answered"] = (changed_when, shown)
+    return shown
 
 
 def timer_controls(code: str, key: str, question_id: str) -> None:
@@ -668,9 +689,9 @@ def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> Non
 
 def class_tools(code: str, key: str, now: dict) -> None:
     # Widget keys reach the browser: a student's id (what answers for them) must not, so keys use its digest.
-    with st.expander(_(words.CLASS_TOOLS)):
+    with st.expander(_(words.CLASS_TOOLS), key="live_tools", on_change="rerun") as tools:
         class_features(code, key, now)
-        roster_list(code, key, now["anonymous"])
+        roster_list(code, key, now["anonymous"], follow_joins=bool(tools.open))
         st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
@@ -737,19 +758,40 @@ def _remove(code: str, key: str, student_id: str) -> None:
     store().remove(code, key, student_id, keep_answers=bool(st.session_state.get("live_keep_answers")))
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def roster_list(code: str, key: str, anonymous: bool) -> None:
-    """Who joined, refreshed every second: a student who joins shows up without the teacher clicking."""
-    try:
-        roster = store().roster(code, key)
-    except RoomNotFound:
-        return
-    if roster.empty:
-        st.caption(_(words.NOBODY_YET))
-    else:
+def roster_list(code: str, key: str, anonymous: bool, follow_joins: bool = False) -> None:
+    """Who joined, ROSTER_PAGE at a time in the order they joined, with a search box: a class of 1,000 draws
+    one page. While the tools are open (``follow_joins``) it follows joins every second by itself; folded, it
+    is drawn with the console and nothing polls it."""
+    @st.fragment(run_every=POLL_SECONDS if follow_joins else None)
+    def roster() -> None:
+        search = st.text_input(_(words.FIND_STUDENT), key="live_roster_search", max_chars=codes.MAX_NICKNAME,
+                               on_change=_roster_to, args=(0,))
+        first = max(int(st.session_state.get("live_roster_first", 0)), 0)
+        try:
+            page, total = store().roster_page(code, key, search, first, ROSTER_PAGE)
+            if page.empty and first:  # students left, or the search narrowed: back to the last page
+                first = (max(total - 1, 0) // ROSTER_PAGE) * ROSTER_PAGE
+                page, total = store().roster_page(code, key, search, first, ROSTER_PAGE)
+        except RoomNotFound:
+            return
+        if not total:
+            st.caption(_(words.NO_NICKNAME_MATCHES) if search.strip() else _(words.NOBODY_YET))
+            return
         st.checkbox(_(class_texts.KEEP_ANSWERS), key="live_keep_answers", help=_(class_texts.KEEP_ANSWERS_HELP))
-    for row in roster.itertuples():
-        roster_row(code, key, row, anonymous)
+        st.caption(words.roster_range(first + 1, first + len(page), total))
+        for row in page.itertuples():
+            roster_row(code, key, row, anonymous)
+        if total > ROSTER_PAGE:
+            earlier, later = st.columns(2)
+            earlier.button(_(words.EARLIER_PAGE), key="live_roster_earlier", disabled=first == 0, width="stretch",
+                           on_click=_roster_to, args=(max(first - ROSTER_PAGE, 0),))
+            later.button(_(words.LATER_PAGE), key="live_roster_later", disabled=first + ROSTER_PAGE >= total,
+                         width="stretch", on_click=_roster_to, args=(first + ROSTER_PAGE,))
+    roster()
+
+
+def _roster_to(first: int) -> None:
+    st.session_state["live_roster_first"] = first
 
 
 def _end(code: str, key: str) -> None:

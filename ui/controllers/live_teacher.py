@@ -5,6 +5,7 @@ address phones can open, and the presenter view.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 from urllib.parse import urlencode, urlsplit
@@ -24,7 +25,9 @@ from content import text
 PUBLIC_URL = "RECEVAL_PUBLIC_URL"
 
 
+@functools.lru_cache(maxsize=64)
 def qr_svg(link: str) -> str:
+    """Made once per link and process: the console draws the join code's on every rerun."""
     return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#000000", light="#ffffff")
 
 
