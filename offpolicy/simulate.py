@@ -19,9 +19,11 @@ The truth
     :func:`true_value` is V(π) = Σ_x p(x) Σ_a π(a|x) q(x, a), computed from the hidden model, never estimated.
 
 Logs
-    :func:`draw_logs` draws many logs of n rounds at once: contexts uniformly, the logger's action by the
-    inverse of its cumulative distribution (one ``searchsorted`` over every user's distribution laid end to
-    end), the click as Bernoulli(q); no Python loop per round.
+    :func:`draw_logs` draws many logs of n rounds at once: contexts uniformly, the logger's action by Walker's
+    alias method (a candidate drawn uniformly, kept with its table's probability, else its alias: two draws and
+    a look-up per round, exact; the tables are built once per logger, :func:`alias_tables`), the click as
+    Bernoulli(q); no Python loop per round. (A ``searchsorted`` over every user's cumulative distribution laid
+    end to end was the first version: exact too, but three quarters of the time of 1,000 logs of 10,000 rounds.)
 """
 
 from __future__ import annotations
@@ -208,8 +210,39 @@ class Logs:
     propensity: np.ndarray
 
 
-def draw_logs(world: World, n_rounds: int, n_logs: int = 1, *, seed=0) -> Logs:
-    """``n_logs`` independent logs of ``n_rounds`` rounds drawn from the world's logger.
+def alias_tables(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Walker's alias tables of each row (Vose's construction): candidate j is kept with probability
+    ``keep[x, j]``, else replaced by ``alias[x, j]``; drawing j uniformly gives exactly the row's distribution.
+
+    Examples
+    --------
+    >>> keep, alias = alias_tables(np.array([[0.5, 0.25, 0.25]]))
+    >>> probability = np.zeros(3)
+    >>> for j in range(3):
+    ...     probability[j] += keep[0, j] / 3
+    ...     probability[alias[0, j]] += (1 - keep[0, j]) / 3
+    >>> probability.round(12).tolist()
+    [0.5, 0.25, 0.25]
+    """
+    n_rows, n = policy.shape
+    keep = np.ones((n_rows, n))
+    alias = np.tile(np.arange(n), (n_rows, 1))
+    for row in range(n_rows):
+        scaled = policy[row] * n / policy[row].sum()
+        small = [j for j in range(n) if scaled[j] < 1.0]
+        large = [j for j in range(n) if scaled[j] >= 1.0]
+        while small and large:
+            less, more = small.pop(), large.pop()
+            keep[row, less], alias[row, less] = scaled[less], more
+            scaled[more] -= 1.0 - scaled[less]
+            (small if scaled[more] < 1.0 else large).append(more)
+        # what is left is 1 up to rounding: kept whole
+    return keep, alias
+
+
+def draw_logs(world: World, n_rounds: int, n_logs: int = 1, *, seed=0, tables=None) -> Logs:
+    """``n_logs`` independent logs of ``n_rounds`` rounds drawn from the world's logger (``tables``: the
+    logger's :func:`alias_tables`, built here unless given).
 
     Examples
     --------
@@ -219,13 +252,10 @@ def draw_logs(world: World, n_rounds: int, n_logs: int = 1, *, seed=0) -> Logs:
     """
     rng = np.random.default_rng(seed)
     n_users, n_candidates = world.logger.shape
+    keep, alias = tables if tables is not None else alias_tables(world.logger)
     context = rng.integers(n_users, size=(n_logs, n_rounds))
-    # every user's cumulative distribution, shifted by the user's index: one sorted array for all users
-    cumulative = np.cumsum(world.logger, axis=1)
-    cumulative[:, -1] = 1.0  # rounding must not leave a gap above the last candidate
-    laid_out = (cumulative + np.arange(n_users)[:, None]).ravel()
-    drawn = np.searchsorted(laid_out, context + rng.random((n_logs, n_rounds)), side="right")
-    action = np.minimum(drawn - context * n_candidates, n_candidates - 1)
+    drawn = rng.integers(n_candidates, size=(n_logs, n_rounds))
+    action = np.where(rng.random((n_logs, n_rounds)) < keep[context, drawn], drawn, alias[context, drawn])
     reward = (rng.random((n_logs, n_rounds)) < world.q[context, action]).astype(float)
     return Logs(context, action, reward, world.logger[context, action])
 
@@ -246,8 +276,9 @@ def repeated_estimates(world: World, n_rounds: int, n_logs: int, *, tau: float =
     block = logs_per_block or max(1, 1_000_000 // n_rounds)
     seeds = np.random.SeedSequence(seed).spawn((n_logs + block - 1) // block)
     parts = []
+    tables = alias_tables(world.logger)
     for start, child in zip(range(0, n_logs, block), seeds, strict=True):
-        logs = draw_logs(world, n_rounds, min(block, n_logs - start), seed=child)
+        logs = draw_logs(world, n_rounds, min(block, n_logs - start), seed=child, tables=tables)
         found = estimate_logs(world, logs, names=names, tau=tau)
         weight = world.target[logs.context, logs.action] / logs.propensity
         parts.append(pd.DataFrame({**{n: e.value for n, e in found.items()},

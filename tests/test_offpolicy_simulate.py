@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offpolicy import simulate
 
@@ -21,6 +23,20 @@ def test_logged_actions_follow_the_logger_and_propensities_are_the_logger_s():
     clicks = pd.DataFrame({"x": logs.context.ravel(), "a": logs.action.ravel(), "r": logs.reward.ravel()})
     rates = clicks.groupby(["x", "a"])["r"].mean().unstack().to_numpy()
     assert np.allclose(rates, w.q, atol=0.02)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.floats(0, 0.9))
+def test_alias_tables_give_back_each_row_s_distribution_exactly(seed, n, zeros):
+    rng = np.random.default_rng(seed)
+    policy = rng.dirichlet(np.ones(n), size=5) * (rng.random((5, n)) >= zeros)
+    policy[policy.sum(axis=1) == 0, 0] = 1.0
+    policy /= policy.sum(axis=1, keepdims=True)
+    keep, alias = simulate.alias_tables(policy)
+    rebuilt = keep / n
+    for row in range(5):
+        np.add.at(rebuilt[row], alias[row], (1 - keep[row]) / n)
+    assert np.allclose(rebuilt, policy, atol=1e-12)
 
 
 def test_an_action_of_probability_zero_is_never_logged():
