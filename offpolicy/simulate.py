@@ -7,7 +7,7 @@ The world (:class:`World`)
     normal score within the user's candidates, Φ⁻¹((rank - 1/2) / C) with rank 1 the lowest (equal scores share
     their mean rank): between -2.3 and 2.3 for C = 50 whatever the model's scale or skew, so the link's
     ``scale`` (default 1.5) and ``offset`` (default -3: a click rate of a few per cent, as in display logs,
-    and about 0.6 for a user's best candidate) mean the same for every model.
+    and about 0.62 for a user's best candidate) mean the same for every model.
     Contexts are drawn uniformly: p(x) = 1 / number of users.
 
 Policies (rows: users, columns: candidates, each row sums to 1)
