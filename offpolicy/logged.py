@@ -146,16 +146,29 @@ def _target_of_log(log: pd.DataFrame, target: pd.DataFrame) -> np.ndarray:
     return target["probability"].to_numpy()[found]
 
 
+def _keys(log: pd.DataFrame) -> list[str]:
+    """An arm is an action, or an (action, position) when the log has positions."""
+    return ["action", "position"] if "position" in log.columns else ["action"]
+
+
 def reward_model(log: pd.DataFrame) -> pd.Series:
-    """q̂: the log's mean reward of each action (see the module)."""
-    arm = _arm(log)
-    return log.groupby(arm, sort=False)["reward"].mean()
+    """q̂: the log's mean reward of each arm (see the module), indexed by action (and position)."""
+    return log.groupby(_keys(log), sort=False)["reward"].mean()
 
 
-def _arm(log: pd.DataFrame) -> pd.Series:
-    if "position" in log.columns:
-        return log["action"] + "\x1f" + log["position"]
-    return log["action"]
+def _expected_under_target(log: pd.DataFrame, target: pd.DataFrame, means: pd.Series, overall: float) -> np.ndarray:
+    """Σ_a π(a|x) q̂(a[, p]) for each round's context (and position); an arm the log never shows gets ``overall``."""
+    keys = _keys(log)
+    pairs = target
+    if "position" in keys:
+        pairs = target.merge(pd.DataFrame({"position": log["position"].unique()}), how="cross")
+    index = pd.MultiIndex.from_frame(pairs[keys]) if len(keys) > 1 else pd.Index(pairs["action"])
+    q = means.reindex(index).fillna(overall).to_numpy()
+    by_round = ["context", *keys[1:]]
+    expected = pd.Series(pairs["probability"].to_numpy() * q).groupby(
+        [pairs[k].to_numpy() for k in by_round]).sum()
+    wanted = pd.MultiIndex.from_frame(log[by_round]) if len(by_round) > 1 else pd.Index(log["context"])
+    return expected.reindex(wanted).to_numpy()
 
 
 def evaluate(log: pd.DataFrame, target: pd.DataFrame, *, names=estimators.ESTIMATORS, tau: float = 10.0,
@@ -171,6 +184,8 @@ def evaluate(log: pd.DataFrame, target: pd.DataFrame, *, names=estimators.ESTIMA
     >>> found = evaluate(log, target, names=("ips", "snips"))
     >>> found["estimates"]["ips"]["value"], found["estimates"]["snips"]["value"], found["rounds"]
     (1.0, 1.0, 3)
+    >>> round(evaluate(log, target, names=("dm",))["estimates"]["dm"]["value"], 4)  # q̂(a) = 1, q̂(b) = 0
+    0.8333
     """
     log, target = check_log(log), check_target(target)
     probability = _target_of_log(log, target)
@@ -179,23 +194,10 @@ def evaluate(log: pd.DataFrame, target: pd.DataFrame, *, names=estimators.ESTIMA
     model_of_logged = expected = None
     if any(name in estimators.MODEL_BASED for name in names):
         means = reward_model(log)
-        overall = float(reward.mean())
-        model_of_logged = means.reindex(_arm(log)).to_numpy()
-        if "position" in log.columns:
-            # a target's action applies at every position: its expected reward at the round's position
-            arm_of = (target["action"].to_numpy()[:, None] + "\x1f" + log["position"].unique()[None, :])
-            q = pd.Series(means.reindex(arm_of.ravel()).fillna(overall).to_numpy().reshape(arm_of.shape),
-                          dtype=float)
-            positions = pd.Index(log["position"].unique())
-            per_row = q.to_numpy().reshape(arm_of.shape)
-            weighted = pd.DataFrame(per_row * target["probability"].to_numpy()[:, None], columns=positions)
-            by_context = weighted.groupby(target["context"].to_numpy()).sum()
-            expected = by_context.to_numpy()[by_context.index.get_indexer(log["context"]),
-                                              positions.get_indexer(log["position"])]
-        else:
-            q = means.reindex(target["action"]).fillna(overall).to_numpy()
-            by_context = pd.Series(q * target["probability"].to_numpy()).groupby(target["context"].to_numpy()).sum()
-            expected = by_context.reindex(log["context"]).to_numpy()
+        keys = _keys(log)
+        logged_arms = pd.MultiIndex.from_frame(log[keys]) if len(keys) > 1 else pd.Index(log["action"])
+        model_of_logged = means.reindex(logged_arms).to_numpy()
+        expected = _expected_under_target(log, target, means, float(reward.mean()))
     found = estimators.estimate_all(reward, weight, model_of_logged, expected, names=names, tau=tau,
                                     confidence=confidence)
     return {"rounds": len(log), "confidence": confidence, "tau": tau,

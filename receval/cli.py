@@ -556,6 +556,10 @@ def main(argv: list[str] | None = None, out=None) -> int:
         except InputError as error:
             print(f"error: {error}", file=sys.stderr)
             return error.code
+        except Exception as error:  # a bug of ours: one line a user can report, never a traceback
+            print(f"error: the off-policy command failed unexpectedly ({type(error).__name__}: {error}); "
+                  "please report it with the two files' first lines", file=sys.stderr)
+            return 1
         return 0
     if args.k and any(k < 1 for k in args.k):
         print(f"error: -k must be a positive integer, got {min(args.k)}", file=sys.stderr)

@@ -59,6 +59,19 @@ def test_parquet_files_and_a_choice_of_estimators(tmp_path):
     assert set(json.loads(done.stdout)["estimates"]) == {"ips", "snips"}
 
 
+def test_a_log_with_positions_makes_each_action_and_position_an_arm_of_the_reward_model(tmp_path):
+    log = ("context,action,reward,propensity,position\nu1,a,1,0.5,1\nu1,b,0,0.5,2\nu2,a,1,0.25,1\n"
+           "u2,b,0,0.75,2\nu2,a,0,0.25,2\n")
+    done = offpolicy(tmp_path, log, TARGET, "--estimators", "dm", "dr", "ips")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["estimates"]
+    # q̂(a,1) = 1, q̂(a,2) = 0, q̂(b,2) = 0, q̂(b,1) unseen: the log's mean 0.4
+    dm_terms = [1.0, 0.0, 0.5 + 0.5 * 0.4, 0.0, 0.0]
+    assert found["dm"]["value"] == pytest.approx(np.mean(dm_terms))
+    assert found["dr"]["value"] == pytest.approx(np.mean(dm_terms))  # every logged arm's residuals sum to zero
+    assert found["ips"]["value"] == pytest.approx(np.mean([2.0, 0.0, 2.0, 0.0, 0.0]))
+
+
 BAD = {
     "propensity zero": (LOG.replace("u1,b,0,0.5", "u1,b,0,0"), TARGET,
                         r"line 3: propensity 0\.0 is outside \(0, 1\]"),
