@@ -46,8 +46,10 @@ def _numbers(frame: pd.DataFrame, column: str, what: str) -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         at = int(np.flatnonzero(bad)[0])
-        raise DataError("not_a_number", f"the {what} file's {_where(frame, at)}: {column} {frame[column].iloc[at]!r} "
-                        f"is not a finite number", column=column, row=str(frame.index[at]))
+        raw = frame[column].iloc[at]
+        shown = "is empty or NaN" if pd.isna(raw) else f"{raw!r} is not a finite number"
+        raise DataError("not_a_number", f"the {what} file's {_where(frame, at)}: {column} {shown}", column=column,
+                        row=str(frame.index[at]))
     return values
 
 
@@ -201,7 +203,7 @@ def evaluate(log: pd.DataFrame, target: pd.DataFrame, *, names=estimators.ESTIMA
     found = estimators.estimate_all(reward, weight, model_of_logged, expected, names=names, tau=tau,
                                     confidence=confidence)
     return {"rounds": len(log), "confidence": confidence, "tau": tau,
-            "effective_sample_size": float(estimators.effective_sample_size(weight)),
+            "effective_sample_size": _plain(estimators.effective_sample_size(weight)),
             "estimates": {name: {"value": _plain(e.value), "low": _plain(e.low), "high": _plain(e.high),
                                  "standard_error": _plain(e.standard_error)} for name, e in found.items()}}
 

@@ -52,6 +52,14 @@ def test_the_json_holds_each_estimator_its_interval_and_the_effective_sample_siz
     assert set(found["estimates"]) == set(estimators.ESTIMATORS)
 
 
+def test_a_log_the_target_gives_no_weight_prints_nulls_not_invalid_json(tmp_path):
+    done = offpolicy(tmp_path, "context,action,reward,propensity\nu1,b,1,0.5\n", TARGET)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)  # strict JSON: NaN would not parse in most readers
+    assert found["effective_sample_size"] is None and found["estimates"]["snips"]["value"] is None
+    assert "NaN" not in done.stdout
+
+
 def test_parquet_files_and_a_choice_of_estimators(tmp_path):
     pd.read_csv(pd.io.common.StringIO(LOG)).to_parquet(tmp_path / "log.parquet")
     done = offpolicy(tmp_path, None, TARGET, "--estimators", "ips", "snips", log_name="log.parquet")
@@ -84,6 +92,9 @@ BAD = {
                           r"context 'u2' \(line 4\): its probabilities sum to 0\.9, not 1"),
     "missing context": (LOG + "u3,a,1,0.5\n", TARGET, r"line 7: context 'u3' is not in the target file"),
     "reward not a number": (LOG.replace("u2,a,1,0.25", "u2,a,yes,0.25"), TARGET, r"line 4: reward 'yes' is not a finite number"),
+    "propensity empty": (LOG.replace("u2,a,1,0.25", "u2,a,1,"), TARGET, r"line 4: propensity is empty or NaN"),
+    "empty log": ("context,action,reward,propensity\n", TARGET, r"the log file has no data rows"),
+    "repeated target pair": (LOG, TARGET + "u1,a,0\n", r"the target file's line 6: context 'u1' and action 'a' appear twice"),
 }
 
 
