@@ -117,3 +117,13 @@ def test_a_world_from_movielens_has_candidates_a_truth_and_clicks_of_a_few_per_c
     # the target is the truth model's top-1: the best candidate's click probability, the largest possible
     assert w.truth == pytest.approx(w.q.max(axis=1).mean())
     assert w.with_logger_temperature(100.0).logger.std() < w.logger.std()
+
+
+def test_a_higher_clipping_threshold_trades_clipped_ips_bias_for_variance():
+    w = simulate.toy_world()
+    largest = float((w.target / w.logger).max())
+    table = simulate.sweep(w, "tau", [0.5, 1.5, largest], n_rounds=300, n_logs=400, seed=3)
+    clipped = table[table.estimator == "clipped_ips"].set_index("tau")
+    assert clipped.loc[0.5, "bias"] < clipped.loc[1.5, "bias"] < 0
+    assert abs(clipped.loc[largest, "bias"]) < 0.01  # nothing clipped: IPS, unbiased
+    assert clipped.loc[0.5, "variance"] < clipped.loc[largest, "variance"]
