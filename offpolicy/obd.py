@@ -80,8 +80,8 @@ def find_source(where: str | os.PathLike | None = None) -> Path:
         if path.is_file() or (path.is_dir() and (path / "obp").is_dir()):
             return path
         if where is not None and candidate is where:
-            raise SourceUnavailable("not_found", f"{path} holds neither {ARCHIVE_NAME} nor obp's source folder; "
-                                    f"get the archive with `{DOWNLOAD}`", path=str(path))
+            what = "does not exist" if not path.exists() else f"holds neither {ARCHIVE_NAME} nor obp's source folder"
+            raise SourceUnavailable("not_found", f"{path} {what}; get the archive with `{DOWNLOAD}`", path=str(path))
     raise SourceUnavailable("not_found", f"obp's source archive was not found: `{DOWNLOAD}`, then name DIR or "
                             f"set {ENVIRONMENT}", path="")
 

@@ -70,6 +70,21 @@ def test_the_archive_s_licence_is_apache_2_0(source):
     assert "Version 2.0" in obd.read_member(source, "LICENSE").decode()
 
 
+def test_the_unpacked_source_folder_reads_as_the_archive_does(source, tmp_path):
+    import tarfile
+
+    if source.is_dir():
+        pytest.skip("the source given is a folder already")
+    with tarfile.open(source) as archive:
+        archive.extractall(tmp_path, filter="data")
+    folder = obd.find_source(tmp_path / "obp-0.5.7")
+    by_folder, by_archive = obd.read_logs(folder, "bts", "all"), obd.read_logs(source, "bts", "all")
+    assert np.array_equal(by_folder.reward, by_archive.reward) and np.array_equal(by_folder.action, by_archive.action)
+    assert all(np.array_equal(a, b) for a, b in zip(obd.bts_prior(folder), obd.bts_prior(source), strict=True))
+
+
 def test_a_folder_without_the_archive_is_refused_with_the_download_command(tmp_path):
-    with pytest.raises(obd.SourceUnavailable, match="pip download --no-deps"):
+    with pytest.raises(obd.SourceUnavailable, match="holds neither .*pip download --no-deps"):
         obd.find_source(tmp_path)
+    with pytest.raises(obd.SourceUnavailable, match="does not exist"):
+        obd.find_source(tmp_path / "nope.tar.gz")
