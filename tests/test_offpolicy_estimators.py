@@ -126,7 +126,7 @@ def test_the_normal_interval_is_the_mean_plus_or_minus_z_standard_errors():
 
 
 def test_the_snips_interval_is_the_delta_method_one():
-    reward, weight = np.array([1.0, 0.0, 1.0, 1.0]), np.array([2.0, 1.0, 0.5, 0.5])
+    reward, weight = np.array([1.0, 0.0, 1.0, 1.0]), np.array([4.0, 1.0, 0.5, 0.5])  # mean weight 1.5
     value = (weight * reward).sum() / weight.sum()
     # delta method by hand: gradient of A/B at the means, applied to the covariance of (w r, w)
     a, b = weight * reward, weight
