@@ -3,7 +3,7 @@
     python benchmarks/offpolicy.py [--repeats 3] [--logs 1000] [--rounds 10000] [--obp-source PATH]
 
 - building the ML-100K world (three models fitted, 50 candidates per user);
-- bias, variance and RMSE of the six estimators over ``--logs`` logs of ``--rounds`` rounds each (drawn in
+- bias, variance and RMSE of every estimator over ``--logs`` logs of ``--rounds`` rounds each (drawn in
   blocks of logs, no Python loop per round); the target is 10 s for 1,000 x 10,000;
 - the Open Bandit Dataset: read obp's archive, 100,000 Bernoulli TS simulations, the estimators (obp's
   README figure 1.198126 printed beside it).
@@ -52,7 +52,7 @@ def main() -> None:
     print(f"ML-100K world (ease truth, pop logger, itemknn target, 50 candidates): {_median(times)}")
     times, estimates = timed(args.repeats, lambda: simulate.repeated_estimates(world, args.rounds, args.logs))
     target = " (target 10 s)" if (args.logs, args.rounds) == (1000, 10_000) else ""
-    print(f"{args.logs:,} logs x {args.rounds:,} rounds, six estimators + ESS: {_median(times)}{target}")
+    print(f"{args.logs:,} logs x {args.rounds:,} rounds, every estimator + ESS: {_median(times)}{target}")
     table = simulate.accuracy(estimates, world.truth)
     print(f"  true value {world.truth:.5f}; mean ESS {estimates['ess'].mean():,.0f} of {args.rounds:,}")
     print(table.to_string(float_format=lambda v: f"{v: .6f}"))

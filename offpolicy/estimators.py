@@ -15,8 +15,9 @@ estimator         value                                                       in
 
 Switch-DR is Wang, Agarwal and Dudík's (ICML 2017) SWITCH-DR in the form the Open Bandit Pipeline implements:
 the doubly robust correction where the weight is at most τ, the direct method alone where it is larger
-(τ = ∞ is DR, τ = 0 is DM). Their other form, IPS for the actions of small weight and DM for the others, needs
-the logger's propensity of every action of every context; a log holds it for the logged action only.
+(τ = ∞ is DR, τ = 0 is DM). Their other form, :func:`switch_ips_dm` (IPS for the actions whose weight is at most
+τ, DM for the others), needs the logger's propensity of every action of every context, which a log holds for
+the logged action only: the simulations have it (:mod:`offpolicy.simulate`), the command line does not.
 
 Intervals: an estimate that is a mean of per-round terms gets mean ± z · sd(terms) / √n (sd with n - 1). SNIPS
 is a ratio of two means; its standard error is the delta method's, the sd of the linearised terms
@@ -148,6 +149,23 @@ def switch_dr(reward, weight, model_of_logged, expected_under_target, tau: float
     residual = np.asarray(reward, dtype=float) - np.asarray(model_of_logged, dtype=float)
     kept = np.where(weight <= tau, weight, 0.0)
     return _of_terms(np.asarray(expected_under_target, dtype=float) + kept * residual, confidence)
+
+
+def switch_ips_dm(reward, weight, model_where_weight_is_large, tau: float, *, confidence: float = 0.95) -> Estimate:
+    """Wang, Agarwal and Dudík's SWITCH with IPS: mean(r w 1{w ≤ τ} + Σ_a π(a|x) q̂(x, a) 1{w(x, a) > τ}), where
+    ``model_where_weight_is_large`` is each round's second sum, over the actions of its context whose weight
+    π(a|x) / π0(a|x) exceeds τ (an action the logger never shows counts as one of infinite weight). Unbiased
+    when q̂ is right on those actions; τ = ∞ is IPS.
+
+    Examples
+    --------
+    >>> switch_ips_dm([1, 0], [2.0, 0.5], [0.25, 0.25], tau=1.0).value
+    np.float64(0.25)
+    """
+    weight = np.asarray(weight, dtype=float)
+    kept = np.where(weight <= tau, weight, 0.0)
+    return _of_terms(kept * np.asarray(reward, dtype=float) + np.asarray(model_where_weight_is_large, dtype=float),
+                     confidence)
 
 
 def effective_sample_size(weight) -> np.ndarray | float:

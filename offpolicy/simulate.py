@@ -260,17 +260,27 @@ def draw_logs(world: World, n_rounds: int, n_logs: int = 1, *, seed=0, tables=No
     return Logs(context, action, reward, world.logger[context, action])
 
 
-def estimate_logs(world: World, logs: Logs, *, names=estimators.ESTIMATORS, tau: float = 10.0,
+SIMULATED = (*estimators.ESTIMATORS, "switch_ips_dm")
+"""The simulations' estimators: the command line's, and SWITCH with IPS, which needs the logger's every propensity."""
+
+
+def estimate_logs(world: World, logs: Logs, *, names=SIMULATED, tau: float = 10.0,
                   confidence: float = 0.95) -> dict[str, estimators.Estimate]:
     """Each estimator on each log (arrays over the logs), with the world's target and reward model."""
     weight = world.target[logs.context, logs.action] / logs.propensity
     expected = (world.target * world.q_hat).sum(axis=1)[logs.context]
-    return estimators.estimate_all(logs.reward, weight, world.q_hat[logs.context, logs.action], expected,
-                                   names=names, tau=tau, confidence=confidence)
+    found = estimators.estimate_all(logs.reward, weight, world.q_hat[logs.context, logs.action], expected,
+                                    names=[n for n in names if n != "switch_ips_dm"], tau=tau, confidence=confidence)
+    if "switch_ips_dm" in names:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            large = (world.target / world.logger) > tau  # a zero propensity: an infinite weight
+        model_part = (world.target * world.q_hat * large).sum(axis=1)[logs.context]
+        found["switch_ips_dm"] = estimators.switch_ips_dm(logs.reward, weight, model_part, tau, confidence=confidence)
+    return {name: found[name] for name in names}
 
 
 def repeated_estimates(world: World, n_rounds: int, n_logs: int, *, tau: float = 10.0, seed: int = 0,
-                       names=estimators.ESTIMATORS, logs_per_block: int | None = None) -> pd.DataFrame:
+                       names=SIMULATED, logs_per_block: int | None = None) -> pd.DataFrame:
     """One row per log, one column per estimator (plus ``ess``), drawn in blocks of logs so memory stays
     bounded (about 10⁶ rounds a block)."""
     block = logs_per_block or max(1, 1_000_000 // n_rounds)

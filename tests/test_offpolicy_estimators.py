@@ -117,6 +117,16 @@ def test_clipping_only_lowers_the_expectation_and_changes_nothing_above_the_larg
     assert expectation(w, 2, "switch_dr", tau=0.0) == pytest.approx(expectation(w, 2, "dm"), abs=1e-12)
 
 
+@pytest.mark.parametrize("tau", [0.5, 1.5, np.inf])
+def test_switch_with_ips_expects_the_truth_where_it_uses_ips_and_the_model_elsewhere(tau):
+    w = world()
+    large = (w.target / w.logger) > tau
+    closed_form = simulate.true_value(np.where(large, w.q_hat, w.q), w.target)
+    assert expectation(w, 2, "switch_ips_dm", tau=tau) == pytest.approx(closed_form, abs=1e-12)
+    right_model = world(q_hat=simulate.toy_world().q)
+    assert expectation(right_model, 2, "switch_ips_dm", tau=tau) == pytest.approx(w.truth, abs=1e-12)
+
+
 def test_the_normal_interval_is_the_mean_plus_or_minus_z_standard_errors():
     terms = np.array([1.0, 0.0, 3.0, 0.0])
     found = estimators.ips(terms, np.ones(4), confidence=0.95)
