@@ -172,11 +172,13 @@ def toy_world() -> World:
 
 def from_interactions(frame: pd.DataFrame, *, truth_model: str = "ease", logger_model: str = "pop",
                       target_model: str = "itemknn", reward_model: str = "pop", temperature: float = 1.0,
+                      logger: str = "softmax", epsilon: float = 0.1,
                       target_temperature: float | None = None, candidates: int = CANDIDATES,
                       scale: float = SCALE, offset: float = OFFSET, seed: int = 0) -> World:
     """A world from an interactions table (``user, item``; ML-100K from :mod:`protocols.movielens`): the
     models of :mod:`protocols.models` fitted on every interaction, ``truth_model``'s scores through the link
-    as the hidden truth, a softmax over ``logger_model``'s scores at ``temperature`` as the logger, the target
+    as the hidden truth, the logger over ``logger_model``'s scores (``logger``: ``softmax`` at ``temperature``,
+    ``epsilon-greedy`` with ``epsilon``, or ``uniform``), the target
     ``target_model``'s top-1 (or its softmax at ``target_temperature``), and ``reward_model``'s scores through
     the same link as the estimators' q̂ (a deliberately imperfect model)."""
     from protocols import models
@@ -195,7 +197,15 @@ def from_interactions(frame: pd.DataFrame, *, truth_model: str = "ease", logger_
     truth_scores, logger_scores = scores(truth_model), scores(logger_model)
     target_scores = scores(target_model)
     target = top1(target_scores) if target_temperature is None else softmax(target_scores, target_temperature)
-    return World(q=click_model(truth_scores, scale, offset), logger=softmax(logger_scores, temperature),
+    if logger == "softmax":
+        logging = softmax(logger_scores, temperature)
+    elif logger == "epsilon-greedy":
+        logging = epsilon_greedy(logger_scores, epsilon)
+    elif logger == "uniform":
+        logging = uniform(logger_scores.shape)
+    else:
+        raise ValueError(f"logger must be softmax, epsilon-greedy or uniform, got {logger!r}")
+    return World(q=click_model(truth_scores, scale, offset), logger=logging,
                  target=target, q_hat=click_model(scores(reward_model), scale, offset),
                  candidates=np.asarray(items)[chosen], logger_scores=logger_scores)
 

@@ -117,6 +117,10 @@ def test_a_world_from_movielens_has_candidates_a_truth_and_clicks_of_a_few_per_c
     # the target is the truth model's top-1: the best candidate's click probability, the largest possible
     assert w.truth == pytest.approx(w.q.max(axis=1).mean())
     assert w.with_logger_temperature(100.0).logger.std() < w.logger.std()
+    greedy = simulate.from_interactions(frame, logger="epsilon-greedy", epsilon=0.2, candidates=30, seed=2)
+    assert np.allclose(np.sort(greedy.logger, axis=1)[:, -1], 0.8 + 0.2 / 30)
+    assert np.allclose(simulate.from_interactions(frame, logger="uniform", candidates=30, seed=2).logger, 1 / 30)
+    assert np.array_equal(greedy.q, w.q)  # the same seed, the same candidates and truth
 
 
 def test_a_higher_clipping_threshold_trades_clipped_ips_bias_for_variance():
