@@ -26,7 +26,7 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("content", "metrics", "teaching", "whole_logs", "receval", "ui", "classroom", "kata", "protocols")
+PACKAGES = ("content", "metrics", "teaching", "whole_logs", "receval", "ui", "classroom", "kata", "protocols", "offpolicy")
 SKIPPED = {"whole_logs.spark", "metrics.__main__", "receval.__main__", "kata.harness"}  # pyspark on demand; the sandbox's own script
 LIBRARIES = ("pandas", "pandas.io.formats.style", "scipy.special", "plotly.graph_objects", "plotly.subplots",
              "pyarrow.csv", "pyarrow.parquet", "streamlit.emojis", "streamlit.material_icon_names")

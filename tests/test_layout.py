@@ -21,9 +21,9 @@ def _imports(path) -> set[str]:
 
 
 PURE = [p for folder in ("ui/figures", "ui/markup", "ui/input", "content", "metrics", "teaching", "whole_logs", "receval",
-                          "kata", "classroom", "protocols")
+                          "kata", "classroom", "protocols", "offpolicy")
         for p in sorted((ROOT / folder).rglob("*.py"))]
-ENGINES = [p for folder in ("metrics", "teaching", "whole_logs", "receval", "kata", "protocols") for p in sorted((ROOT / folder).rglob("*.py"))]
+ENGINES = [p for folder in ("metrics", "teaching", "whole_logs", "receval", "kata", "protocols", "offpolicy") for p in sorted((ROOT / folder).rglob("*.py"))]
 
 
 @pytest.mark.parametrize("path", PURE, ids=[str(p.relative_to(ROOT)) for p in PURE])

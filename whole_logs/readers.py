@@ -36,9 +36,12 @@ import pandas as pd
 from metrics.errors import DataError
 
 FORMATS = ("csv", "parquet", "trec")
-KINDS = ("recommendations", "ground_truth", "item_categories")
+KINDS = ("recommendations", "ground_truth", "item_categories", "logged_rounds", "target_policy")
 TEXT_COLUMNS = ("user", "item", "category")  # ids and labels stay text: "007" is not 7
 NUMBER_COLUMNS = ("rank", "score", "relevance")
+KIND_COLUMNS = {"logged_rounds": (("context", "action", "position"), ("reward", "propensity")),
+                "target_policy": (("context", "action"), ("probability",))}
+"""The off-policy files' own id and number columns (``python -m metrics offpolicy``), beside the ones above."""
 DELIMITERS = (",", ";", "\t", "|")
 TREC_RUN = ["user", "q0", "item", "rank", "score", "tag"]
 TREC_QRELS = ["user", "iteration", "item", "relevance"]
@@ -261,6 +264,10 @@ def _required(kind: str) -> tuple[list[str], list[str]]:
         return ["user", "item"], ["rank", "score"]
     if kind == "item_categories":
         return ["item", "category"], []
+    if kind == "logged_rounds":
+        return ["context", "action", "reward", "propensity"], []
+    if kind == "target_policy":
+        return ["context", "action", "probability"], []
     return ["user", "item"], []
 
 
@@ -275,9 +282,11 @@ def _check_columns(frame: pd.DataFrame, kind: str, hint: str = "") -> pd.DataFra
         found = ", ".join(repr(str(c)) for c in frame.columns)
         names = ", ".join(missing)
         lower = {str(c).lower() for c in frame.columns}
-        case = not hint and any(c.strip("'") in lower for c in needed + one_of)
+        # only a missing name written in other letters: "user,item" without a rank is no matter of case
+        case = not hint and any(c in lower for c in needed + one_of if c not in frame.columns)
         if case:
-            hint = "; column names are case-sensitive: name them in lower case (user, item, rank, ...)"
+            examples = ", ".join(needed[:3]) if kind in KIND_COLUMNS else "user, item, rank"
+            hint = f"; column names are case-sensitive: name them in lower case ({examples}, ...)"
         raise DataError("missing_column", f"the {kind.replace('_', ' ')} file is missing column {names} "
                         f"(found columns: {found}){hint}", kind=kind, missing=absent,
                         found=[str(c) for c in frame.columns], case_sensitive=case, hint=hint)
@@ -390,7 +399,8 @@ def read_csv(source, kind: str = "recommendations", *, max_rows: int | None = No
         names.append("trailing delimiter")  # "1,2,3," under "user,item,rank": an empty last field
     names = _named_once(names)
     text = pa.dictionary(pa.int32(), pa.string()) if compact_ids else pa.string()
-    types = {name: text for name in names if name in TEXT_COLUMNS}
+    text_columns = (*TEXT_COLUMNS, *KIND_COLUMNS.get(kind, ((), ()))[0])
+    types = {name: text for name in names if name in text_columns}
     if compact_ids and "user" in types:
         types["user"] = pa.string()  # read as integers if it can be: see _compact_users
     table, bad_rows, may_break = _parse_csv(data, skipped + 1, names, delimiter, types, compact_ids)
@@ -600,7 +610,8 @@ def read_parquet(source, kind: str = "recommendations", *, max_rows: int | None 
         names = [str(c).strip() for c in table.column_names]
         table = table.rename_columns(names)
         _check_columns(pd.DataFrame(columns=names), kind)
-        table = table.select([c for c in names if c in (*TEXT_COLUMNS, *NUMBER_COLUMNS)] or names)
+        kept = (*TEXT_COLUMNS, *NUMBER_COLUMNS, *(c for group in KIND_COLUMNS.get(kind, ()) for c in group))
+        table = table.select([c for c in names if c in kept] or names)
         table = _trim_ids(table)
         frame = table.to_pandas()
     except (pa.ArrowException, OSError) as error:
