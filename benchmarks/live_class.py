@@ -245,19 +245,9 @@ async def one_step(store, room, step, phones: list[Phone], rng: random.Random, r
         result.follow.append(phone.arrived[step.question_id] - started)
         await asyncio.sleep(rng.uniform(0.5, 4.0))
         value = rng.choice(step.options).label
-        sent = time.perf_counter()
-        result.sent += 1
-        try:
-            status = await phone.answer(step.question_id, value, timeout)
-        except Exception as problem:  # noqa: BLE001 - a timeout or a dropped connection: counted
-            unsure[value] += 1
-            result.errors.append(f"student {number} answering: {type(problem).__name__}: {problem}")
-            return
-        if status != 200:
-            result.errors.append(f"student {number} answering: HTTP {status}")
-            return
-        confirmed[value] += 1
-        sent_at.append(sent)
+        sent = await send_answer(phone, number, step.question_id, value, timeout, result, confirmed, unsure)
+        if sent is not None:
+            sent_at.append(sent)
 
     async def teacher_count() -> None:
         counted, pending = 0, []
@@ -483,6 +473,25 @@ async def teach(console: Console, phones: list[Phone], rng: random.Random, resul
         await phones_after(phones, *back, timeout, result, result.follow, "step back")
 
 
+async def send_answer(phone, number: int, question_id: str, value: str, timeout: float, result,
+                      confirmed: Counter, unsure: Counter) -> float | None:
+    """One phone's answer, counted in ``confirmed`` when the server says it recorded it, in ``unsure`` when no
+    reply came (recorded or not); returns when it was sent, or None when it was not confirmed."""
+    result.sent += 1
+    sent = time.perf_counter()
+    try:
+        status = await phone.answer(question_id, value, timeout)
+    except Exception as problem:  # noqa: BLE001 - a timeout or a dropped connection: counted
+        unsure[value] += 1
+        result.errors.append(f"student {number} answering: {type(problem).__name__}: {problem}")
+        return None
+    if status != 200:
+        result.errors.append(f"student {number} answering: HTTP {status}")
+        return None
+    confirmed[value] += 1
+    return sent
+
+
 async def answer_all(phones: list[Phone], step, rng: random.Random, result: Result, timeout: float,
                      console: Console) -> tuple[Counter, Counter]:
     """Each phone answers 0.5-4 s (seeded) after its screen showed the question; then the console's count."""
@@ -496,19 +505,9 @@ async def answer_all(phones: list[Phone], step, rng: random.Random, result: Resu
             return  # counted by phones_after
         await asyncio.sleep(plan[number][0])
         value = plan[number][1]
-        result.sent += 1
-        sent = time.perf_counter()
-        try:
-            status = await phone.answer(step.question_id, value, timeout)
-        except Exception as problem:  # noqa: BLE001 - a timeout or a dropped connection: counted
-            unsure[value] += 1
-            result.errors.append(f"student {number} answering: {type(problem).__name__}: {problem}")
-            return
-        if status != 200:
-            result.errors.append(f"student {number} answering: HTTP {status}")
-            return
-        confirmed[value] += 1
-        last_sent[0] = max(last_sent[0], sent)
+        sent = await send_answer(phone, number, step.question_id, value, timeout, result, confirmed, unsure)
+        if sent is not None:
+            last_sent[0] = max(last_sent[0], sent)
 
     await asyncio.gather(*(student(n, p) for n, p in enumerate(phones)))
     joined = sum(phone.joined for phone in phones)

@@ -276,17 +276,23 @@ def read_events(browser: httpx.Client, code: str, wanted: int, lang: str = "en",
     """The first ``wanted`` events of the stream; ``act()`` runs once the first screen arrived."""
     found = []
     with browser.stream("GET", f"/class/{code}/events?lang={lang}", timeout=10) as response:
-        kind = None
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                found.append((kind, json.loads(line[6:])))
-                if kind == "screen" and act and sum(k == "screen" for k, _ in found) == 1:
-                    act()
-                if len(found) >= wanted or kind == "ended":
-                    return found
+        for kind, data in sse_events(response):
+            found.append((kind, data))
+            if kind == "screen" and act and sum(k == "screen" for k, _ in found) == 1:
+                act()
+            if len(found) >= wanted or kind == "ended":
+                return found
     return found
+
+
+def sse_events(response):
+    """Each (event, data) of a server-sent event stream, as the phone's script reads them."""
+    kind = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            yield kind, json.loads(line[6:])
 
 
 def test_every_phone_gets_each_step_once_built_per_language_and_across_processes(store, room, servers, monkeypatch):
@@ -551,18 +557,14 @@ def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream
     phone = join_live(server.url, room.code, "Ann")
     found, locked = [], []
     with phone.stream("GET", f"/class/{room.code}/events?lang=tr", timeout=10) as response:
-        kind = None
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                found.append((kind, json.loads(line[6:])))
-                if len(found) == 2:
-                    assert show(store, room, PREDICT[1]) == broken
-                elif kind == "notice":  # the stream is still open: the teacher's next move reaches the phone
-                    locked.append(store.lock(room.code, room.teacher_key, PREDICT[1].question_id))
-                elif len(found) == 4:
-                    break
+        for kind, data in sse_events(response):
+            found.append((kind, data))
+            if len(found) == 2:
+                assert show(store, room, PREDICT[1]) == broken
+            elif kind == "notice":  # the stream is still open: the teacher's next move reaches the phone
+                locked.append(store.lock(room.code, room.teacher_key, PREDICT[1].question_id))
+            elif len(found) == 4:
+                break
     assert [kind for kind, _data in found] == ["mine", "screen", "notice", "screen"]
     with i18n.speaking("tr"):
         notice = screens.inline(_(live_phone.SCREEN_FAILED))
