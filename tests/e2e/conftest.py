@@ -139,7 +139,10 @@ def watched_tab(browser, **context_options) -> Iterator[Page]:
     tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     tab.on("response", lambda r: r.status >= 400 and not r.url.endswith(PROBE_SUFFIXES)
            and problems.append(f"HTTP {r.status}: {r.url}"))
-    tab.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
+    # net::ERR_ABORTED is the page cancelling its own request (a component's frame unmounted by a rerun or a
+    # navigation while it loads); a server that fails answers with a status (above) or another net:: error.
+    tab.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+           and problems.append(f"request failed: {r.url} ({r.failure})"))
     # The page must not reach the internet (fonts, icons, telemetry): every request stays on loopback.
     tab.on("request", lambda r: _leaves_the_machine(r.url) and problems.append(f"external request: {r.url}"))
     yield tab
