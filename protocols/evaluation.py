@@ -265,8 +265,11 @@ def corrected_values(pairs: pd.DataFrame, k: int, n: int) -> pd.DataFrame:
     return pd.DataFrame(out, index=pairs.index)
 
 
-def sampled_summary(pairs: pd.DataFrame, k: int, n: int, how: str) -> pd.Series:
-    """Full (one held-out item at a time), sampled, expected and (uniform) corrected HR@K and NDCG@K."""
+def sampled_per_user(pairs: pd.DataFrame, k: int, n: int, how: str) -> pd.DataFrame:
+    """Each user's full (one held-out item at a time), sampled, expected and (uniform) corrected HR@K and
+    NDCG@K: the mean over the user's held-out pairs, indexed by user. ``expected_*`` is the exact expectation
+    of the sampled metric over the draws of the negatives given the pair's full rank (:func:`expected_metrics`),
+    ``corrected_*`` Krichene and Rendle's estimate of the full metric from the sampled rank."""
     table = pairs.assign(full_hit_rate=(pairs["full_rank"] <= k).astype(float),
                          full_ndcg=_ndcg_of_rank(pairs["full_rank"], k),
                          sampled_hit_rate=(pairs["sampled_rank"] <= k).astype(float),
@@ -278,4 +281,10 @@ def sampled_summary(pairs: pd.DataFrame, k: int, n: int, how: str) -> pd.Series:
         table["corrected_hit_rate"], table["corrected_ndcg"] = corrected["hit_rate"], corrected["ndcg"]
     columns = [c for c in table.columns if c.startswith(("full_", "sampled_", "expected_", "corrected_"))
                and not c.endswith("_rank")]
-    return pd.Series({c: _per_user_mean(table, c) for c in columns})
+    return table.groupby("user", sort=False)[columns].mean()
+
+
+def sampled_summary(pairs: pd.DataFrame, k: int, n: int, how: str) -> pd.Series:
+    """Full (one held-out item at a time), sampled, expected and (uniform) corrected HR@K and NDCG@K, averaged
+    per user, then over users (:func:`sampled_per_user`)."""
+    return sampled_per_user(pairs, k, n, how).mean()

@@ -52,6 +52,7 @@ class Protocol:
 class ModelResult:
     name: str
     params: dict
+    """Every hyperparameter the model ran with (defaults, set and tuned values alike)."""
     means: pd.Series
     per_user: pd.DataFrame
     recommendations: pd.DataFrame
@@ -61,6 +62,9 @@ class ModelResult:
     (:func:`protocols.evaluation.sampled_ranks`), from which the expected sampled metric at any number of
     negatives is exact (the guided lesson's sweep)."""
     seconds: float = 0.0
+    sampled_per_user: pd.DataFrame | None = None
+    """With sampled candidates: each user's values whose means are :attr:`sampled`
+    (:func:`protocols.evaluation.sampled_per_user`), indexed by user."""
 
 
 @dataclass
@@ -80,6 +84,20 @@ class Result:
             rows[name] = row
         return pd.DataFrame(rows).T
 
+    def per_user(self) -> pd.DataFrame:
+        """Every model's per-user rows, a ``model`` column first, then ``user``: the app's metrics at K on the
+        full catalogue and, with sampled candidates, the user's sampled, expected, corrected and full
+        (one held-out item at a time) values, whose means over users are :meth:`table`'s columns of the same
+        name (empty for a user none of whose held-out items is in the catalogue)."""
+        parts = []
+        for name, result in self.models.items():
+            rows = result.per_user
+            if result.sampled_per_user is not None:
+                rows = rows.join(result.sampled_per_user, how="left")
+            parts.append(rows.rename_axis("user").reset_index().assign(model=name))
+        table = pd.concat(parts, ignore_index=True)
+        return table[["model", *[c for c in table.columns if c != "model"]]]
+
 
 def encoded(split: splits.Split) -> evaluation.Encoded:
     return evaluation.Encoded.of(split.train, split.test)
@@ -97,10 +115,12 @@ def _fit(name: str, params: dict, enc: evaluation.Encoded, seed: int):
     return models.make(name, **params, **extra).fit(evaluation._seen(enc))
 
 
-def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.DataFrame]:
+def tune(name: str, train: pd.DataFrame, protocol: Protocol, fixed: dict | None = None) -> tuple[dict, pd.DataFrame]:
     """The model's grid (:data:`protocols.models.GRIDS`) tried on a validation split of ``train`` made the
-    same way as the test split; the values with the best NDCG@K, and every value's NDCG@K."""
-    grid = models.GRIDS[name]
+    same way as the test split; the values with the best NDCG@K, and every value's NDCG@K. The hyperparameters
+    of ``fixed`` (set by the reader) are not tuned: every fit of the grid uses them."""
+    fixed = fixed or {}
+    grid = {key: values for key, values in models.GRIDS[name].items() if key not in fixed}
     if not grid:
         return {}, pd.DataFrame()
     validation = splits.split(train, protocol.split, test_fraction=protocol.test_fraction, seed=protocol.seed + 1)
@@ -108,7 +128,7 @@ def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.D
     tried = []
     for values in itertools.product(*grid.values()):
         params = dict(zip(grid, values))
-        _, _, means = _score(_fit(name, params, enc, protocol.seed), enc, protocol.k)
+        _, _, means = _score(_fit(name, {**fixed, **params}, enc, protocol.seed), enc, protocol.k)
         tried.append({**params, "ndcg": float(means[batch.column_name("ndcg", protocol.k)])})
     tried = pd.DataFrame(tried)
     best = tried.loc[tried["ndcg"].idxmax(), list(grid)].to_dict()
@@ -116,14 +136,25 @@ def tune(name: str, train: pd.DataFrame, protocol: Protocol) -> tuple[dict, pd.D
 
 
 def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.Split | None = None,
-        reuse: Result | None = None, on_model: Callable[[Result], None] | None = None) -> Result:
+        reuse: Result | None = None, on_model: Callable[[Result], None] | None = None,
+        params: dict[str, dict] | None = None) -> Result:
     """Every model of ``model_names`` under ``protocol`` (``split``: one already made, e.g. cached).
+
+    ``params``: hyperparameters set by the reader, per model name (e.g. ``{"ease": {"l2": 250.0}}``); they
+    are not tuned. Each model's :attr:`ModelResult.params` is every hyperparameter it ran with: the defaults
+    (:func:`protocols.models.defaults`), overridden by ``params``, overridden by the tuned values.
 
     ``reuse``: a run on this same split at the same K and candidates; a model whose hyperparameters come out
     the same as there (popularity has none; tuning may choose the defaults) is taken from it, not trained and
     scored a second time: it would give the same numbers (every model is seeded). ``on_model``: called with the
     result so far after each model, so a page can show the first rows while the others train."""
     kind, n = Protocol.parse_candidates(protocol.candidates)
+    params = params or {}
+    for name, values in params.items():
+        models.check(name, values)
+        if name not in model_names:
+            raise DataError("unused_params", f"hyperparameters are set for {name}, which is not among the models "
+                            f"run ({', '.join(model_names)})", name=name)
     split = split or splits.split(frame, protocol.split, test_fraction=protocol.test_fraction, cut=protocol.cut,
                                   seed=protocol.seed)
     if reuse is not None and (reuse.split is not split or
@@ -139,13 +170,15 @@ def run(frame: pd.DataFrame, protocol: Protocol, model_names, *, split: splits.S
         sampling = (kind, n, allowed, evaluation.sample_negatives(enc, allowed, n, kind, protocol.seed, popularity))
     for name in model_names:
         started = time.perf_counter()
-        params = tune(name, split.train, protocol)[0] if protocol.tuned else {}
+        chosen = {**models.defaults(name), **params.get(name, {})}
+        if protocol.tuned:
+            chosen.update(tune(name, split.train, protocol, fixed=params.get(name))[0])
         earlier = reuse.models.get(name) if reuse is not None else None
-        if earlier is not None and models.make(name, **params) == models.make(name, **earlier.params):
-            result.models[name] = dataclasses.replace(earlier, params=params,
+        if earlier is not None and models.make(name, **chosen) == models.make(name, **earlier.params):
+            result.models[name] = dataclasses.replace(earlier, params=chosen,
                                                       seconds=time.perf_counter() - started + earlier.seconds)
         else:
-            result.models[name] = _model_result(name, params, enc, protocol, split, popularity, sampling, started)
+            result.models[name] = _model_result(name, chosen, enc, protocol, split, popularity, sampling, started)
         if on_model is not None:
             on_model(result)
     return result
@@ -159,9 +192,11 @@ def _model_result(name: str, params: dict, enc: evaluation.Encoded, protocol: Pr
         f"coverage@{protocol.k}": catalog_coverage(recommendations, protocol.k, len(enc.items)),
         f"popularity@{protocol.k}": average_recommendation_popularity(recommendations, split.train, protocol.k),
     })])
-    sampled = pairs = None
+    sampled = pairs = sampled_users = None
     if sampling is not None:
         kind, n, allowed, negatives = sampling
         pairs = evaluation.sampled_ranks(model, enc, allowed, negatives, kind, popularity)
-        sampled = evaluation.sampled_summary(pairs, protocol.k, n, kind)
-    return ModelResult(name, params, means, per_user, recommendations, sampled, pairs, time.perf_counter() - started)
+        sampled_users = evaluation.sampled_per_user(pairs, protocol.k, n, kind)
+        sampled = sampled_users.mean()
+    return ModelResult(name, params, means, per_user, recommendations, sampled, pairs, time.perf_counter() - started,
+                       sampled_users)

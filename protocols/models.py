@@ -17,6 +17,8 @@ items a user has already seen are the caller's (:mod:`protocols.evaluation`), so
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,6 +26,49 @@ import numpy as np
 
 if TYPE_CHECKING:  # imported where a matrix is built: `python -m metrics evaluate` names the models in its help
     import scipy.sparse as sp
+
+
+@dataclass(frozen=True)
+class Hyperparameter:
+    """One hyperparameter of a model: its default, its type (``int`` or ``float``, the default's) and the
+    smallest value that makes sense (``above``: strictly greater than ``minimum``)."""
+
+    name: str
+    default: int | float
+    minimum: float
+    above: bool = False
+    meaning: str = ""
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def allowed(self) -> str:
+        """The range in words, e.g. ``an integer >= 1`` or ``a number > 0``."""
+        return f"{'an integer' if self.kind is int else 'a number'} {'>' if self.above else '>='} {self.minimum:g}"
+
+    def parse(self, text: str) -> int | float:
+        """``text`` as this hyperparameter's value; :class:`ValueError` naming the allowed range otherwise."""
+        try:
+            # int("2.5") and int("1e3") fail: an integer is written as one
+            return self.value(self.kind(text.strip()))
+        except ValueError:
+            raise ValueError(f"must be {self.allowed()}, got {text!r}") from None
+
+    def value(self, value) -> int | float:
+        """``value`` as this hyperparameter's type if it is one and in range; :class:`ValueError` otherwise."""
+        whole = isinstance(value, (int, np.integer)) or (isinstance(value, (float, np.floating))
+                                                         and float(value).is_integer())
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or (
+                self.kind is int and not whole) or not math.isfinite(value) or value < self.minimum or (
+                self.above and value == self.minimum):
+            raise ValueError(f"must be {self.allowed()}, got {value!r}")
+        return self.kind(value)
+
+
+def hyperparameter(default: int | float, minimum: float, *, above: bool = False, meaning: str = ""):
+    """A model's dataclass field that is a hyperparameter (:func:`hyperparameters` reads them back)."""
+    return field(default=default, metadata={"hyperparameter": (minimum, above, meaning)})
 
 
 def interaction_matrix(user_codes: np.ndarray, item_codes: np.ndarray, n_users: int, n_items: int) -> sp.csr_matrix:
@@ -64,8 +109,8 @@ class MostPopular:
 
 @dataclass
 class ItemKNN:
-    neighbours: int = 100
-    shrink: float = 10.0
+    neighbours: int = hyperparameter(100, 1, meaning="the most similar items kept per item")
+    shrink: float = hyperparameter(10.0, 0.0, meaning="added to the cosine's denominator")
     name: str = "itemknn"
 
     def fit(self, X: sp.csr_matrix) -> "ItemKNN":
@@ -87,7 +132,7 @@ class ItemKNN:
 
 @dataclass
 class EASE:
-    l2: float = 500.0
+    l2: float = hyperparameter(500.0, 0.0, above=True, meaning="lambda, the L2 penalty on the item weights")
     name: str = "ease"
 
     def fit(self, X: sp.csr_matrix) -> "EASE":
@@ -106,10 +151,10 @@ class EASE:
 
 @dataclass
 class MatrixFactorisation:
-    factors: int = 64
-    regularization: float = 0.05
-    alpha: float = 2.0
-    iterations: int = 15
+    factors: int = hyperparameter(64, 1, meaning="the latent factors' dimension")
+    regularization: float = hyperparameter(0.05, 0.0, meaning="the L2 penalty on the factors")
+    alpha: float = hyperparameter(2.0, 0.0, above=True, meaning="the confidence given to an interaction")
+    iterations: int = hyperparameter(15, 1, meaning="ALS sweeps")
     seed: int = 0
     name: str = "mf"
     _model: object = field(default=None, repr=False)
@@ -142,6 +187,45 @@ GRIDS = {
 }
 """The hyperparameters tuned on a validation split of the training data, and the values tried: a dozen fits in
 all, so the tuned preset stays within seconds (a wider grid, 18 fits, took 7.8 s on ML-100K and chose the same)."""
+
+
+def hyperparameters(name: str) -> dict[str, Hyperparameter]:
+    """The model's hyperparameters, read from its dataclass (the one place they are defined): what the command
+    line's ``--param`` accepts and what a run reports. The seed is not one: it is the protocol's."""
+    found = {}
+    for spec in dataclasses.fields(MODELS[name]):
+        if "hyperparameter" in spec.metadata:
+            minimum, above, meaning = spec.metadata["hyperparameter"]
+            found[spec.name] = Hyperparameter(spec.name, spec.default, minimum, above, meaning)
+    return found
+
+
+def defaults(name: str) -> dict[str, int | float]:
+    """The values the model runs with when nothing is set or tuned."""
+    return {key: spec.default for key, spec in hyperparameters(name).items()}
+
+
+def check(name: str, params: dict) -> None:
+    """Refuses (:class:`DataError`) an unknown model, a key that is not one of its hyperparameters, or a value
+    of the wrong type or out of range."""
+    from metrics.errors import DataError
+
+    if name not in MODELS:
+        raise DataError("unknown_model", f"unknown model {name!r}; choose from {', '.join(MODELS)}", name=name)
+    known = hyperparameters(name)
+    for key, value in params.items():
+        if key not in known:
+            raise DataError("unknown_param", f"{name} has no hyperparameter {key!r}; "
+                            f"{_keys_in_words(name)}", name=name, key=key)
+        try:
+            known[key].value(value)
+        except ValueError as error:
+            raise DataError("bad_param", f"{name}.{key} {error}", name=name, key=key, value=value) from None
+
+
+def _keys_in_words(name: str) -> str:
+    keys = hyperparameters(name)
+    return f"valid keys: {', '.join(keys)}" if keys else "it has no hyperparameters"
 
 
 def make(name: str, **params):
