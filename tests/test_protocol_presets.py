@@ -8,7 +8,7 @@ import pytest
 
 from content import i18n
 from content.pages import protocols as words
-from protocols import movielens, presets
+from protocols import models, movielens, presets
 from tests.conftest import run_page, texts
 
 PAGE = "pages/22_Protocol_lab.py"
@@ -57,7 +57,9 @@ def test_tuning_on_a_validation_split_moves_the_matrix_factorisation_up(outcomes
     (untuned, tuned), finding = outcomes["tuned_baselines"]
     assert finding["ranks_after"]["mf"] < finding["ranks_before"]["mf"]
     assert finding["after"]["mf"] > finding["before"]["mf"]
-    assert tuned.models["ease"].params and tuned.models["mf"].params  # tuned from the grid, not the defaults
+    # tuned from the grid (MF's factors are not its default's in the grid), the untuned run on the defaults
+    assert tuned.models["ease"].params["l2"] in models.GRIDS["ease"]["l2"]
+    assert tuned.models["mf"].params != models.defaults("mf") == untuned.models["mf"].params
     assert "Matrix factorisation (ALS) #3 → #2" in words.tuned_finding(finding)
 
 
