@@ -177,7 +177,12 @@ def run(args, out=None) -> int:
         return 1
     table = result.table()
     if args.protocol_per_user:
-        result.per_user().to_csv(args.protocol_per_user, index=False)
+        try:
+            result.per_user().to_csv(args.protocol_per_user, index=False)
+        except OSError as error:
+            print(f"error: cannot write the per-user file {args.protocol_per_user}: {error.strerror or error}",
+                  file=sys.stderr)
+            return 3
     if args.protocol_format == "json":
         payload = {"protocol": vars(protocol), "split": result.split.counts,
                    "models": {name: {"params": r.params, "means": {k: float(v) for k, v in table.loc[name].items()

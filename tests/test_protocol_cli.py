@@ -236,6 +236,14 @@ def test_the_per_user_file_on_the_full_catalogue_keeps_its_columns(log_file, tmp
                                               "average_precision@10", "ndcg@10", "reciprocal_rank"]
 
 
+def test_a_per_user_file_that_cannot_be_written_is_one_line_and_exit_code_3(log_file, tmp_path, capsys):
+    code, _ = protocol("--data", str(log_file), "--models", "pop", "--per-user", str(tmp_path / "no" / "x.csv"))
+    assert code == 3 and cli.EXIT_CODES[3].startswith("a file cannot be opened")
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot write the per-user file {tmp_path / 'no' / 'x.csv'}: ")
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err
+
+
 # ---------------------------------------------------------------- the manual's commands
 
 
