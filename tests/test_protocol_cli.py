@@ -281,3 +281,10 @@ def test_the_manuals_param_command_runs_on_ml100k_and_reports_what_it_set(tmp_pa
         args = cli.build_parser().parse_args(argv)
         for name, values in protocol_cli.parse_params(args.protocol_params, args.models).items():
             assert found["models"][name]["params"].items() >= values.items()
+
+
+def test_the_manuals_table_of_hyperparameters_is_the_models_own():
+    rows = re.findall(r"^  \| `(\w+)` \| `(\w+)` \| ([\d.]+) \| (.+?) \|$", DOCS.read_text(), flags=re.M)
+    assert {(name, key): (float(default), allowed) for name, key, default, allowed in rows} == {
+        (name, key): (float(spec.default), spec.allowed())
+        for name in models.MODELS for key, spec in models.hyperparameters(name).items()}
