@@ -24,8 +24,9 @@ LENGTHS_DIFFER = N_("{first} and {second} must have the same length ({one} and {
 NOT_BINARY = N_("labels are 0 or 1, found {value}")
 OUT_OF_UNIT = N_("{value} is outside 0 to 1")
 EMPTY_LIST = N_("the list is empty")
-NEEDS = N_("a {kind} step needs {what}")
-ONLY_FOR = N_("only a {kind} step has {what}")
+NEEDS = N_("{kind} needs {what}")
+ONLY_FOR = N_("only {kind} has {what}")
+NO_OPTIONS = N_("a number question has no options: the learner types the value")
 ANSWER_TYPED = N_("the answer is never written in a lesson file: the app computes it from the scenario and the metric")
 OPTION_COUNT = N_("a {kind} question has exactly three options, in this order: {order}")
 OPTIONS_TWO = N_("a value question needs at least two options")
@@ -38,7 +39,6 @@ INDEX_OUT_OF_RANGE = N_("index {index} is outside the list {field} (0 to {last})
 RANGE_EMPTY = N_("minimum {minimum} is not below maximum {maximum}")
 PAIR = N_("expected two whole numbers [first, last], found {value}")
 ID_TAKEN = N_("the id “{value}” is already used by {other}")
-ANSWERED_WRONG = N_("step {number} (“{title}”): {why}")
 NO_OPTION_MATCHES = N_("no option's value is the computed {metric} = {value}; the options say {stated}")
 OPTIONS_MATCH = N_("{count} options match the computed {metric} = {value}: {labels}")
 UNKNOWN_METRIC = N_("{metric} is not a value of this {kind} scenario; it has: {known}")
@@ -46,6 +46,17 @@ NOT_ANSWERABLE = N_("a question on a {kind} scenario cannot be answered from its
 PROTOCOL_QUESTION = N_("a question on a protocol scenario compares two values it states as claims (other_metric)")
 SCENARIO_REJECTED = N_("the metrics reject this scenario: {error}")
 VIEW_PROBLEM = N_("this step cannot be shown: {error}")
+
+# Words a message's {expected}, {found} or {kind} is filled with, translated with it.
+WORDS = frozenset((
+    N_("a string"), N_("a whole number"), N_("a number"), N_("true or false"), N_("a list"), N_("a table"),
+    N_("a date or time"), N_("a string or a table of languages"), N_("a list of tables"),
+    N_("a predict step"), N_("an explore step"), N_("a demonstrate step"), N_("a direction question"),
+    N_("a compare question"), N_("a number question"), N_("a value question"),
+    N_("a question"), N_("controls and a goal"), N_("an animation"), N_("a change"), N_("tolerance"),
+    N_("a value for each option"), N_("a value"), N_("other or other_metric"), N_("an item"), N_("a field"),
+    N_("a field and an index"),
+))
 
 
 @dataclass(frozen=True)
@@ -57,8 +68,13 @@ class Problem:
 
     def text(self) -> str:
         """The problem in the reader's language: ``line 12, steps[2].scenario.k: K = 12 is out of range ...``."""
-        said = _(self.message).format(**{key: str(value) for key, value in self.params})
-        where = self.field if self.line is None else _("line {line}, {field}").format(line=self.line, field=self.field)
+        said = _(self.message).format(**{key: _(value) if value in WORDS else str(value) for key, value in self.params})
+        if self.line is None:
+            where = self.field
+        elif self.field:
+            where = _("line {line}, {field}").format(line=self.line, field=self.field)
+        else:
+            where = _("line {line}").format(line=self.line)
         return f"{where}: {said}" if where else said
 
 
