@@ -10,7 +10,7 @@ import json
 import math
 import re
 
-from content.lessons.schema import Control, Lesson, Question, Step
+from content.lessons.schema import SCENARIO_KINDS, Control, Lesson, Question, Step
 
 HEADER = "# A RecEval Lab lesson. The format: docs/lesson-files.md. The right answers are computed, never written.\n"
 WIDTH = 100
@@ -82,6 +82,11 @@ class _Writer:
         for name, item in data.items():
             self.put(name, item)
 
+    def scenario(self, header: str, scenario: dict) -> None:
+        """The scenario's fields in the order the format lists them, whatever order the dict has."""
+        first = ("kind", *SCENARIO_KINDS.get(scenario.get("kind"), ()))
+        self.table(header, {**{name: scenario[name] for name in first if name in scenario}, **scenario})
+
     def claims(self, step: Step) -> None:
         if not step.claims:
             return
@@ -103,7 +108,7 @@ class _Writer:
             self.put("tolerance", {question.tolerance.kind: question.tolerance.amount})
         self.text("why", question.why)
         if question.other is not None:
-            self.table("[steps.question.other]", question.other)
+            self.scenario("[steps.question.other]", question.other)
         for option in question.options:
             self.lines += ["", "[[steps.question.options]]"]
             self.text("label", option.label)
@@ -131,7 +136,7 @@ class _Writer:
         self.put("animation", step.animation)
         self.claims(step)
         self.text("text", step.text)
-        self.table("[steps.scenario]", step.scenario)
+        self.scenario("[steps.scenario]", step.scenario)
         if step.question is not None:
             self.question(step.question)
         for control in step.controls:

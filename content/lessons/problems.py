@@ -55,7 +55,8 @@ WORDS = frozenset((
     N_("a compare question"), N_("a number question"), N_("a value question"),
     N_("a question"), N_("controls and a goal"), N_("an animation"), N_("a change"), N_("tolerance"),
     N_("a value for each option"), N_("a value"), N_("other or other_metric"), N_("an item"), N_("a field"),
-    N_("a field and an index"),
+    N_("a field and an index"), N_("a rank control"), N_("a grade control"), N_("a value control"),
+    N_("a setting control"),
 ))
 
 

@@ -1,5 +1,5 @@
 """The sentences of the guided-lessons page (pages/10_Lessons.py). The lessons themselves are in
-``content.lessons.content``; this file holds the page's frame: buttons, notes, captions.
+lesson files (``content/lessons/builtin/*.toml``); this file holds the page's frame: buttons, notes, captions.
 
 Constants are marked ``N_`` and translated where shown (``_(TITLE)``); sentences with a number are
 small functions that fill a template.
