@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from content import i18n
 from content.lessons import problems as say
@@ -34,7 +35,7 @@ class Shelf:
     translations: dict[str, dict[str, str]]   # every accepted lesson's, by its id: {id: {language: {text: said}}}
 
 
-def checked_id(loaded: Loaded, data: bytes, name: str, taken: dict[str, str]) -> Loaded:
+def checked_id(loaded: Loaded, data: bytes, taken: dict[str, str]) -> Loaded:
     """``loaded`` refused if another lesson already has its id (``taken``: id -> where it comes from)."""
     if loaded.lesson is None or loaded.lesson.key not in taken:
         return loaded
@@ -42,7 +43,11 @@ def checked_id(loaded: Loaded, data: bytes, name: str, taken: dict[str, str]) ->
     return Loaded(None, (problem(line, "id", say.ID_TAKEN, value=loaded.lesson.key, other=taken[loaded.lesson.key]),))
 
 
-def read_folder(folder: Path, taken: dict[str, str] | None = None) -> Shelf:
+Check = Callable[[Lesson, str], tuple[Problem, ...]]
+"""A further check of a read lesson against its file's text (the page's: can each step be drawn)."""
+
+
+def read_folder(folder: Path, taken: dict[str, str] | None = None, check: Check | None = None) -> Shelf:
     """Every ``*.toml`` lesson of ``folder``, in the order of their names."""
     taken = dict(taken or {})
     lessons, refused, translations = [], [], {}
@@ -56,7 +61,10 @@ def read_folder(folder: Path, taken: dict[str, str] | None = None) -> Shelf:
         except OSError as error:
             refused.append(Refused(path.name, (problem(None, "", UNREADABLE, error=error.strerror or error),)))
             continue
-        loaded = checked_id(read_lesson(data), data, path.name, taken)
+        loaded = checked_id(read_lesson(data), data, taken)
+        if loaded.lesson is not None and check is not None:
+            found = check(loaded.lesson, data.decode("utf-8"))
+            loaded = Loaded(None, found) if found else loaded
         if loaded.lesson is None:
             refused.append(Refused(path.name, loaded.problems))
             continue
@@ -74,7 +82,7 @@ def builtin() -> tuple[Lesson, ...]:
     return shelf.lessons
 
 
-def operator_folder(taken: dict[str, str]) -> Shelf:
+def operator_folder(taken: dict[str, str], check: Check | None = None) -> Shelf:
     """The lessons of the folder ``RECEVAL_LESSONS_DIR`` names (none if it is not set)."""
     named = os.environ.get(FOLDER_VARIABLE, "").strip()
     if not named:
@@ -83,7 +91,7 @@ def operator_folder(taken: dict[str, str]) -> Shelf:
     if not folder.is_dir():
         return Shelf((), (Refused(named, (problem(None, "", NOT_A_FOLDER, variable=FOLDER_VARIABLE, folder=named),)),),
                      {})
-    shelf = read_folder(folder, taken)
+    shelf = read_folder(folder, taken, check)
     for said in shelf.translations.values():
         teach(said)
     return shelf
