@@ -239,7 +239,8 @@ elif step.kind == "predict":
                           format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
     if choice is None:
         with asking:
-            st.caption(_(words.TYPE_TO_REVEAL if question.kind == "number" else words.CHOOSE_TO_REVEAL))
+            hint = words.TYPE_TO_REVEAL if question.kind == "number" else words.CHOOSE_TO_REVEAL
+            st.caption(_(hint))
             general = engine.step_view(step).general
             for formula in dict.fromkeys(general[key] for key in metric_keys if key in general):  # each once
                 st.latex(SMALL + engine.stacked(formula))

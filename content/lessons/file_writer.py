@@ -15,6 +15,7 @@ from content.lessons.schema import SCENARIO_KINDS, Control, Lesson, Question, St
 HEADER = "# A RecEval Lab lesson. The format: docs/lesson-files.md. The right answers are computed, never written.\n"
 WIDTH = 100
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
+_NUMBER_LABEL = re.compile(r"-?\d+(\.\d+)?")
 _CONTROL_DEFAULTS = {"minimum": Control.minimum, "maximum": Control.maximum, "step": Control.step}
 
 
@@ -172,7 +173,9 @@ def texts(lesson: Lesson) -> list[str]:
         found += [step.title, step.text]
         if step.question is not None:
             found += [step.question.prompt, step.question.why]
-            found += [part for option in step.question.options for part in (option.label, option.explanation)]
+            # A number label reads the same in every language (content.lessons.text.option_label writes its mark).
+            found += [option.label for option in step.question.options if not _NUMBER_LABEL.fullmatch(option.label)]
+            found += [option.explanation for option in step.question.options]
         found += [control.label for control in step.controls]
         if step.goal is not None:
             found += [step.goal.text, step.goal.reached]
