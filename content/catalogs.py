@@ -1,7 +1,8 @@
 """Keep the catalogs in step with the code: ``python -m content.catalogs extract|update|check``.
 
 - ``extract`` reads every marked sentence (``_``, ``N_``, ``ngettext``, ``pgettext``) of the files of
-  each domain into ``content/locale/<domain>.pot`` (Babel's extractor).
+  each domain into ``content/locale/<domain>.pot`` (Babel's extractor), and every sentence of the built-in
+  lesson files (``content/lessons/builtin/*.toml``) into the lessons domain.
 - ``update`` merges each template into every language's ``<lang>/LC_MESSAGES/<domain>.po``: new
   sentences appear empty, changed ones fuzzy, so a translator sees what to do.
 - ``check`` fails on an empty or fuzzy translation, a placeholder or markup that does not survive
@@ -72,6 +73,7 @@ DOMAINS: list[tuple[str, str]] = [
         "content/classroom.py")],
 ]
 SCANNED = ("app.py", "pages", "ui", "content")
+LESSON_FILES_DOMAIN = "lessons"
 KEYWORDS = {**DEFAULT_KEYWORDS, "_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sd]|%[sd]")
 MARKUP = ("**", "`", "$", "<", ">", "[", "](", "\n")
@@ -110,7 +112,26 @@ def templates() -> tuple[dict[str, Catalog], list[str]]:
         catalog = catalogs.setdefault(domain, _new_catalog(None))
         for line, message, comments, context in found:
             catalog.add(message, locations=[(relative, line)], auto_comments=comments, context=context)
+    lessons = catalogs.setdefault(LESSON_FILES_DOMAIN, _new_catalog(None))
+    for relative, line, message in lesson_file_sentences():
+        lessons.add(message, locations=[(relative, line)])
     return catalogs, homeless
+
+
+def lesson_file_sentences() -> Iterator[tuple[str, int, str]]:
+    """(file, line, sentence) of every built-in lesson file: their English is the catalogs' msgid, so a built-in
+    lesson's translations stay in one place, the lessons catalog."""
+    from content.lessons.file_reader import read_lesson
+    from content.lessons.file_writer import texts
+    from content.lessons.library import BUILTIN
+
+    for path in sorted(BUILTIN.glob("*.toml")):
+        source = path.read_text()
+        lesson = read_lesson(source).lesson
+        for message in texts(lesson):
+            head = message.split(" ")[0][:40]
+            line = next((n for n, text in enumerate(source.splitlines(), 1) if head and head in text), 1)
+            yield path.relative_to(ROOT).as_posix(), line, message
 
 
 def extract(domains=None) -> None:

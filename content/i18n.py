@@ -122,9 +122,22 @@ def current() -> str:
     return _speaking.get() or _resolver()
 
 
+# Translations a lesson file brings (content.lessons.library.teach): {language: {English: translated}}. Used only
+# where the catalogs have none, so a built-in sentence keeps its one translation.
+_lesson_file_messages: dict[str, dict[str, str]] = {}
+
+
+def add_translations(code: str, messages: dict[str, str]) -> None:
+    _lesson_file_messages.setdefault(code, {}).update(messages)
+
+
 def _(message: str) -> str:
     """``message`` in the current reader's language."""
-    return translation(current()).gettext(message)
+    code = current()
+    said = translation(code).gettext(message)
+    if said == message and code in _lesson_file_messages:
+        return _lesson_file_messages[code].get(message, message)
+    return said
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

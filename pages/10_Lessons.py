@@ -1,14 +1,19 @@
 """Guided lessons: one idea per step, demonstrated, predicted, then explored. The step is in the URL."""
 
+import os
+
 import streamlit as st
 
-from content import i18n
+from content import i18n, numbers
 from content.i18n import _
-from content.lessons import BY_KEY, LESSONS
+from content.lessons import LESSONS as BUILT_IN
+from content.lessons.library import FOLDER_VARIABLE
+from content.lessons.schema import Step
 from content.lessons import protocols as protocol_words
 from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
+from ui.controllers import lesson_library as library
 from ui.controllers import lessons as engine
 from content import text
 from ui.figures.lesson_charts import SPEEDS
@@ -25,10 +30,23 @@ st.set_page_config(initial_sidebar_state="collapsed")
 st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>")
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def demonstration(lesson_key: str, index: int, speed: str, language: str):
+@st.cache_data(ttl=30, show_spinner=False)
+def operator_shelf(folder: str):
+    """The operator's folder (``folder`` only keys the cache), read again at most every 30 seconds."""
+    return library.operator_shelf()
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Step: repr})
+def demonstration(step: Step, speed: str, language: str):
     """A demonstration's figure and frames are the same for every learner of one language: build each once."""
-    return engine.demonstration(BY_KEY[lesson_key].steps[index], speed)
+    return engine.demonstration(step, speed)
+
+
+# The lessons of this session: built in, the operator's folder, then the files this reader opened.
+shelf = operator_shelf(os.environ.get(FOLDER_VARIABLE, ""))
+session_files = st.session_state.setdefault("lessons_files", {})  # id -> (lesson, its file's translations)
+LESSONS = (*BUILT_IN, *shelf.lessons, *(lesson for lesson, _said in session_files.values()))
+BY_KEY = {lesson.key: lesson for lesson in LESSONS}
 
 
 def read_url() -> tuple[str, int]:
@@ -50,6 +68,43 @@ def read_url() -> tuple[str, int]:
     if params.get("lesson") != key or params.get("step") != str(number):
         st.query_params.update({"lesson": key, "step": str(number)})
     return key, number - 1
+
+
+def typed_number(name: str, tolerance) -> float | None:
+    """A number question's box: the number typed in the reader's notation, or None (nothing, or not a number)."""
+    typed = st.text_input(_(words.TYPE_ANSWER), key=name)
+    st.caption(words.tolerance(tolerance.kind, tolerance.amount))
+    if not typed.strip():
+        return None
+    try:
+        return numbers.parse(typed)
+    except numbers.NumberError as error:
+        st.error(numbers.parse_error_message(error))
+        return None
+
+
+def lesson_files(lesson) -> None:
+    """Open a teacher's lesson file (checked; its problems listed with line and field) and download this lesson."""
+    with st.expander(_(words.YOUR_LESSONS), expanded=bool(shelf.refused)):
+        if shelf.refused:
+            st.warning(_(words.FOLDER_PROBLEMS))
+            for refused in shelf.refused:
+                st.markdown(words.refused(text.markdown(refused.name), [text.markdown(p.text()) for p in refused.problems]))
+        upload = st.file_uploader(_(words.UPLOAD), type=["toml"], key="lessons_upload", help=_(words.UPLOAD_HELP))
+        if upload is not None:
+            others = tuple(known for known in LESSONS if known.key not in session_files)
+            opened = library.read_upload(upload.getvalue(), others)
+            if opened.lesson is None:
+                st.error(words.refused(text.markdown(upload.name), [text.markdown(p.text()) for p in opened.problems]))
+            else:
+                if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
+                    session_files[opened.lesson.key] = (opened.lesson, opened.translations)
+                    st.rerun()  # the new lesson joins the list above
+                st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
+        said = session_files.get(lesson.key, (None, None))[1] if lesson.key in session_files else \
+            shelf.translations.get(lesson.key)
+        st.download_button(_(words.DOWNLOAD), library.lesson_file(lesson, said), file_name=f"{lesson.key}.toml",
+                           mime="application/toml", key="lessons_download", icon="⬇️")
 
 
 def go(key: str, index: int) -> None:
@@ -161,7 +216,7 @@ elif step.kind == "show":
 
 elif step.kind == "demonstrate":
     speed = st.session_state.get("lessons_speed") or "normal"
-    view, first = demonstration(key, index, speed, i18n.current())
+    view, first = demonstration(step, speed, i18n.current())
 
     def speed_and_help() -> None:
         st.segmented_control(_(words.SPEED), list(SPEEDS), default="normal", key="lessons_speed",
@@ -176,12 +231,16 @@ elif step.kind == "predict":
     asking, data = st.columns(2)
     with asking:
         st.markdown(f"**{_(question.prompt)}**")
-        choice = pick(st.radio, _(words.YOUR_ANSWER), [o.label for o in question.options],
-                      f"lessons_answer_{key}_{index}", index=None, horizontal=True,
-                      format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
+        if question.kind == "number":
+            choice = typed_number(f"lessons_answer_{key}_{index}", question.tolerance)
+        else:
+            choice = pick(st.radio, _(words.YOUR_ANSWER), [o.label for o in question.options],
+                          f"lessons_answer_{key}_{index}", index=None, horizontal=True,
+                          format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
     if choice is None:
         with asking:
-            st.caption(_(words.CHOOSE_TO_REVEAL))
+            hint = words.TYPE_TO_REVEAL if question.kind == "number" else words.CHOOSE_TO_REVEAL
+            st.caption(_(hint))
             general = engine.step_view(step).general
             for formula in dict.fromkeys(general[key] for key in metric_keys if key in general):  # each once
                 st.latex(SMALL + engine.stacked(formula))
@@ -193,9 +252,15 @@ elif step.kind == "predict":
                 chart(engine.puzzle_figure(scenario), key=f"{chart_key}_puzzle_{number}")
     else:
         result = engine.reveal(step)
-        chosen = next(o for o in question.options if o.label == choice)
+        chosen = next((o for o in question.options if o.label == choice), None)
         with data:
-            if choice == result.answer:
+            if question.kind == "number":
+                exact = numbers.number(float(result.answer), len(result.answer.partition(".")[2]))
+                if engine.typed_right(step, choice):
+                    st.success(words.number_right(exact))
+                else:
+                    st.error(words.number_wrong(numbers.general(choice), exact))
+            elif choice == result.answer:
                 st.success(words.right(_(chosen.explanation)))
             else:
                 st.error(words.not_quite(_(chosen.explanation), option_label(result.answer)))
@@ -257,8 +322,10 @@ elif step.kind == "explore":
 bottom = st.columns([5.2, 1.2, 1.7], vertical_alignment="center")
 bottom[0].toggle(_(words.PRESENTER), key="lessons_presenter", help=_(words.PRESENTER_HELP))
 step_buttons(bottom[1], bottom[2], "_bottom")
+lesson_files(lesson)
 if index + 1 == len(lesson.steps):
-    st.page_link(TOPIC_PAGES[lesson.topic], label=words.topic_link(_(lesson.title)), icon="📖")
+    if lesson.topic in TOPIC_PAGES:
+        st.page_link(TOPIC_PAGES[lesson.topic], label=words.topic_link(_(lesson.title)), icon="📖")
     st.page_link(TOPIC_PAGES["which_metric"], label=_(words.WHICH_METRIC_LINK), icon="🧭")
 st.caption(words.step_link(f"?lesson={key}&step={index + 1}"))
 if presenting:

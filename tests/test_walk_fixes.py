@@ -95,8 +95,8 @@ def test_ndcg_lesson_a_move_onto_another_hit_swaps_them_instead_of_changing_noth
 
 def test_rank_sliders_sent_onto_one_rank_at_once_show_where_the_items_really_are():
     from ui.controllers import lessons as engine
-    from content.lessons.content import AP
-    step = AP.steps[6]
+    from content.lessons import BY_KEY
+    step = BY_KEY["ap"].steps[6]
     values, notes = engine.make_room(step.scenario, step.controls, [2, 2], None)
     assert values == [2, 3] and notes == ["107 moved to rank 3: rank 2 is taken."]
     assert engine.make_room(step.scenario, step.controls, [2, 5], [4, 7]) == ([2, 5], [])

@@ -13,7 +13,7 @@ from content import charts as chart_words
 from content import metrics as metric_texts
 from content import i18n, numbers
 from content.i18n import N_, _, ngettext
-from content.lessons.content import LESSONS
+from content.lessons import LESSONS
 from metrics.registry import BY_KEY, Metric
 from metrics.seed_examples import BY_KEY as EXAMPLES
 from ui import baseline, chart_text, document_language, language, lesson_link, practice_mode

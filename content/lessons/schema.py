@@ -20,8 +20,8 @@ SCENARIO_KINDS = {
                                                             # negatives (sampled per held-out item)
 }
 
-QUESTION_KINDS = ("value", "direction", "compare")
-"""value: which option's number is the metric (each option carries its ``value``); direction: does
+QUESTION_KINDS = ("value", "direction", "compare", "number")
+"""number: the learner types the metric's value, right within the question's ``tolerance``; value: which option's number is the metric (each option carries its ``value``); direction: does
 the metric go up, down or stay when ``change`` is applied (options in that order); compare: is the
 metric higher for A (the step's scenario) or B (``other``), or, with ``other_metric``, is
 ``metric`` or ``other_metric`` higher on the one scenario (options: first higher, second higher,
@@ -35,6 +35,29 @@ class Option:
     value: float | None = None  # for "value" questions: the number this option claims
 
 
+TOLERANCE_KINDS = ("decimals", "absolute", "relative")
+"""decimals: right when it agrees with the value rounded to that many places; absolute: within that much of it;
+relative: within that share of it (0.05 = 5%)."""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    kind: str
+    amount: float
+
+    def accepts(self, typed: float, value: float) -> bool:
+        slack = 1e-9  # a typed 0.75 for 0.7499999999 is the same number
+        if self.kind == "decimals":
+            return abs(typed - value) <= 0.5 * 10 ** -int(self.amount) + slack
+        if self.kind == "absolute":
+            return abs(typed - value) <= self.amount + slack
+        return abs(typed - value) <= self.amount * abs(value) + slack
+
+    def shown(self, value: float) -> str:
+        """The right value as the answer key writes it: to the stated places, else to 4."""
+        return f"{value:.{int(self.amount) if self.kind == 'decimals' else 4}f}"
+
+
 @dataclass(frozen=True)
 class Question:
     prompt: str
@@ -46,6 +69,7 @@ class Question:
     change: dict | None = None        # direction: scenario fields replaced (or {"move": (item, rank)})
     other: dict | None = None         # compare: scenario B
     other_metric: str | None = None   # compare: the second metric on the same scenario
+    tolerance: Tolerance | None = None  # number: how close a typed value must be
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""A lesson's sentences in the reader's language: the data in ``content.lessons.content`` holds them
-marked ``N_`` (English, and the keys options are chosen by); these functions translate them where shown."""
+"""A lesson's sentences in the reader's language: the lesson files (``content/lessons/builtin``) hold them
+in English (the keys options are chosen by, and the catalogs' msgids); these functions translate them where shown."""
 
 from __future__ import annotations
 

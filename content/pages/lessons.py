@@ -1,5 +1,5 @@
 """The sentences of the guided-lessons page (pages/10_Lessons.py). The lessons themselves are in
-``content.lessons.content``; this file holds the page's frame: buttons, notes, captions.
+lesson files (``content/lessons/builtin/*.toml``); this file holds the page's frame: buttons, notes, captions.
 
 Constants are marked ``N_`` and translated where shown (``_(TITLE)``); sentences with a number are
 small functions that fill a template.
@@ -74,3 +74,41 @@ def topic_link(title: str) -> str:
 
 def step_link(query: str) -> str:
     return _("Link to this step: `{query}`").format(query=query)
+
+
+# --------------------------------------------------------------------------- lesson files and number questions
+YOUR_LESSONS = N_("Lesson files: open your own, download this one")
+UPLOAD = N_("Open a lesson file (.toml)")
+UPLOAD_HELP = N_("A lesson you wrote or downloaded. It stays in this browser session only; docs/lesson-files.md "
+                 "describes the format.")
+DOWNLOAD = N_("Download this lesson as a file")
+FOLDER_PROBLEMS = N_("Some lesson files of the server's folder were not loaded:")
+TYPE_ANSWER = N_("Type your answer")
+TYPE_TO_REVEAL = N_("Type a number to reveal the numbers.")
+
+
+def refused(name: str, problems: list[str]) -> str:
+    """A refused file and its problems, one per line; ``name`` and ``problems`` already escaped as Markdown."""
+    lines = "\n".join(f"- {problem}" for problem in problems)
+    return _("**{name}** was not loaded:").format(name=name) + "\n\n" + lines
+
+
+def uploaded(title: str) -> str:
+    return _("**{title}** is open, and in the list of lessons for this session.").format(title=title)
+
+
+def tolerance(kind: str, amount: float) -> str:
+    """What a typed number must be within, as the student reads it."""
+    if kind == "decimals":
+        return _("Give it to {places} decimal places.").format(places=numbers.integer(int(amount)))
+    if kind == "absolute":
+        return _("Right within ±{amount} of the exact value.").format(amount=numbers.general(amount))
+    return _("Right within {share} of the exact value.").format(share=numbers.percent(amount, 1))
+
+
+def number_right(value: str) -> str:
+    return _("**Right.** The exact value is {value}.").format(value=value)
+
+
+def number_wrong(typed: str, value: str) -> str:
+    return _("**Not quite.** You typed {typed}; the exact value is **{value}**.").format(typed=typed, value=value)

@@ -15,6 +15,7 @@ from content import numbers
 from content.i18n import N_, _, ngettext
 from content.lessons import protocols as protocol_words
 from content.lessons.schema import Control
+from content.lessons.scenarios import changed, moved, parse, predicted_labels  # noqa: F401 (the views' names)
 from metrics import classification_metrics as cls
 from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
@@ -41,32 +42,6 @@ def label(key: str, k: int | None = None) -> str:
 # --------------------------------------------------------------------------- scenarios
 
 
-def predicted_labels(scenario: dict) -> list[int]:
-    """The labels scenario's predictions: given, or every score at or above the threshold."""
-    if "y_pred" in scenario:
-        return list(scenario["y_pred"])
-    return [int(score >= scenario["threshold"]) for score in scenario["y_score"]]
-
-
-def parse(scenario: dict):
-    """The registry case a scenario describes; raises ValueError (from ``metrics``) if it is not valid."""
-    kind = scenario.get("kind")
-    if kind == "ranking":
-        return registry.RankingCase(scenario["recommended"], scenario["ground_truth"], scenario["k"],
-                                    scenario.get("gain", "linear"))
-    if kind == "users":
-        return registry.UsersCase(scenario["recommended"], [set(r) for r in scenario["relevant"]], scenario["k"])
-    if kind == "ratings":
-        return registry.RatingCase(scenario["predictions"], scenario["actuals"])
-    if kind == "labels":
-        return registry.LabelCase(scenario["y_true"], predicted_labels(scenario))
-    if kind == "scores":
-        return registry.ScoreCase(scenario["user_ids"], scenario["y_true"], scenario["y_score"])
-    if kind == "probabilities":
-        return registry.ProbabilityCase(scenario["y_true"], scenario["y_prob"])
-    raise ValueError(f"scenario kind must be one of ranking, users, ratings, labels, scores, probabilities; got {kind!r}")
-
-
 def check_scenario(scenario: dict) -> None:
     """Raise ValueError if the scenario does not parse or its metrics reject it."""
     if scenario.get("kind") == "protocol":
@@ -82,23 +57,6 @@ def check_scenario(scenario: dict) -> None:
         registry.evaluate(parse(scenario))
     if scenario["kind"] == "users" and not len(scenario["users"]) == len(scenario["recommended"]) == len(scenario["relevant"]):
         raise ValueError("users, recommended and relevant must have one entry per user")
-
-
-def moved(recommended, item, rank: int) -> list:
-    """The list with ``item`` taken out and put back at ``rank`` (1-based), the others shifting."""
-    rest = [i for i in recommended if i != item]
-    return rest[: rank - 1] + [item] + rest[rank - 1:]
-
-
-def changed(scenario: dict, change: dict) -> dict:
-    """The scenario with a question's change applied: fields replaced, or ``move: (item, rank)``."""
-    result = dict(scenario)
-    for key, value in change.items():
-        if key == "move":
-            result["recommended"] = moved(scenario["recommended"], *value)
-        else:
-            result[key] = value
-    return result
 
 
 def placed(recommended, ranks: dict) -> list:

@@ -87,6 +87,8 @@ def reveal(step: Step) -> Reveal:
     q = step.question
     before = static_view(step.view, step.scenario)
     labels = [o.label for o in q.options]
+    if q.kind == "number":
+        return Reveal(q.tolerance.shown(before.values[q.metric]), [("", before)])
     if q.kind == "value":
         actual = before.values[q.metric]
         matching = [o.label for o in q.options if o.value is not None and _close(o.value, actual)]
@@ -107,6 +109,11 @@ def reveal(step: Step) -> Reveal:
         shown = [("A", before), ("B", other)]
     index = 2 if _close(a, b) else (0 if a > b else 1)
     return Reveal(labels[index], shown)
+
+
+def typed_right(step: Step, typed: float) -> bool:
+    """Whether a number typed for a number question is the metric's value, within the question's tolerance."""
+    return step.question.tolerance.accepts(typed, step_view(step).values[step.question.metric])
 
 
 _COMPARE = {"<": lambda a, b: a < b and not _exact(a, b), "<=": lambda a, b: a <= b or _exact(a, b),
