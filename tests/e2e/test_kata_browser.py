@@ -10,7 +10,7 @@ from playwright.sync_api import Frame, Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import code_scrolling_sideways, open_page, screenshot, wait_until_idle
-from tests.e2e.test_accessibility_browser import violations
+from tests.e2e.accessibility import violations
 
 SLOW = 60_000
 TIES_ZERO = """def auc(y_true, y_score):

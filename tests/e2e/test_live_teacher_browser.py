@@ -11,7 +11,7 @@ from streamlit import net_util
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import code_scrolling_sideways, screenshot, wait_until_idle
-from tests.e2e.test_accessibility_browser import violations
+from tests.e2e.accessibility import violations
 from tests.e2e.test_live_class_browser import FOLLOW, RECALL_QUESTION, tabs
 
 

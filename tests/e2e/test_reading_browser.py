@@ -8,9 +8,8 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import card, editor, open_page, screenshot, wait_until_idle
-from tests.e2e.test_browser import FIRST_BUTTON, TITLES, no_exception_box, url_path
+from tests.e2e.test_browser import no_exception_box, url_path
 from ui.figures import charts
-from ui.navigation import PAGES as NAVIGATION
 from ui.navigation import TOPIC_PAGES
 
 PROJECTOR = {"width": 1280, "height": 720}
@@ -23,7 +22,7 @@ def _inside(box: dict, width: int, height: int) -> bool:
     return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
 
 
-def _wait_for_formulas_and_charts(page: Page) -> None:
+def wait_for_formulas_and_charts(page: Page) -> None:
     """Idle, and every element drawn: on a busy machine the status widget can still be on its way."""
     wait_until_idle(page)
     page.wait_for_function("""() => !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')
@@ -36,7 +35,7 @@ def _wait_for_formulas_and_charts(page: Page) -> None:
 def test_editors_and_headline_cards_fit_a_projector_screen(server, page, topic):
     page.set_viewport_size(PROJECTOR)
     open_page(page, server.url + url_path(TOPIC_PAGES[topic]))
-    _wait_for_formulas_and_charts(page)
+    wait_for_formulas_and_charts(page)
     first_editor = editor(page, 0).bounding_box()
     assert _inside(first_editor, **PROJECTOR), first_editor
     cards = page.get_by_test_id("stMetric")
@@ -85,7 +84,7 @@ CHART_TEXT = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(p
 })"""
 
 
-def _unreadable(page: Page, topic: str, hover_each_chart: bool) -> list:
+def unreadable(page: Page, topic: str, hover_each_chart: bool) -> list:
     problems = []
     # On a phone the Plotly toolbar (shown on hover) is the one that could cover a title.
     for plot in page.locator(".js-plotly-plot").all() if hover_each_chart else [None]:
@@ -96,45 +95,13 @@ def _unreadable(page: Page, topic: str, hover_each_chart: bool) -> list:
     return problems + [(topic, f) for f in page.evaluate(KATEX_OVERFLOW) if f["cut"] > 1 or f["beyond_column"] > 1]
 
 
-@pytest.mark.parametrize("number, entry", list(enumerate(NAVIGATION)), ids=[entry[0] for entry in NAVIGATION])
-def test_no_formula_or_chart_title_is_cut_and_chart_text_is_large_on_a_projector_and_a_phone(server, page, number,
-                                                                                               entry):
-    """Every page opened by its own address (each the first page of its visit: a new session),
-    drawn without an exception; then what it draws must read at 1280 px, and again once the same
-    tab is narrowed to 390 px (a phone turned to portrait: charts and formulas lay out again without a
-    rerun). One page per case, so that parallel workers share them. (As the first page of a fresh
-    server process: tests/test_cold_pages.py.)"""
-    topic, path, *_ = entry
-    problems = []
-    page.set_viewport_size(PROJECTOR)
-    open_page(page, server.url + url_path(path))
-    _wait_for_formulas_and_charts(page)
-    expect(page.locator("h1").first).to_contain_text(TITLES[topic])
-    if topic in FIRST_BUTTON:
-        expect(page.get_by_role("button", name=FIRST_BUTTON[topic], exact=True)).to_be_visible()
-    elif topic == "which_metric":
-        expect(page.get_by_text("The page: AP and MAP").first).to_be_visible()
-    else:
-        expect(page.locator(".katex").first).to_be_visible()
-        expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
-    no_exception_box(page)
-    screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}")
-    problems += _unreadable(page, topic, hover_each_chart=False)
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(800)  # Plotly redraws on resize
-    problems += [(topic, "390px", *problem[1:]) for problem in _unreadable(page, topic, hover_each_chart=True)]
-    if topic in ("home", "ndcg", "classification"):
-        screenshot(page, SCREENSHOTS, f"phone_390_{topic}")
-    assert not problems, problems
-
-
 def test_an_ap_sum_over_late_ranks_fits_a_phone(server, page):
     """Ten hits at ranks 10, 20, ..., 100 (K = 100): wide fractions, so the result goes on a line of its own."""
     page.set_viewport_size(PHONE)
     recommended = ",".join(str(1000 + i) for i in range(1, 121))
     truth = ",".join(f"{1000 + i}:1" for i in range(10, 101, 10))
     open_page(page, f"{server.url}/AP_and_MAP?v=1&page=ap&k=100&recommended={recommended}&ground_truth={truth}")
-    _wait_for_formulas_and_charts(page)
+    wait_for_formulas_and_charts(page)
     expect(card(page, "AP@100")).to_have_text("0.1000")  # every hit at precision 1/10
     cut = [f for f in page.evaluate(KATEX_OVERFLOW) if f["cut"] > 1 or f["beyond_column"] > 1]
     assert not cut, cut
@@ -144,13 +111,13 @@ def test_dark_theme_marks_k_in_a_colour_that_reads_on_dark(dark_server, page):
     page.set_viewport_size(PROJECTOR)
     for topic in ("home", "classification"):
         open_page(page, dark_server.url + url_path(TOPIC_PAGES[topic]))
-        _wait_for_formulas_and_charts(page)
+        wait_for_formulas_and_charts(page)
         background = page.evaluate("getComputedStyle(document.querySelector('.stApp')).backgroundColor")
         red, green, blue = (int(c) for c in background[4:-1].split(","))
         assert max(red, green, blue) < 60, background  # Streamlit's dark theme is on
         screenshot(page, SCREENSHOTS, f"dark_1280_{topic}")
     open_page(page, dark_server.url)
-    _wait_for_formulas_and_charts(page)
+    wait_for_formulas_and_charts(page)
     marker = page.locator(".js-plotly-plot").filter(has_text="Each metric as K grows").locator(".shapelayer path").first
     red, green, blue = (int(charts.MARKER[i:i + 2], 16) for i in (1, 3, 5))
     expect(marker).to_have_css("stroke", f"rgb({red}, {green}, {blue})")
