@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Every new AppTest scans the metadata of every installed distribution for Streamlit components (about 1 s, most
+# of a page test's time); the installed packages do not change while the tests run, so one scan per process.
+_scan_once = functools.cache(manifest_scanner.scan_component_manifests)
+manifest_scanner.scan_component_manifests = lambda *args, **kwargs: list(_scan_once(*args, **kwargs))
 
 
 def run_page(path: str = "app.py", *, query_params: dict | None = None, **state) -> AppTest:
