@@ -102,7 +102,8 @@ class _Writer:
         self.lines += ["", "[steps.question]"]
         self.text("prompt", question.prompt)
         self.put("kind", question.kind)
-        self.put("metric", question.metric)
+        self.put("metric", question.metric or None)
+        self.put("time_limit", question.time_limit)
         self.put("other_metric", question.other_metric)
         self.put("change", question.change)
         if question.tolerance is not None:
@@ -114,6 +115,8 @@ class _Writer:
             self.lines += ["", "[[steps.question.options]]"]
             self.text("label", option.label)
             self.put("value", option.value)
+            if option.correct:
+                self.put("correct", True)
             self.text("explanation", option.explanation)
 
     def control(self, control: Control) -> None:
@@ -137,7 +140,8 @@ class _Writer:
         self.put("animation", step.animation)
         self.claims(step)
         self.text("text", step.text)
-        self.scenario("[steps.scenario]", step.scenario)
+        if step.scenario is not None:
+            self.scenario("[steps.scenario]", step.scenario)
         if step.question is not None:
             self.question(step.question)
         for control in step.controls:

@@ -34,6 +34,8 @@ class Uploaded:
 
 def _drawing_problem(step, path: tuple, where: SourceLines) -> Problem | None:
     """Why the page could not draw this step, or None. Protocol steps need trained models: checked by name only."""
+    if step.kind == "quiz":  # a plain question: no scenario, nothing drawn but its words
+        return None
     scenario_path = path + ("scenario",)
     try:
         engine.check_scenario(step.scenario)
