@@ -13,6 +13,7 @@ import re
 from content.lessons.schema import SCENARIO_KINDS, Control, Lesson, Question, Step
 
 HEADER = "# A RecEval Lab lesson. The format: docs/lesson-files.md. The right answers are computed, never written.\n"
+QUIZ_HEADER = "# Quiz steps are plain questions (from a question sheet): they compute nothing, so they mark their right options.\n"
 WIDTH = 100
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _NUMBER_LABEL = re.compile(r"-?\d+(\.\d+)?")
@@ -154,6 +155,8 @@ class _Writer:
 
     def lesson(self, lesson: Lesson) -> str:
         self.lines.append(HEADER.rstrip("\n"))
+        if any(step.kind == "quiz" for step in lesson.steps):
+            self.lines.append(QUIZ_HEADER.rstrip("\n"))
         self.put("id", lesson.key)
         self.text("title", lesson.title)
         self.put("icon", lesson.icon)
