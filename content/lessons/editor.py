@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from content import i18n
 from content.i18n import N_, _
 from content.lessons import answers
-from content.lessons.file_reader import LANGUAGES, Loaded, read_lesson
+from content.lessons.file_reader import LANGUAGES, Loaded, item_key, read_lesson
 from content.lessons.file_writer import to_toml
 from content.lessons.problems import Problem
 from content.lessons.schema import Lesson, Option, Question, Step, Tolerance
@@ -54,6 +54,22 @@ AP_MIN = N_("The question computes AP with min(|Rel|, K) in the denominator, as 
 NO_PROPOSALS = N_("No named mistake gives a different number on this list: ask for a typed number, or change the "
                   "list.")
 
+# The editor's frame (ui/question_editor.py), on the playground and each ranking metric page.
+OPEN = N_("Make a question of this")
+OPEN_HELP = N_("This list, its grades and K as a lesson of one question: the app computes the right answer and "
+               "proposes wrong ones from common mistakes.")
+METRIC = N_("Metric")
+KIND = N_("Kind of question")
+RIGHT_OPTION = N_("The right option, computed: {value}")
+WRONG_OPTIONS = N_("Wrong options, each what a named mistake gives here (untick the ones you do not want):")
+DECIMALS_LABEL = N_("Decimal places the typed number must agree to")
+PREVIEW = N_("Preview: the step on a phone")
+DOWNLOAD = N_("Download the lesson file (.toml)")
+OPEN_IN_LESSONS = N_("Open it in this session's lessons")
+OPENED = N_("**{title}** is open in this session's lessons.")
+RUN_IT = N_("Run it on the lessons page")
+NOT_MADE = N_("The lesson file could not be made:")
+
 
 @dataclass(frozen=True)
 class Proposal:
@@ -77,9 +93,16 @@ class Draft:
     translations: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
+def _item(item):
+    """An item as a lesson file reads it back: the playground's "103" is the number 103 there."""
+    return item_key(item) if isinstance(item, str) else item
+
+
 def scenario_of(case: RankingCase) -> dict:
-    """The lesson scenario of a playground case: K cut to the list's length (a lesson file's rule)."""
-    scenario = {"kind": "ranking", "recommended": list(case.recommended), "ground_truth": dict(case.ground_truth),
+    """The lesson scenario of a playground case: K cut to the list's length (a lesson file's rule), items that look
+    like whole numbers made numbers in the list and the truth alike (as the file will read them)."""
+    scenario = {"kind": "ranking", "recommended": [_item(item) for item in case.recommended],
+                "ground_truth": {_item(item): grade for item, grade in case.ground_truth.items()},
                 "k": min(case.k, len(case.recommended))}
     if case.gain != "linear":
         scenario["gain"] = case.gain

@@ -50,6 +50,7 @@ ANSWER_TOO_LONG = N_("answer {number} has {length} characters; at most {limit}")
 NO_CORRECT = N_("the correct answer is missing: give the number of a right answer, 1 to 4")
 BAD_CORRECT = N_("the correct answer “{value}” is not among 1 to 4: give answer numbers such as 2 or 1,3")
 EMPTY_CORRECT = N_("the correct answer {number} points to an empty answer")
+SAME_ANSWER = N_("answers {first} and {second} are the same")
 BAD_TIME = N_("the time limit “{value}” is not a positive number of seconds")
 ROW = N_("row {row}: {problem}")
 QUESTION_TITLE = N_("Question {number}")
@@ -156,6 +157,11 @@ def _question(row: list[str], columns: dict[str, int], number: int) -> tuple[Que
     for n, text in given.items():
         if len(text) > MAX_ANSWER:
             found.append(_problem(number, ANSWER_TOO_LONG, number=n, length=len(text), limit=MAX_ANSWER))
+    seen: dict[str, int] = {}
+    for n, text in given.items():
+        if text in seen:
+            found.append(_problem(number, SAME_ANSWER, first=seen[text], second=n))
+        seen.setdefault(text, n)
     raw_correct = cell("correct")
     correct = _correct(raw_correct) if raw_correct else None
     if not raw_correct:
