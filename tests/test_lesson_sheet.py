@@ -27,6 +27,7 @@ BAD = [
     ["Q" * 121, "a", "b", "", "", 20, 1],                           # question too long
     ["Long answer?", "a" * 76, "b", "", "", 20, 1],                 # answer too long
     ["Empty right answer?", "a", "b", "", "", 20, 3],               # points to an empty answer
+    ["Same twice?", "yes", "yes", "", "", 20, 1],                   # two answers the same
 ]
 
 
@@ -78,6 +79,7 @@ def test_every_problem_is_listed_with_its_row(make, name, first_row):
     assert by_row == {
         0: [sheet.MISSING_QUESTION], 1: [sheet.TOO_FEW_ANSWERS], 2: [sheet.BAD_CORRECT], 3: [sheet.BAD_TIME],
         4: [sheet.BAD_TIME], 5: [sheet.QUESTION_TOO_LONG], 6: [sheet.ANSWER_TOO_LONG], 7: [sheet.EMPTY_CORRECT],
+        8: [sheet.SAME_ANSWER],
     }
     said = [problem.text() for problem in imported.problems]
     assert said[0] == f"row {first_row + len(GOOD)}: the question is missing"
