@@ -89,3 +89,14 @@ def test_a_broken_sheet_is_refused_with_each_problems_row():
     (error,) = at.error
     assert error.value.startswith("**bad\\.csv** was not loaded:")
     assert f"- {escaped('row 4: the question is missing')}" in error.value
+
+
+def test_every_sentence_of_the_open_editor_comes_through_the_catalogs():
+    from content import i18n
+    from tests import pseudo
+
+    at = run_page("app.py", lang=i18n.PSEUDO, home_question=True)
+    assert at.expander[0].label != "Make a question of this"
+    assert pseudo.untranslated(at) == []
+    at.radio(key="home_question_kind").set_value("number").run()
+    assert pseudo.untranslated(at) == []
