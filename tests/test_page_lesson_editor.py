@@ -100,3 +100,15 @@ def test_every_sentence_of_the_open_editor_comes_through_the_catalogs():
     assert pseudo.untranslated(at) == []
     at.radio(key="home_question_kind").set_value("number").run()
     assert pseudo.untranslated(at) == []
+
+
+@pytest.mark.parametrize("path,group,metric", [
+    ("pages/2_Precision_Recall_HR_F1.py", "topn", "recall_at_k"), ("pages/3_AP_and_MAP.py", "ap", "ap_at_k"),
+    ("pages/4_RR_and_MRR.py", "rr", "rr"), ("pages/5_NDCG.py", "ndcg", "ndcg_at_k")], ids=["topn", "ap", "rr", "ndcg"])
+def test_each_ranking_page_opens_the_editor_on_its_own_metric(path, group, metric):
+    at = run_page(path, **{f"{group}_question": True})
+    assert at.selectbox(key=f"{group}_question_metric").value == metric
+    assert not at.error
+    if at.info and at.info[-1].value.startswith("No named mistake"):  # the seed list: every mistake agrees here
+        at.radio(key=f"{group}_question_kind").set_value("number").run()
+    assert "Download the lesson file (.toml)" in [b.proto.label for b in at.get("download_button")]

@@ -94,6 +94,10 @@ def question_editor(case: RankingCase, group: str, metric: str = "ndcg_at_k") ->
             st.markdown(_(words.RIGHT_OPTION).format(
                 value=option_label(words.label(words.right_value(scenario, metric)))))
             chosen = _wrong_options(group, metric, scenario)
+            if not chosen:  # a choice of one is no question: say what to do rather than refuse a file
+                if words.proposals(scenario, metric):
+                    st.info(_(words.KEEP_ONE))
+                return
         else:
             decimals = st.select_slider(_(words.DECIMALS_LABEL), words.DECIMALS, value=2,
                                         key=f"{group}_question_decimals")

@@ -69,6 +69,7 @@ OPEN_IN_LESSONS = N_("Open it in this session's lessons")
 OPENED = N_("**{title}** is open in this session's lessons.")
 RUN_IT = N_("Run it on the lessons page")
 NOT_MADE = N_("The lesson file could not be made:")
+KEEP_ONE = N_("Keep at least one wrong option ticked, or ask for a typed number.")
 
 
 @dataclass(frozen=True)
