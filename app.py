@@ -21,6 +21,7 @@ else:
     from metrics.ndcg import ndcg_tables
     from ui import shared_figures
     from ui.markup import formulas
+    from ui.question_editor import question_editor
     from ui.scenario import ranking_scenario
     from ui.widgets import chart, formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -37,6 +38,7 @@ else:
         st.markdown(_(home.EVERY_METRIC))
         with st.container(key="home_cards"):
             metric_cards(values, group="home", k=case.k, columns=2)
+        question_editor(case, "home")
 
     st.markdown(_(home.GRADED_NDCG))
     formula(registry.BY_KEY["ndcg_graded_at_k"].latex,

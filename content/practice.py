@@ -127,6 +127,11 @@ MISTAKES = (
     N_("recall's denominator TP + FN instead of TP + FP"),
     N_("precision's denominator TP + FP instead of TP + FN"),
     N_("the plain mean of precision and recall instead of the harmonic mean"),
+    # teaching.question_mistakes: the wrong options a teacher's question proposes
+    N_("Recall instead of Precision (the hits divided by the relevant items, not by K)"),
+    N_("Precision instead of Recall (the hits divided by K, not by the relevant items)"),
+    N_("@K ignored: the whole list of {n} counted instead of the top {k}"),
+    N_("no IDCG: DCG@K not divided by the ideal DCG@K"),
 )
 
 

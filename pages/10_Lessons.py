@@ -101,6 +101,21 @@ def lesson_files(lesson) -> None:
                     session_files[opened.lesson.key] = (opened.lesson, opened.translations)
                     st.rerun()  # the new lesson joins the list above
                 st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
+        sheet_upload = st.file_uploader(_(words.SHEET_UPLOAD), type=["csv", "xlsx"], key="lessons_sheet_upload",
+                                        help=_(words.SHEET_HELP))
+        if sheet_upload is not None:
+            others = tuple(known for known in LESSONS if known.key not in session_files)
+            opened, written = library.read_sheet_upload(sheet_upload.getvalue(), sheet_upload.name, others)
+            if opened.lesson is None:
+                st.error(words.refused(text.markdown(sheet_upload.name),
+                                       [text.markdown(p.text()) for p in opened.problems]))
+            else:
+                if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
+                    session_files[opened.lesson.key] = (opened.lesson, opened.translations)
+                    st.rerun()  # the new lesson joins the list above
+                st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
+                st.download_button(_(words.SHEET_DOWNLOAD), written, file_name=f"{opened.lesson.key}.toml",
+                                   mime="application/toml", key="lessons_sheet_download", icon="⬇️", on_click="ignore")
         said = session_files.get(lesson.key, (None, None))[1] if lesson.key in session_files else \
             shelf.translations.get(lesson.key)
         st.download_button(_(words.DOWNLOAD), library.lesson_file(lesson, said), file_name=f"{lesson.key}.toml",
@@ -279,6 +294,23 @@ elif step.kind == "predict":
                     formulas(view, metric_keys, previous)
                     chart(view.figure, key=f"{chart_key}_{caption}")
                     data_table(view)
+
+elif step.kind == "quiz":
+    # A plain question (a question sheet's): its prompt and options are shown as typed, never as Markdown.
+    question = step.question
+    st.markdown(f"**{text.markdown(question.prompt)}**")
+    if question.time_limit:
+        st.caption(words.time_limit(question.time_limit))
+    choice = pick(st.radio, _(words.YOUR_ANSWER), [o.label for o in question.options], f"lessons_answer_{key}_{index}",
+                  index=None, format_func={o.label: text.markdown(o.label) for o in question.options}.__getitem__)
+    if choice is not None:
+        chosen = next(o for o in question.options if o.label == choice)
+        explanation = f" {_(chosen.explanation)}" if chosen.explanation else ""
+        if chosen.correct:
+            st.success(_(words.QUIZ_RIGHT) + explanation)
+        else:
+            right_ones = ", ".join(text.markdown(o.label) for o in question.options if o.correct)
+            st.error(words.quiz_not_quite(right_ones) + explanation)
 
 elif step.kind == "explore":
     controls_side, chart_side = st.columns(2)

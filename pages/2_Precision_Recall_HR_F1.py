@@ -9,6 +9,7 @@ from metrics.topn_metrics import top_k_table, topn_counts
 from ui.figures import charts
 from content import text
 from ui.markup import formulas
+from ui.question_editor import question_editor
 from ui.scenario import ranking_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
 
@@ -33,6 +34,7 @@ with results:
     st.markdown(_(words.RESULT))
     metric_cards(values, group="topn", k=case.k, columns=2)
     st.caption(words.counts(counts["hits"], case.k, counts["n_relevant"], counts["n_recommended"]))
+    question_editor(case, "topn", "recall_at_k")
 
 st.subheader(_(words.FORMULAS_WITH_NUMBERS))
 for key in KEYS:

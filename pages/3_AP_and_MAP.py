@@ -14,6 +14,7 @@ from content import text
 from ui.markup import formulas
 from ui.scenario import DENOMINATOR_LABELS, ranking_scenario, users_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.question_editor import question_editor
 
 
 def _four(*columns: str) -> dict:
@@ -34,6 +35,7 @@ hit_rows = table[table["hit"]]
 with results:
     st.markdown(_(words.RESULT))
     metric_cards({"ap_at_k": ap}, group="ap", k=case.k, columns=2)
+    question_editor(case, "ap", "ap_at_k")
 
 st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(registry.BY_KEY["ap_at_k"].latex, formulas.average_precision_latex(

@@ -14,6 +14,7 @@ from content import text
 from ui.markup import formulas
 from ui.scenario import ranking_scenario, users_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls
+from ui.question_editor import question_editor
 
 
 def _four(*columns: str) -> dict:
@@ -34,6 +35,7 @@ with results:
     st.markdown(_(words.RESULT))
     metric_cards({"rr": rr, "rr_at_k": rr_at_k}, group="rr", columns=2,
                  labels={"rr_at_k": words.rr_at_k_card(case.k)}, help_text={"rr_at_k": _(words.RR_AT_K_HELP)})
+    question_editor(case, "rr", "rr")
 
 st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(registry.BY_KEY["rr"].latex, formulas.reciprocal_rank_latex(rank, rr))

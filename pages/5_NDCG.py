@@ -15,6 +15,7 @@ from ui.markup import formulas
 from ui.input import tables
 from ui.scenario import ranking_scenario
 from ui.widgets import chart, show_table, formula, loaded_example_banner, metric_cards, page, pitfalls, show_problems, table_editor
+from ui.question_editor import question_editor
 
 def _dcg_columns() -> dict:
     return {
@@ -78,6 +79,7 @@ with results:
         help_text={"ndcg_graded_at_k": words.graded_help(case.gain)},
     )
     st.caption(words.cards_caption(case.gain))
+    question_editor(case, "ndcg", "ndcg_at_k")
 
 st.subheader(_(words.FORMULA_WITH_NUMBERS))
 formula(BY_KEY["ndcg_graded_at_k"].latex, formulas.ndcg_latex(actual, ideal, case.k, graded))

@@ -58,6 +58,8 @@ def _position(a: float, b: float, first_higher: bool) -> int:
 
 def answer(step: Step) -> str:
     """The label of the right option, or for a number question the value to its tolerance's places."""
+    if step.question.kind == "choice":  # a quiz step's plain question: the file states its right options
+        return next(option.label for option in step.question.options if option.correct)
     question, kind = step.question, step.scenario.get("kind")
     before = scenario_values(step, step.scenario)
     value = _value(before, question.metric, kind)

@@ -35,8 +35,9 @@ CONTROL_KINDS = ("k", "rank", "grade", "value", "threshold", "setting")
 GOAL_OPERATORS = ("<", "<=", "==", ">=", ">")
 LESSON_KEYS = ("id", "title", "icon", "topic", "summary", "steps")
 STEP_KEYS = ("title", "kind", "text", "view", "focus", "scenario", "animation", "question", "controls", "goal", "claims")
-QUESTION_KEYS = ("prompt", "kind", "metric", "why", "options", "change", "other", "other_metric", "tolerance")
-OPTION_KEYS = ("label", "explanation", "value")
+QUESTION_KEYS = ("prompt", "kind", "metric", "why", "options", "change", "other", "other_metric", "tolerance",
+                 "time_limit")
+OPTION_KEYS = ("label", "explanation", "value", "correct")
 CONTROL_KEYS = ("kind", "label", "item", "field", "index", "minimum", "maximum", "step")
 GOAL_KEYS = ("text", "conditions", "reached")
 CLAIM_KEYS = ("value", "direction", "frames", "at", "than")
@@ -67,6 +68,7 @@ def _kind_of(value) -> str:
 
 
 _CHECKS = {
+    "true or false": lambda v: isinstance(v, bool),
     "a string": lambda v: isinstance(v, str),
     "a whole number": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "a number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -282,7 +284,13 @@ class _Reader:
         if not self.typed(table, path, "a table"):
             return None
         self.only(table, path, OPTION_KEYS)
-        label, explanation = self.text(table, path, "label"), self.text(table, path, "explanation")
+        label = self.text(table, path, "label")
+        explanation = self.text(table, path, "explanation", required=kind != "choice")
+        correct = False
+        if kind == "choice":
+            correct = bool(self.get(table, path, "correct", "true or false", required=False, default=False))
+        elif "correct" in table:
+            self.fail(path + ("correct",), say.CORRECT_ONLY_CHOICE)
         value = None
         if kind == "value":
             value = self.get(table, path, "value", "a number")
@@ -294,7 +302,7 @@ class _Reader:
             value = float(value) if value is not None else None
         elif "value" in table:
             self.fail(path + ("value",), say.ONLY_FOR, kind="a value question", what="a value")
-        return Option(label, explanation, value)
+        return Option(label, explanation, value, correct)
 
     def tolerance(self, table, path: tuple) -> Tolerance | None:
         if not self.typed(table, path, "a table"):
@@ -319,9 +327,16 @@ class _Reader:
         if "answer" in table:
             self.fail(path + ("answer",), say.ANSWER_TYPED)
         self.only({k: v for k, v in table.items() if k != "answer"}, path, QUESTION_KEYS)
-        prompt, why = self.text(table, path, "prompt"), self.text(table, path, "why")
         kind = self.choice(table, path, "kind", QUESTION_KINDS)
-        metric = self.get(table, path, "metric", "a string")
+        prompt, why = self.text(table, path, "prompt"), self.text(table, path, "why", required=kind != "choice")
+        if kind == "choice" and "metric" in table:
+            self.fail(path + ("metric",), say.CHOICE_NO_METRIC)
+        metric = self.get(table, path, "metric", "a string") if kind != "choice" else ""
+        time_limit = self.get(table, path, "time_limit", "a whole number", required=False)
+        if time_limit is not None and kind != "choice":
+            self.fail(path + ("time_limit",), say.ONLY_FOR, kind="a choice question", what="a time limit")
+        elif time_limit is not None and time_limit <= 0:
+            self.fail(path + ("time_limit",), say.NOT_POSITIVE, value=time_limit)
         options, tolerance = (), None
         if kind == "number":
             if "options" in table:
@@ -342,7 +357,7 @@ class _Reader:
             other = self.scenario(table["other"], path + ("other",))
         if kind == "compare" and "other" not in table and other_metric is None:
             self.fail(path, say.NEEDS, kind="a compare question", what="other or other_metric")
-        return Question(prompt, kind, metric, options, "", why, change, other, other_metric, tolerance)
+        return Question(prompt, kind, metric, options, "", why, change, other, other_metric, tolerance, time_limit)
 
     def option_count(self, path: tuple, kind: str, options: tuple) -> None:
         labels = [o.label for o in options if o is not None]
@@ -350,6 +365,10 @@ class _Reader:
             self.fail(path + ("options",), say.OPTION_COUNT, kind=kind, order=ORDERS[kind])
         elif kind == "value" and len(options) < 2:
             self.fail(path + ("options",), say.OPTIONS_TWO)
+        elif kind == "choice" and len(options) < 2:
+            self.fail(path + ("options",), say.CHOICE_OPTIONS_TWO)
+        elif kind == "choice" and options and None not in options and not any(o.correct for o in options):
+            self.fail(path + ("options",), say.NO_CORRECT)
         for label in sorted({label for label in labels if labels.count(label) > 1}):
             self.fail(path + ("options",), say.LABEL_TWICE, label=label)
 
@@ -441,14 +460,20 @@ class _Reader:
             return None
         before = len(self.problems)
         self.only(table, path, STEP_KEYS)
-        title, text = self.text(table, path, "title"), self.text(table, path, "text")
         kind = self.choice(table, path, "kind", STEP_KINDS)
-        scenario = self.scenario(table["scenario"], path + ("scenario",)) if "scenario" in table else \
-            self.fail(path + ("scenario",), say.MISSING)
-        default_view = DEFAULT_VIEWS.get((scenario or {}).get("kind"))
-        view = self.get(table, path, "view", "a string", required=default_view is None and scenario is not None,
-                        default=default_view)
-        focus = self.get(table, path, "focus", "a list", required=False, default=[])
+        title, text = self.text(table, path, "title"), self.text(table, path, "text", required=kind != "quiz")
+        if kind == "quiz":  # a plain question: nothing to compute, so nothing to show
+            for key in ("scenario", "view", "focus"):
+                if key in table:
+                    self.fail(path + (key,), say.QUIZ_NO_SCENARIO)
+            scenario = view = None
+        else:
+            scenario = self.scenario(table["scenario"], path + ("scenario",)) if "scenario" in table else \
+                self.fail(path + ("scenario",), say.MISSING)
+            default_view = DEFAULT_VIEWS.get((scenario or {}).get("kind"))
+            view = self.get(table, path, "view", "a string", required=default_view is None and scenario is not None,
+                            default=default_view)
+        focus = self.get(table, path, "focus", "a list", required=False, default=[]) if kind != "quiz" else []
         for i, key in enumerate(focus):
             self.typed(key, path + ("focus", i), "a string")
         animation = self.get(table, path, "animation", "a table", required=False)
@@ -459,6 +484,9 @@ class _Reader:
         claims = tuple(self.claim(c, path + ("claims", i), )
                        for i, c in enumerate(self.get(table, path, "claims", "a list", required=False, default=[])))
         self.kind_needs(table, path, kind)
+        if question is not None and kind is not None and question.kind is not None \
+                and (question.kind == "choice") != (kind == "quiz"):
+            self.fail(path + ("question", "kind"), say.CHOICE_IN_QUIZ)
         if len(self.problems) > before:
             return None
         step = Step(title, kind, text, scenario, view, tuple(focus), animation, question, controls, goal, claims)
@@ -471,10 +499,10 @@ class _Reader:
         return step
 
     def kind_needs(self, table: dict, path: tuple, kind: str | None) -> None:
-        wants = {"question": kind == "predict", "controls": kind == "explore", "goal": kind == "explore"}
-        names = {"predict": "a predict step", "explore": "an explore step"}
+        wants = {"question": kind in ("predict", "quiz"), "controls": kind == "explore", "goal": kind == "explore"}
+        names = {"predict": "a predict step", "quiz": "a quiz step", "explore": "an explore step"}
         for key, wanted in wants.items():
-            owner = "predict" if key == "question" else "explore"
+            owner = ("quiz" if kind == "quiz" else "predict") if key == "question" else "explore"
             if wanted and key not in table:
                 self.fail(path, say.NEEDS, kind=names[owner], what="a question" if key == "question"
                           else "controls and a goal")

@@ -13,6 +13,7 @@ import re
 from content.lessons.schema import SCENARIO_KINDS, Control, Lesson, Question, Step
 
 HEADER = "# A RecEval Lab lesson. The format: docs/lesson-files.md. The right answers are computed, never written.\n"
+QUIZ_HEADER = "# Quiz steps are plain questions (from a question sheet): they compute nothing, so they mark their right options.\n"
 WIDTH = 100
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _NUMBER_LABEL = re.compile(r"-?\d+(\.\d+)?")
@@ -102,7 +103,8 @@ class _Writer:
         self.lines += ["", "[steps.question]"]
         self.text("prompt", question.prompt)
         self.put("kind", question.kind)
-        self.put("metric", question.metric)
+        self.put("metric", question.metric or None)
+        self.put("time_limit", question.time_limit)
         self.put("other_metric", question.other_metric)
         self.put("change", question.change)
         if question.tolerance is not None:
@@ -114,6 +116,8 @@ class _Writer:
             self.lines += ["", "[[steps.question.options]]"]
             self.text("label", option.label)
             self.put("value", option.value)
+            if option.correct:
+                self.put("correct", True)
             self.text("explanation", option.explanation)
 
     def control(self, control: Control) -> None:
@@ -137,7 +141,8 @@ class _Writer:
         self.put("animation", step.animation)
         self.claims(step)
         self.text("text", step.text)
-        self.scenario("[steps.scenario]", step.scenario)
+        if step.scenario is not None:
+            self.scenario("[steps.scenario]", step.scenario)
         if step.question is not None:
             self.question(step.question)
         for control in step.controls:
@@ -150,6 +155,8 @@ class _Writer:
 
     def lesson(self, lesson: Lesson) -> str:
         self.lines.append(HEADER.rstrip("\n"))
+        if any(step.kind == "quiz" for step in lesson.steps):
+            self.lines.append(QUIZ_HEADER.rstrip("\n"))
         self.put("id", lesson.key)
         self.text("title", lesson.title)
         self.put("icon", lesson.icon)

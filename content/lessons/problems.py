@@ -46,6 +46,12 @@ NOT_ANSWERABLE = N_("a question on a {kind} scenario cannot be answered from its
 PROTOCOL_QUESTION = N_("a question on a protocol scenario compares two values it states as claims (other_metric)")
 SCENARIO_REJECTED = N_("the metrics reject this scenario: {error}")
 VIEW_PROBLEM = N_("this step cannot be shown: {error}")
+CORRECT_ONLY_CHOICE = N_("only a choice question marks options correct: the app computes every other answer")
+CHOICE_NO_METRIC = N_("a choice question has no metric: its right options are marked with correct = true")
+CHOICE_OPTIONS_TWO = N_("a choice question needs at least two options")
+NO_CORRECT = N_("a choice question needs at least one option with correct = true")
+QUIZ_NO_SCENARIO = N_("a quiz step is a plain question: it has no scenario, view or focus")
+CHOICE_IN_QUIZ = N_("a quiz step asks a choice question, and a choice question belongs to a quiz step")
 
 # Words a message's {expected}, {found} or {kind} is filled with, translated with it.
 WORDS = frozenset((
@@ -56,7 +62,7 @@ WORDS = frozenset((
     N_("a question"), N_("controls and a goal"), N_("an animation"), N_("a change"), N_("tolerance"),
     N_("a value for each option"), N_("a value"), N_("other or other_metric"), N_("an item"), N_("a field"),
     N_("a field and an index"), N_("a rank control"), N_("a grade control"), N_("a value control"),
-    N_("a setting control"),
+    N_("a setting control"), N_("a quiz step"), N_("a choice question"), N_("a time limit"),
 ))
 
 

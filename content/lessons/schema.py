@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STEP_KINDS = ("show", "demonstrate", "predict", "explore")
+STEP_KINDS = ("show", "demonstrate", "predict", "explore", "quiz")
 """show: one locked view; demonstrate: the scenario changes by itself over animation frames;
-predict: the learner answers before the numbers are revealed; explore: controls unlocked, a goal."""
+predict: the learner answers before the numbers are revealed; explore: controls unlocked, a goal;
+quiz: a plain multiple-choice question with no scenario (a question sheet's, ``content.lessons.sheet``), its right
+options stated by the file (``correct``): nothing is computed, so there is nothing to compute the answer from."""
 
 SCENARIO_KINDS = {
     "ranking": ("recommended", "ground_truth", "k"),       # optional: gain ("linear"/"exponential")
@@ -20,12 +22,12 @@ SCENARIO_KINDS = {
                                                             # negatives (sampled per held-out item)
 }
 
-QUESTION_KINDS = ("value", "direction", "compare", "number")
+QUESTION_KINDS = ("value", "direction", "compare", "number", "choice")
 """number: the learner types the metric's value, right within the question's ``tolerance``; value: which option's number is the metric (each option carries its ``value``); direction: does
 the metric go up, down or stay when ``change`` is applied (options in that order); compare: is the
 metric higher for A (the step's scenario) or B (``other``), or, with ``other_metric``, is
 ``metric`` or ``other_metric`` higher on the one scenario (options: first higher, second higher,
-the same, in that order)."""
+the same, in that order); choice: a quiz step's plain question, right when the chosen option is ``correct``."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Option:
     label: str
     explanation: str          # shown when this option is chosen: why it is right, or what it mixes up
     value: float | None = None  # for "value" questions: the number this option claims
+    correct: bool = False       # for "choice" questions only: the file states which options are right
 
 
 TOLERANCE_KINDS = ("decimals", "absolute", "relative")
@@ -70,6 +73,7 @@ class Question:
     other: dict | None = None         # compare: scenario B
     other_metric: str | None = None   # compare: the second metric on the same scenario
     tolerance: Tolerance | None = None  # number: how close a typed value must be
+    time_limit: int | None = None       # choice: seconds the teacher gives (a question sheet's "Time limit")
 
 
 @dataclass(frozen=True)
@@ -128,8 +132,8 @@ class Step:
     title: str
     kind: str
     text: str
-    scenario: dict
-    view: str
+    scenario: dict | None             # None only for a quiz step
+    view: str | None
     focus: tuple[str, ...] = ()       # the value keys whose cards and formulas this step shows (all if empty)
     animation: dict | None = None     # demonstrate: what changes frame by frame
     question: Question | None = None

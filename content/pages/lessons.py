@@ -16,7 +16,8 @@ IDEA = N_("One idea per step: watch a metric move, predict before the numbers ap
 # What kind of step this is, on the badge beside the step counter (key: the step's kind).
 # TRANSLATORS: keep the badge markup (:colour-badge[...]); translate only the word in the brackets.
 KIND_BADGES = {"show": N_(":blue-badge[Look]"), "demonstrate": N_(":orange-badge[Watch]"),
-               "predict": N_(":violet-badge[Predict]"), "explore": N_(":green-badge[Explore]")}
+               "predict": N_(":violet-badge[Predict]"), "explore": N_(":green-badge[Explore]"),
+               "quiz": N_(":red-badge[Quiz]")}
 SPEED_NAMES = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast")}
 
 LESSON = N_("Lesson")
@@ -112,3 +113,21 @@ def number_right(value: str) -> str:
 
 def number_wrong(typed: str, value: str) -> str:
     return _("**Not quite.** You typed {typed}; the exact value is **{value}**.").format(typed=typed, value=value)
+
+
+# --------------------------------------------------------------------------- question sheets and quiz steps
+SHEET_UPLOAD = N_("Import a question sheet (.csv or .xlsx, laid out like Kahoot's template)")
+SHEET_HELP = N_("Columns: Question, Answer 1 to Answer 4, Time limit (sec), and Correct answer(s) as answer numbers "
+                "(2, or 1,3). At most 40 questions; a question has at most 120 characters, an answer 75. "
+                "docs/lesson-files.md describes the sheet.")
+SHEET_DOWNLOAD = N_("Download the imported lesson as a file (.toml)")
+QUIZ_RIGHT = N_("**Right.**")
+
+
+def time_limit(seconds: int) -> str:
+    return _("Time limit: {seconds} s").format(seconds=numbers.integer(seconds))
+
+
+def quiz_not_quite(answers: str) -> str:
+    """``answers``: the right options, already escaped as Markdown and joined."""
+    return _("**Not quite.** The answer is **{answer}**.").format(answer=answers)

@@ -18,6 +18,7 @@ from content.lessons.file_reader import Loaded, read_lesson
 from content.lessons.file_writer import texts, to_toml
 from content.lessons.library import Shelf, checked_id, operator_folder, teach
 from content.lessons.problems import Problem, problem
+from content.lessons.sheet import read_sheet
 from content.lessons.schema import Lesson
 from content.lessons.source_lines import SourceLines, field_name
 from ui.controllers import lessons as engine
@@ -34,6 +35,8 @@ class Uploaded:
 
 def _drawing_problem(step, path: tuple, where: SourceLines) -> Problem | None:
     """Why the page could not draw this step, or None. Protocol steps need trained models: checked by name only."""
+    if step.kind == "quiz":  # a plain question: no scenario, nothing drawn but its words
+        return None
     scenario_path = path + ("scenario",)
     try:
         engine.check_scenario(step.scenario)
@@ -78,6 +81,16 @@ def read_upload(data: bytes, others: tuple[Lesson, ...]) -> Uploaded:
         return Uploaded(None, found)
     teach(loaded.translations)
     return Uploaded(loaded.lesson, (), loaded.translations)
+
+
+def read_sheet_upload(data: bytes, name: str, others: tuple[Lesson, ...]) -> tuple[Uploaded, str]:
+    """A question sheet (``content.lessons.sheet``) as a lesson, its file written and checked like any upload; the
+    problems are the sheet's (by row) or, should the written file not open, the file's."""
+    imported = read_sheet(data, name)
+    if imported.lesson is None:
+        return Uploaded(None, imported.problems), ""
+    written = to_toml(imported.lesson, imported.translations)
+    return read_upload(written.encode(), others), written
 
 
 def operator_shelf() -> Shelf:

@@ -260,7 +260,7 @@ def card_text(value: float, before: float | None = None) -> tuple[str, str | Non
 def needs_data(step: Step) -> bool:
     """Whether the step's numbers come from models trained on a data set (the protocol lesson: MovieLens 100K):
     the first time in a process they take seconds, and a server may not have the data."""
-    return step.scenario.get("kind") == "protocol"
+    return step.scenario is not None and step.scenario.get("kind") == "protocol"
 
 
 def data_missing(step: Step) -> bool:
