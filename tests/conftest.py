@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from streamlit.components.v2 import manifest_scanner
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+from streamlit.testing.v1 import AppTest, app_test
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # of a page test's time); the installed packages do not change while the tests run, so one scan per process.
 _scan_once = functools.cache(manifest_scanner.scan_component_manifests)
 manifest_scanner.scan_component_manifests = lambda *args, **kwargs: list(_scan_once(*args, **kwargs))
+# Every AppTest run also compiles its pages anew (parse, Streamlit's "magic" rewrite, compile); the page files do
+# not change while the tests run either, so the compiled pages are shared by the process.
+_compiled_pages = ScriptCache()
+app_test.ScriptCache = lambda: _compiled_pages
 
 
 def run_page(path: str = "app.py", *, query_params: dict | None = None, **state) -> AppTest:
