@@ -352,10 +352,20 @@ def mean_reciprocal_rank(all_recommended, all_ground_truth):
 }
 
 
-def sandbox_processes(uids) -> list[str]:
-    """Processes of these sandbox uids still alive (a zombie, already dead, is not counted)."""
-    import subprocess
+def sandbox_processes(uids, settle: float = 5.0) -> list[str]:
+    """Processes of these sandbox uids still alive (a zombie, already dead, is not counted).
 
-    out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
-    return [line for line in out.splitlines()
-            if line.split() and int(line.split()[0]) in set(uids) and not line.split()[1].startswith("Z")]
+    A killed process finishing its exit (``[bwrap]`` in state R, its command line already gone) may still be listed
+    for a moment after its cgroup was removed, seconds on a loaded machine: one that is alive ``settle`` seconds
+    later was left running."""
+    import subprocess
+    import time
+
+    deadline = time.monotonic() + settle
+    while True:
+        out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,cmd="], capture_output=True, text=True, check=True).stdout
+        alive = [line for line in out.splitlines()
+                 if line.split() and int(line.split()[0]) in set(uids) and not line.split()[1].startswith("Z")]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
