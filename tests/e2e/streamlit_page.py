@@ -119,8 +119,9 @@ def screenshot(page: Page, folder: Path, name: str) -> Path:
 
 
 def editor_of(page: Page, table: str) -> Locator:
-    """The data editor of scenario table ``table`` (its element carries the key ``{table}_editor_N``)."""
-    return page.locator(f"[class*='st-key-{table}_editor_']").get_by_test_id("stDataFrame")
+    """The data editor of scenario table ``table`` (its element carries the key ``{table}_editor_N``); the one a
+    rerun is replacing, still drawn as stale beside the new one on a busy machine, is not it."""
+    return page.locator(f"[class*='st-key-{table}_editor_']:not([data-stale=true])").get_by_test_id("stDataFrame")
 
 
 def _settle(page: Page) -> None:
