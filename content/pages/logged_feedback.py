@@ -100,11 +100,15 @@ def estimates_summary(truth: float, closest: str, closest_value: float, farthest
         farthest=farthest, farthest_value=numbers.number(farthest_value, 4))
 
 
+def weight_edge(value: float) -> str:
+    """A bin's edge: one decimal below 10, a whole number above (562.3 reads as 562)."""
+    return numbers.number(value, 1) if value < 10 else numbers.integer(int(round(value)))
+
+
 def weights_summary(zeros: int, rounds: int, low: float, high: float) -> str:
     return _("{zeros} of {rounds} rounds weigh 0 (the target never picks their movie); the largest weights lie "
              "between {low} and {high}").format(zeros=numbers.integer(zeros), rounds=numbers.integer(rounds),
-                                                low=numbers.number(low, 1, grouped=True),
-                                                high=numbers.number(high, 1, grouped=True))
+                                                low=weight_edge(low), high=weight_edge(high))
 
 
 def accuracy_summary(best: str, best_rmse: float, worst: str, worst_rmse: float) -> str:

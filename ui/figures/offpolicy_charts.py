@@ -3,6 +3,8 @@ clipping trade-off and doubly robust's four cases. No Streamlit here: tables fro
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -42,8 +44,7 @@ def estimates_against(table: pd.DataFrame, truth: float, *, title: str, truth_la
     return _layout(fig, title, axis, None, height=max(300, 48 * len(table) + 150))
 
 
-def _edge(value: float) -> str:
-    return numbers.number(value, 1) if value < 10 else numbers.integer(int(round(value)))
+_edge = words.weight_edge
 
 
 def weight_bars(histogram: Histogram, rounds: int) -> go.Figure:
@@ -101,20 +102,22 @@ def clipping_lines(table: pd.DataFrame, logs: int) -> go.Figure:
 
 
 def doubly_robust_bars(table: pd.DataFrame, conditions) -> go.Figure:
-    """DM's, IPS's and DR's bias under each (reward model, propensity) of ``conditions``, grouped by condition."""
-    labels = [plotly_text(_(words.CONDITION_NAMES[condition])) for condition in conditions]
+    """DM's, IPS's and DR's bias under each (reward model, propensity) of ``conditions``: horizontal bars grouped
+    by condition, so the conditions' names read across on a phone."""
+    labels = ["<br>".join(plotly_text(part) for part in re.split(r"(?<=[,，])\s*", _(words.CONDITION_NAMES[condition]), 1))
+              for condition in conditions]  # one line for the model, one for the propensity
     fig = go.Figure()
     for index, estimator in enumerate(("dm", "ips", "dr")):
         values = [float(table.loc[(*condition, estimator), "bias"]) for condition in conditions]
-        fig.add_trace(go.Bar(x=labels, y=values, name=plotly_text(words.estimator_name(estimator)),
+        fig.add_trace(go.Bar(y=labels, x=values, orientation="h", name=plotly_text(words.estimator_name(estimator)),
                              marker_color=PALETTE[(index + 2) % len(PALETTE)] if estimator != "dr" else NEUTRAL,
-                             text=[numbers.number(v, 3, sign=True) for v in values], textposition="outside",
-                             cliponaxis=False, hovertemplate="%{x}: %{y}<extra></extra>"))
+                             hovertemplate="%{y}: %{x}<extra></extra>"))
     fig.update_layout(barmode="group")
+    fig.update_yaxes(autorange="reversed")
     explain(fig, summary=words.dr_summary(float(table.loc[("poor", "poor", "dr"), "bias"])),
             table=([_(words.MODEL), _(words.PROPENSITY), *_names(("dm", "ips", "dr"))],
                    [[_(words.RIGHT if model == "right" else words.POOR),
                      _(words.RIGHT if weights == "right" else words.POOR),
                      *[round(float(table.loc[(model, weights, e), "bias"]), 4) for e in ("dm", "ips", "dr")]]
                     for model, weights in conditions]))
-    return _layout(fig, _(words.DR_TITLE), None, _(words.BIAS), legend_on_top=True, height=420)
+    return _layout(fig, _(words.DR_TITLE), _(words.BIAS), None, legend_on_top=True, height=480)
