@@ -131,10 +131,10 @@ def obd_summary(target: float) -> str:
 # --------------------------------------------------------------------------- presets
 
 PRESETS = {
-    "rare_target": N_("IPS when the logger rarely shows the target's pick"),
+    "rare_target": N_("IPS when the target's pick is rarely shown"),
     "clipping": N_("Clipping the weights: bias for variance"),
     "doubly_robust": N_("Doubly robust: which half must be right"),
-    "popularity_recall": N_("Popularity-weighted Recall on the protocol lab's models"),
+    "popularity_recall": N_("Popularity-weighted Recall"),
 }
 FINDING = N_("What this page finds:")
 SETTINGS = {
