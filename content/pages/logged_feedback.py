@@ -94,10 +94,15 @@ CONDITION_NAMES = {
 }
 
 
-def estimates_summary(truth: float, closest: str, closest_value: float, farthest: str, farthest_value: float) -> str:
-    return _("true value {truth}; closest {closest} ({closest_value}), farthest {farthest} ({farthest_value})").format(
-        truth=numbers.number(truth, 4), closest=closest, closest_value=numbers.number(closest_value, 4),
-        farthest=farthest, farthest_value=numbers.number(farthest_value, 4))
+def estimates_summary(reference: str, truth: float, closest: str, closest_value: float, farthest: str,
+                      farthest_value: float) -> str:
+    """``reference``: what the line is (the true value, or Bernoulli TS's own logs); a click rate of a few per
+    thousand gets five decimals."""
+    digits = 4 if abs(truth) >= 0.01 else 5
+    return _("{reference}: {truth}; closest {closest} ({closest_value}), farthest {farthest} ({farthest_value})").format(
+        reference=reference, truth=numbers.number(truth, digits), closest=closest,
+        closest_value=numbers.number(closest_value, digits), farthest=farthest,
+        farthest_value=numbers.number(farthest_value, digits))
 
 
 def weight_edge(value: float) -> str:

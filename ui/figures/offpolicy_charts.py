@@ -33,15 +33,15 @@ def estimates_against(table: pd.DataFrame, truth: float, *, title: str, truth_la
                  "arrayminus": (table["value"] - table["low"]).tolist(), "color": NEUTRAL, "thickness": 2},
         hovertemplate="%{y}: %{x}<extra></extra>", showlegend=False))
     guide(fig, x=truth, color=MARKER, text=plotly_text(truth_label), position="top right")
-    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(range=[len(table) - 0.5, -1.2])  # the first estimator on top, a free row above it for the label
     error = (table["value"] - truth).abs()
     closest, farthest = error.idxmin(), error.idxmax()
-    explain(fig, summary=words.estimates_summary(truth, words.estimator_name(closest), table.loc[closest, "value"],
+    explain(fig, summary=words.estimates_summary(truth_label, truth, words.estimator_name(closest), table.loc[closest, "value"],
                                                  words.estimator_name(farthest), table.loc[farthest, "value"]),
             table=([_(words.ESTIMATOR), _(words.ESTIMATE), _(words.LOW), _(words.HIGH)],
                    [[name, round(float(row.value), digits), round(float(row.low), digits), round(float(row.high), digits)]
                     for name, row in zip(names, table.itertuples())]))
-    return _layout(fig, title, axis, None, height=max(300, 48 * len(table) + 150))
+    return _layout(fig, title, axis, None, height=max(300, 48 * len(table) + 190))
 
 
 _edge = words.weight_edge
