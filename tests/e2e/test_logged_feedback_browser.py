@@ -7,6 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_accessibility_browser import DRAWN
 from tests.e2e.streamlit_page import card, open_page, screenshot, wait_until_idle
 
 PHONE = {"width": 390, "height": 844}
@@ -31,12 +32,12 @@ def _press_on_slider(page: Page, key: str, press: str, times: int = 1) -> None:
 
 
 def _charts_fit(page: Page, width: int) -> None:
-    charts = page.locator(".js-plotly-plot")
-    for index in range(charts.count()):
-        chart = charts.nth(index)
-        chart.scroll_into_view_if_needed()
-        box = chart.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (index, box)
+    """Every chart drawn lies within the screen's width (read in one go, once the rerun has replaced the old ones)."""
+    page.wait_for_function(DRAWN)
+    boxes = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.offsetParent)"
+                          ".map(p => { const r = p.getBoundingClientRect(); return [r.left, r.right]; })")
+    assert boxes, "no chart drawn"
+    assert all(left >= 0 and right <= width + 1 for left, right in boxes), boxes
 
 
 def test_the_temperature_slider_moves_by_keyboard_at_1280x720(server, page: Page):
