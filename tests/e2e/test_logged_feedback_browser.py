@@ -19,6 +19,8 @@ def _open(page: Page, url: str) -> None:
     open_page(page, url)
     expect(card(page, "True value of the target")).to_have_text("0.5457", timeout=FIRST_RUN)
     wait_until_idle(page)
+    expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()  # Plotly has drawn, not only mounted
+    page.wait_for_function(DRAWN)
 
 
 def _press_on_slider(page: Page, key: str, press: str, times: int = 1) -> None:
