@@ -66,6 +66,9 @@ DOMAINS: list[tuple[str, str]] = [
         "content/your_data.py", "content/compare.py")],
     *[(path, "protocols") for path in (  # the protocol lab
         "pages/22_*", "ui/controllers/protocol_lab.py", "ui/figures/protocol_charts.py", "content/pages/protocols.py")],
+    *[(path, "offpolicy") for path in (  # logged feedback: off-policy evaluation
+        "pages/23_*", "ui/controllers/logged_feedback.py", "ui/figures/offpolicy_charts.py",
+        "content/pages/logged_feedback.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
         "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/controllers/live_teacher.py",
         "ui/figures/live_charts.py", "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py",

@@ -45,6 +45,7 @@ PAGES = (
     Page("sampled", "pages/14_Sampled_negatives.py", N_("Sampled negatives: a pitfall"), "🧪", "Labs"),
     Page("lens", "pages/16_Library_lens.py", N_("Why libraries disagree"), "🔭", "Labs"),
     Page("protocols", "pages/22_Protocol_lab.py", N_("How offline evaluation lies"), "🧫", "Labs"),
+    Page("logged", "pages/23_Logged_feedback.py", N_("Logged feedback"), "🪵", "Labs"),
     Page("your_data", "pages/17_Your_data.py", N_("Your data"), "🗂️", "Your data"),
     Page("compare", "pages/18_Compare_two_models.py", N_("Compare two models"), "📊", "Your data"),
 )

@@ -39,6 +39,11 @@ def data_available() -> bool:
     return _ml100k() is not None
 
 
+def ml100k() -> pd.DataFrame | None:
+    """MovieLens 100K, read once per server (the Logged feedback page simulates its logs on it too)."""
+    return _ml100k()
+
+
 def _preset_results(key: str):
     """The preset's runs and finding, once per process (shared with the guided lesson)."""
     return presets.measured(key)
