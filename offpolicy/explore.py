@@ -71,6 +71,8 @@ class Explored:
     """One row per estimator over ``repeats`` logs: bias, variance, rmse, sd (the square root of the variance)."""
     mean_ess: float
     repeats: int
+    weighted_clicks: float
+    """The shown log's sum of weight times click, Σ w_i r_i: IPS's value is it over ``rounds``."""
 
 
 def explore(world: simulate.World, temperature: float, rounds: int, tau: float, *, repeats: int = REPEATS,
@@ -90,4 +92,4 @@ def explore(world: simulate.World, temperature: float, rounds: int, tau: float, 
     accuracy = simulate.accuracy(repeated, truth)
     accuracy["sd"] = np.sqrt(accuracy["variance"])
     return Explored(truth, one_log, weight_histogram(weight), float(estimators.effective_sample_size(weight[0])),
-                    rounds, accuracy, float(repeated["ess"].mean()), repeats)
+                    rounds, accuracy, float(repeated["ess"].mean()), repeats, float((weight[0] * logs.reward[0]).sum()))

@@ -53,6 +53,9 @@ def test_one_explored_setting_is_the_engine_s_arithmetic():
     assert np.allclose(accuracy["rmse"] ** 2, accuracy["bias"] ** 2 + accuracy["variance"])
     assert np.allclose(accuracy["sd"], np.sqrt(accuracy["variance"]))
     assert found.repeats == 40 and 0 < found.mean_ess <= 2_000
+    # The page's substituted IPS formula: the weighted clicks, brute force over the rounds, over n is IPS's value.
+    assert found.weighted_clicks == pytest.approx(sum(w * r for w, r in zip(weight[0], logs.reward[0])))
+    assert found.weighted_clicks / 2_000 == pytest.approx(found.one_log.loc["ips", "value"], rel=1e-12)
 
 
 def test_the_same_setting_gives_the_same_numbers():

@@ -40,6 +40,11 @@ def test_the_page_opens_on_the_reader_s_own_settings_with_every_view():
     for start in ("Each estimator on one log", "The log's importance weights", "Bias and RMSE of each estimator"):
         assert start in titles
     assert "One log of 10,000 rounds" in [s.value for s in at.subheader]
+    # IPS with the shown log's numbers: its value is the estimates table's IPS row.
+    shown = [f.value.strip("$\n") for f in at.latex]
+    substituted = [f for f in shown if f.startswith(r"\hat V_{\mathrm{IPS}}=\frac{") and "sum" not in f]
+    ips = next(row for row in at.dataframe[0].value.itertuples() if row[1] == "IPS")
+    assert len(substituted) == 1 and substituted[0].endswith("{10{,}000}=" + ips[2]), (substituted, ips)
     assert check_page(at) == 3
     _colours_read(at)
     assert len(at.dataframe) >= 2 and not at.exception

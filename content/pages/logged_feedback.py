@@ -282,3 +282,13 @@ PITFALLS = (
     N_("Clipping, switching and self-normalising all buy a smaller variance with some bias: say which one and its "
        "threshold with the number."),
 )
+
+
+IPS_FORMULA = r"\hat V_{\mathrm{IPS}}=\frac{1}{n}\sum_{i=1}^{n}\frac{\pi(a_i\mid x_i)}{\pi_0(a_i\mid x_i)}\,r_i"
+"""Inverse propensity scoring: each logged click weighted by how much likelier the target makes the logged action."""
+
+
+def ips_substituted(weighted_clicks: float, rounds: int, value: float) -> str:
+    """IPS with the shown log's numbers: the weighted clicks' sum over the rounds."""
+    return (rf"\hat V_{{\mathrm{{IPS}}}}=\frac{{{numbers.latex(weighted_clicks, 2, grouped=True)}}}"
+            rf"{{{numbers.latex_integer(rounds)}}}={numbers.latex(value, 4)}")

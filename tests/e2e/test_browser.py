@@ -28,6 +28,7 @@ TITLES = {
     "kata": "Write it yourself",
     "which_metric": "Which metric when",
     "protocols": "How offline evaluation lies",
+    "logged": "Logged feedback",
 }
 # Pages whose first screen has no formula and no chart, and the button that shows they are drawn: the
 # live class starts with a join form, Write it yourself with its editor (Which metric when: its links), the

@@ -15,7 +15,7 @@ from offpolicy import explore, obd, presets, simulate
 from ui.controllers import protocol_lab
 from ui.figures import offpolicy_charts as charts
 from ui.figures.protocol_charts import rank_slopes
-from ui.widgets import chart, show_table
+from ui.widgets import chart, formula, show_table
 
 
 def data_available() -> bool:
@@ -77,6 +77,8 @@ def own_settings() -> None:
     truth.metric(_(words.TRUE_VALUE), numbers.number(found.truth, 4), help=_(words.TRUE_VALUE_HELP), border=True)
     ess.metric(_(words.ESS), numbers.integer(round(found.ess)), help=_(words.ESS_HELP), border=True)
     ess.caption(words.ess_of(found.ess, found.rounds))
+    formula(words.IPS_FORMULA, words.ips_substituted(found.weighted_clicks, found.rounds,
+                                                     float(found.one_log.loc["ips", "value"])))
     st.subheader(_(words.ONE_LOG).format(rounds=numbers.integer(found.rounds)))
     left, right = st.columns(2)
     with left:
