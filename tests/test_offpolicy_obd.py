@@ -7,6 +7,7 @@ and sets RECEVAL_OBP_SOURCE). Without it these tests skip, saying so; under CI=t
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,6 +35,10 @@ def test_obp_readme_figure_is_reproduced_within_its_monte_carlo_error(reproducti
     assert 0 < reproduction.monte_carlo_error < 0.01
     assert abs(reproduction.relative_value - obd.README_VALUE) < 3 * reproduction.monte_carlo_error
     assert round(reproduction.relative_value, 6) == obd.README_VALUE  # the same draws: the same digits
+    # What our README and docs/off-policy.md state: the figure and its Monte Carlo error.
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"**{reproduction.relative_value:.4f}** (obp: {obd.README_VALUE};" in readme
+    assert f"Monte Carlo error {reproduction.monte_carlo_error:.4f}" in readme
 
 
 def test_each_estimate_is_set_against_the_bts_logs_on_policy_click_rate(reproduction):
