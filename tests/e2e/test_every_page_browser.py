@@ -6,7 +6,8 @@ belongs to its language and theme, so that a page is drawn once for all of them.
   violation is listed in the failure and written to tests/artifacts/axe/<theme>_<lang>.json.
 - **Nothing cut in Turkish or Chinese** (tests/e2e/cut_texts.py: labels, buttons, cards, headings, links,
   chart titles, table cells, input tables scrolling sideways) at 1280 and again once the tab is narrowed to
-  390 px; a page with a problem is photographed into tests/artifacts/screenshots/cut_texts/.
+  390 px; a page with a problem is photographed into tests/artifacts/screenshots/cut_texts/, the home page and
+  Your data always into tests/artifacts/screenshots/languages/.
 - **Formulas and charts read on a projector and a phone** (in English, tests/e2e/test_reading_browser.py's
   probes): each page drawn without an exception, its title and first formula, chart or button on screen, no
   formula or chart title cut, chart text at least 14 px, at 1280 and once narrowed to 390 (a phone turned to
@@ -35,6 +36,7 @@ from ui.navigation import PAGES
 
 SERVERS = {"light": "server", "dark": "dark_server"}
 CUT_TEXTS_FOLDER = SCREENSHOTS / "cut_texts"
+LANGUAGE_SCREENSHOTS = ("home", "your_data")  # photographed into screenshots/languages, to be looked at
 PHONE_SCREENSHOTS = ("home", "ndcg", "classification")
 
 
@@ -99,5 +101,7 @@ def _cut_at_1280_and_390(page: Page, topic: str, lang: str) -> dict:
         if cut:
             problems[f"{topic} {lang} {viewport['width']}"] = cut
             screenshot(page, CUT_TEXTS_FOLDER, f"{topic}-{lang}-{viewport['width']}")
+        if topic in LANGUAGE_SCREENSHOTS:
+            screenshot(page, SCREENSHOTS / "languages", f"{topic}-{lang}-{viewport['width']}")
     page.set_viewport_size(PROJECTOR)
     return problems

@@ -1,6 +1,6 @@
 """Three languages as a reader meets them: a link's lang, the browser's language, the sidebar picker,
-numbers in the reader's notation, and the home page, a lesson step and Your data at 1280x720 and 390 px
-in Turkish and Chinese (screenshots under tests/artifacts/screenshots/languages, looked at)."""
+numbers in the reader's notation, and a lesson step at 1280x720 and 390 px in Turkish and Chinese (screenshots
+under tests/artifacts/screenshots/languages, with the home page and Your data, looked at)."""
 
 from __future__ import annotations
 
@@ -66,17 +66,16 @@ def test_the_browsers_language_picks_chinese_and_the_picker_switches_to_english(
 
 @pytest.mark.parametrize("code", ["tr", "zh"])
 @pytest.mark.parametrize("viewport", [PROJECTOR, PHONE], ids=["1280", "390"])
-def test_home_a_lesson_step_and_your_data_hold_their_layout(server, page: Page, code, viewport):
+def test_a_lesson_step_holds_its_layout(server, page: Page, code, viewport):
+    """A lesson step opened by its link (the home page and Your data: tests/e2e/test_every_page_browser.py, which
+    photographs them here too)."""
     page.set_viewport_size(viewport)
-    for name, path in (("home", "/"), ("lesson", url_path(TOPIC_PAGES["lessons"]) + "?lesson=ndcg&step=2&"),
-                       ("your_data", url_path(TOPIC_PAGES["your_data"]))):
-        joiner = "" if path.endswith("&") else "?"
-        open_page(page, f"{server.url}{path}{joiner}lang={code}")
-        page.wait_for_timeout(500)
-        cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
-                                                 ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
-        screenshot(page, FOLDER, f"{name}-{code}-{viewport['width']}")
-        assert cut == [], (name, cut)
+    open_page(page, f"{server.url}{url_path(TOPIC_PAGES['lessons'])}?lesson=ndcg&step=2&lang={code}")
+    page.wait_for_timeout(500)
+    cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
+                                             ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
+    screenshot(page, FOLDER, f"lesson-{code}-{viewport['width']}")
+    assert cut == [], cut
 
 
 def _document_language(page: Page) -> str:
