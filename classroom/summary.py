@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classroom.judge import as_number, is_right
+from classroom.judge import as_number
 from classroom.steps import LiveStep
+from classroom.variants import accepts
 from teaching import practice
 
 
@@ -29,7 +30,7 @@ class Summary:
 def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
     right_answer = step.right_answer
     answered = sum(tally.values())
-    right = sum(n for value, n in tally.items() if is_right(value, right_answer))
+    right = sum(n for value, n in tally.items() if step.judge(value))
     if step.options:
         labels = [o.label for o in step.options]
         counts = [(label, tally.get(label, 0), label == right_answer) for label in labels]
@@ -38,11 +39,11 @@ def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
         mistakes = sorted(((explanations[label], n) for label, n, ok in counts if not ok and n and label in explanations),
                           key=lambda m: -m[1])
         return Summary(answered, right, counts, mistakes, [])
-    counts = [(value, n, bool(is_right(value, right_answer))) for value, n in tally.items()]
+    counts = [(value, n, bool(step.judge(value))) for value, n in tally.items()]
     numbers = [(as_number(value), n) for value, n in tally.items() if as_number(value) is not None]
     named: dict[str, int] = {}
     for name, wrong in step.mistakes().items():
-        students = sum(n for value, n in numbers if practice.close(value, wrong))
+        students = sum(n for value, n in numbers if accepts(step.tolerance, value, wrong))
         if students:
             named[name] = students
     return Summary(answered, right, counts, sorted(named.items(), key=lambda m: -m[1]), numbers)

@@ -39,6 +39,9 @@ ROOM_LOCKED = N_("The teacher has locked this class: no one new can join. If you
                  "to unlock it, then join again.")
 LOCK_IF_ALL_IN = N_("If everyone is in, lock the class: the students in it stay.")
 
+DIVIDED_BY_K = N_("dividing the hits by K instead of the number of relevant items (that is Precision@K)")
+DIVIDED_BY_RELEVANT = N_("dividing the hits by the number of relevant items instead of K (that is Recall@K)")
+
 KEEP_ANSWERS = N_("Keep the answers of a student I remove")
 KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
                        "the student.")
@@ -148,7 +151,8 @@ def playground_why(value: str) -> str:
 
 EXPORT_COLUMNS = {"answered_at": N_("answered at (UTC)"), "step": N_("step"), "question": N_("question"),
                   "round": N_("round"), "nickname": N_("nickname"), "hidden": N_("hidden"), "answer": N_("answer"),
-                  "right": N_("right")}
+                  "right": N_("right"), "identifier": N_("identifier"), "scenario": N_("the student's list"),
+                  "right_value": N_("the student's right value")}
 
 
 def export_columns() -> dict[str, str]:
