@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from classroom.judge import as_number
 from classroom.steps import LiveStep
+from classroom import variants
 from classroom.variants import accepts
 from teaching import practice
 
@@ -47,6 +48,19 @@ def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
         if students:
             named[name] = students
     return Summary(answered, right, counts, sorted(named.items(), key=lambda m: -m[1]), numbers)
+
+
+def variant_summary(step: LiveStep, seed: str, question: str, answers: dict[str, str]) -> Summary:
+    """The reveal of a variant question: each student's answer judged against their own list (``question``: the
+    question's first round, as the lists are drawn), how many were right and the named mistakes their numbers
+    match. No distribution: the students' right values differ."""
+    right, named = 0, {}
+    for student_id, value in answers.items():
+        judged = variants.judge(step.lesson_step, variants.draw(step.lesson_step, seed, student_id, question), value)
+        right += bool(judged.right)
+        if judged.mistake:
+            named[judged.mistake] = named.get(judged.mistake, 0) + 1
+    return Summary(len(answers), right, [], sorted(named.items(), key=lambda m: -m[1]), [])
 
 
 def same_value(value: str, other: str) -> bool:

@@ -54,6 +54,8 @@ def nickname_problem(error: ValueError) -> str:
         return _("A nickname must be text.")
     if code == "empty":
         return _("Type a nickname, or choose to stay anonymous.")
+    if code == "identifier_empty":
+        return _("Answer the teacher's question above the nickname to join.")
     if code == "too_long":
         return ngettext("That nickname is {length} character long; at most {most}.",
                         "That nickname is {length} characters long; at most {most}.", fields["length"]).format(
@@ -139,6 +141,28 @@ def standing(summary, my_answer: str | None) -> str:
     return ngettext("{share}; {others} other student gave the same answer as you.",
                     "{share}; {others} other students gave the same answer as you.", others).format(
         share=right_of(summary.right, summary.answered), others=numbers.integer(others))
+
+
+# The gradebook: the teacher's question each student answers to join, and its download.
+JOIN_QUESTION = N_("A question each student answers to join (optional)")
+JOIN_QUESTION_HELP = N_("For the gradebook, e.g. “Student number”: each student's row is their answer, compared as "
+                        "nicknames are, and joined across the rounds and meetings of your classes.")
+GRADEBOOK = N_("⬇️ Download the gradebook (CSV)")
+GRADEBOOK_HELP = N_("One row per student and two columns per question (points 1 or 0, and the answer), the format "
+                    "a learning platform's gradebook imports; rows joined across your classes by the join question.")
+GRADEBOOK_COLUMNS = {"identifier": N_("identifier"), "nickname": N_("nickname"), "total": N_("total"),
+                     "points": N_("points"), "answer": N_("answer")}
+MY_LESSONS = N_("My lessons")
+ADD_LESSON = N_("Add a lesson file (.toml)")
+ADD_LESSON_HELP = N_("Kept as one of your lessons on this browser (My lessons) and offered in the list above; the "
+                     "lessons page's format (docs/lesson-files.md).")
+LESSON_SAVED = N_("Saved in My lessons: {title}")
+LESSON_REFUSED = N_("This file is not a lesson:")
+
+
+def standing_none(answer: str) -> str:
+    """A student who did not answer a question asked on a list of their own."""
+    return _("You did not answer; for your list the answer is **{answer}**.").format(answer=answer)
 
 
 def playground_prompt(metric_label: str) -> str:
