@@ -99,12 +99,22 @@ def lesson_files(lesson) -> None:
             else:
                 if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
                     session_files[opened.lesson.key] = (opened.lesson, opened.translations)
+                    keep_for_live_class(upload.getvalue())
                     st.rerun()  # the new lesson joins the list above
                 st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
         said = session_files.get(lesson.key, (None, None))[1] if lesson.key in session_files else \
             shelf.translations.get(lesson.key)
         st.download_button(_(words.DOWNLOAD), library.lesson_file(lesson, said), file_name=f"{lesson.key}.toml",
                            mime="application/toml", key="lessons_download", icon="⬇️")
+
+
+def keep_for_live_class(data: bytes) -> None:
+    """An opened file is also one of the teacher's lessons in the live class (My lessons on this browser)."""
+    from ui.controllers import live_class, live_teacher
+    try:
+        live_teacher.save_lesson(live_class.store(), data.decode("utf-8"))
+    except Exception:  # noqa: BLE001 - the class database is optional here: the lesson is open in this session anyway
+        st.session_state.setdefault("lessons_file_texts", {})
 
 
 def go(key: str, index: int) -> None:

@@ -19,14 +19,18 @@ from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
 from classroom.store import AnswersClosed, ClassFull, RoomLocked
-from classroom.steps import LiveStep, asked_question, live_step, playground_lesson, step_count
-from classroom.summary import summarize
+from classroom import gradebook
+from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, lesson_of, live_step, playground_lesson,
+                             step_count)
+from classroom.store import base_question
+from classroom.summary import summarize, variant_summary
 from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.lessons import protocols as protocol_words
 from content.pages import live as words
+from content.pages import live_phone
 from teaching import practice
 from ui.controllers import lessons as engine
 from ui.controllers import live_teacher
@@ -182,6 +186,8 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
     if not summary.answered:
         st.info(_(words.NOBODY_ANSWERED))
         return
+    if step.variant is not None:  # each student against their own list: how many right, the room's mistakes
+        return
     (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
                           help=words.share_right(summary.share_right))
     if step.options:
@@ -237,6 +243,8 @@ def landing() -> None:
     with teach_side:
         st.markdown("#### " + _(words.TEACH_HEADING))
         st.markdown(_(words.TEACH_TEXT))
+        st.text_input(_(class_texts.JOIN_QUESTION), key="live_join_question", max_chars=codes.MAX_NICKNAME,
+                      help=_(class_texts.JOIN_QUESTION_HELP))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
         live_teacher.classes_to_resume(store(), resume_class)
 
@@ -248,7 +256,11 @@ def with_language(params: dict) -> dict:
 
 
 def start_class() -> None:
-    room = store().create_room(LESSONS[0].key)
+    asked = str(st.session_state.get("live_join_question") or "").strip()
+    try:
+        room = store().create_room(LESSONS[0].key, join_question=asked or None)
+    except ValueError:  # a join question with invisible characters: the class opens without it
+        room = store().create_room(LESSONS[0].key)
     step = live_step(LESSONS[0].key, 0)
     store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
     st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key}
@@ -518,18 +530,38 @@ def join_guard(code: str, key: str) -> None:
         st.warning("  \n".join(lines), icon="🚪")
 
 
+def file_lessons() -> dict[str, tuple[str, str]]:
+    """The lesson files this teacher can run live, by the ``lesson`` string a room keeps (``file:`` and a digest of
+    the text): {lesson: (title, text)}. My lessons (this browser's, in the database), the files opened on the lessons
+    page in this session, and the operator's folder; the same text from two places is one lesson."""
+    found: dict[str, tuple[str, str]] = {}
+    sources = [(item["title"], item["text"]) for item in live_teacher.my_lessons(store())]
+    sources += list(st.session_state.get("lessons_file_texts", {}).values())
+    sources += live_teacher.operator_lessons()
+    for title, text in sources:
+        found.setdefault(file_lesson_key(text), (title, text))
+    return found
+
+
 def step_controls(code: str, key: str, now: dict) -> None:
-    choices = [lesson.key for lesson in LESSONS] + [PLAYGROUND_CHOICE]
-    current = now["lesson"] if now["lesson"] in BY_KEY else PLAYGROUND_CHOICE
+    files = file_lessons()
+    choices = [lesson.key for lesson in LESSONS] + list(files) + [PLAYGROUND_CHOICE]
+    shown_lesson = lesson_of(now["lesson"])
+    if shown_lesson is not None and now["lesson"] not in choices:  # a lesson file run from another device
+        choices.insert(len(LESSONS), now["lesson"])
+        files[now["lesson"]] = (shown_lesson.title, "")
+    current = now["lesson"] if now["lesson"] in choices else PLAYGROUND_CHOICE
+    st.session_state["live_file_lessons"] = files
     # A rerun can leave the browser before the last run's answer reached it, carrying a box's old value.
     # Each box is keyed by what it shows and its callback ignores the value it was drawn with, so an old
     # box (Streamlit keeps its callback) never reads as the teacher choosing the step it showed.
     lesson_box = f"live_lesson_choice_{current}"
     row = st.columns([3, 3.4, 1, 1], vertical_alignment="bottom")  # the step box holds a whole step title
+    labels = {k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
+              else f"📄 {_(files[k][0])}" if k in files else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
                      on_change=_choose_lesson, args=(code, key, lesson_box, current),
-                     format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
-                                          else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
+                     format_func=_labels(labels))
     if current == PLAYGROUND_CHOICE:
         # The box shows the metric the students are asked, and choosing another asks it of the same list.
         step = live_step(now["lesson"], now["step"])
@@ -547,7 +579,7 @@ def step_controls(code: str, key: str, now: dict) -> None:
     step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
     row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), index=now["step"], key=step_box,
                      on_change=_go_to, args=(code, key, now["lesson"], step_box, now["step"]),
-                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))
+                     format_func=_labels({n: words.step_option(n, _(shown_lesson.steps[n - 1].title))
                                           for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
@@ -578,6 +610,10 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
         return
     if choice == PLAYGROUND_CHOICE:
         _push_playground(code, key)
+    elif choice.startswith(FILE):
+        text = st.session_state.get("live_file_lessons", {}).get(choice, ("", ""))[1]
+        if text:
+            _set(code, key, store().use_lesson(code, key, text), 0)
     else:
         _set(code, key, choice, 0)
 
@@ -634,7 +670,10 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
                 timer_controls(code, key, question_id)
         if state == "locked":
             st.caption(_(words.LOCKED_CAPTION))
-    if state == "revealed":
+    if state == "revealed" and step.variant is not None:
+        with right:
+            variant_summary_panel(code, key, step, question_id, beside=left)
+    elif state == "revealed":
         with right:
             draw_summary(step, store().tally(code, key, question_id), None,
                          f"live_teacher_summary_{question_id}", beside=left)
@@ -642,6 +681,22 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
             st.info(why(step))
         if controls:
             compare_rounds(code, key, step, question_id)
+
+
+def variant_summary_panel(code: str, key: str, step: LiveStep, question_id: str, beside=None) -> None:
+    """A variant question's reveal on the projector: how many were right, each against their own list, and the
+    named mistakes the room's numbers match (no shared histogram: every student's right value differs)."""
+    now = store().current(code)
+    summary = variant_summary(step, now["seed"], base_question(question_id),
+                              store().answers_by_student(code, question_id, key))
+    if not summary.answered:
+        st.info(_(words.NOBODY_ANSWERED))
+        return
+    (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
+                          help=words.share_right(summary.share_right))
+    st.caption(_(live_phone.VARIANT_NOTE))
+    for name, students in summary.mistakes:
+        st.warning(words.used_mistake(students, text.markdown(_(name))))
 
 
 def who_answered(code: str, key: str, question_id: str, counted: dict) -> str:
@@ -695,8 +750,37 @@ def class_tools(code: str, key: str, now: dict) -> None:
         st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
+        st.download_button(_(class_texts.GRADEBOOK), lambda: gradebook_csv(code, key, now.get("join_question")),
+                           file_name=f"gradebook-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
+                           key="live_gradebook", on_click="ignore", help=_(class_texts.GRADEBOOK_HELP))
+        add_lesson()
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def gradebook_csv(code: str, key: str, asked: str | None) -> str:
+    """This class's marks added to this teacher's gradebook (every class of theirs, joined on the join question),
+    as CSV. Without a device cookie (no "My classes"), this class's marks alone."""
+    def describe(step: LiveStep) -> str:
+        return words.step_option(step.index + 1, _(step.title))
+    found = gradebook.marks(store().export(code, key), code, describe)
+    kept = live_teacher.record_marks(store(), found)
+    columns = {name: _(said) for name, said in class_texts.GRADEBOOK_COLUMNS.items()}
+    return gradebook.csv_text(kept if kept is not None else found, columns, asked)
+
+
+def add_lesson() -> None:
+    """Add a lesson file to My lessons from the console (checked as on the lessons page): it joins the list above."""
+    upload = st.file_uploader(_(class_texts.ADD_LESSON), type=["toml"], key="live_add_lesson",
+                              help=_(class_texts.ADD_LESSON_HELP))
+    if upload is None:
+        return
+    loaded = live_teacher.save_lesson(store(), upload.getvalue().decode("utf-8", errors="replace"))
+    if loaded.lesson is None:
+        st.error(_(class_texts.LESSON_REFUSED) + "\n\n" + "\n".join(f"- {text.markdown(p.text())}"
+                                                                    for p in loaded.problems))
+    else:
+        st.success(_(class_texts.LESSON_SAVED).format(title=text.markdown(_(loaded.lesson.title))))
 
 
 def export_csv(code: str, key: str) -> str:
