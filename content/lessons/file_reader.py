@@ -332,7 +332,7 @@ class _Reader:
         grades = self.get(table, path, "grades", "a list", required=False, default=[1, 1])
         if grades is not None and not (len(grades) == 2 and all(isinstance(g, int) and not isinstance(g, bool)
                                                                and g >= 1 for g in grades) and grades[0] <= grades[1]):
-            self.fail(path + ("grades",), say.VARIANT_GRADES, value=grades)
+            self.fail(path + ("grades",), say.VARIANT_GRADES, value=str(grades))
         k = self.get(table, path, "k", "a whole number", required=False,
                      default=(scenario or {}).get("k") if "k" not in table else None)
         if "k" in table or k is not None:
