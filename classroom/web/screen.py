@@ -14,6 +14,7 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 
 from classroom import variants
+from classroom.judge import as_number
 from classroom.steps import LiveStep, asked_question, live_step
 from classroom.store import base_question
 from classroom.summary import summarize, variant_summary
@@ -149,7 +150,7 @@ def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_i
         if mine is None:
             found["verdict"] = html(class_texts.standing_none(answer))
         elif judged.right:
-            found["verdict"] = html(_(words.RIGHT_VERDICT).format(explanation=lesson_words.number_right(answer)))
+            found["verdict"] = html(lesson_words.number_right(answer))
         else:
             explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
                 words.you_typed(text.quoted(mine))
@@ -188,6 +189,10 @@ def _verdict(step: LiveStep, mine: str) -> str:
 
 
 def _number_verdict(mine: str, step: LiveStep) -> str:
+    if step.tolerance is not None:  # a lesson's typed number: the file's tolerance, not the practice mode's decimals
+        named = next((name for name, value in step.mistakes().items()
+                      if as_number(mine) is not None and variants.accepts(step.tolerance, as_number(mine), value)), None)
+        return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:
         return ""
