@@ -50,7 +50,8 @@ def phrases(language: str) -> dict[str, str]:
                 "locked_none": inline(words.locked_yours(None)),
                 "closed_locked": inline(class_texts.answers_closed("locked")),
                 "closed_revealed": inline(class_texts.answers_closed("revealed")),
-                "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT))}
+                "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT)),
+                "not_a_number": inline(words.not_a_number(ANSWER_SLOT))}
 
 
 def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.streamlit_page import upload_files
 from tests.e2e.test_live_class_browser import tabs
 
 LESSON = Path(__file__).resolve().parents[1] / "data" / "ders-recall.toml"
@@ -47,7 +48,7 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
         # The teacher opens the file on the lessons page: it is kept in My lessons (this browser's).
         teacher.goto(server.url + "/Lessons")
         teacher.get_by_text("Lesson files: open your own, download this one").click()
-        teacher.locator("input[type=file]").first.set_input_files(str(LESSON))
+        upload_files(teacher, {"Open a lesson file (.toml)": LESSON})
         expect(teacher.get_by_text("Beş öğelik listede Recall").first).to_be_visible(timeout=FOLLOW)
 
         teacher.goto(server.url + "/Live_class")

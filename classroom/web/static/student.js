@@ -11,6 +11,7 @@
   let note = null;          // {question, html, value}: the last confirmation or refusal
   let timer = null;         // {question, version, ends}: the timer of the question on display (ends: performance.now())
   let ticking = null;       // the countdown's interval
+  const NUMBER = /^[-+]?(\d+([.,]\d*)?|[.,]\d+)\s*%?$|^[-+]?\d+\s*\/\s*\d+$/;
   const drafts = {};        // question id -> what the student typed and has not had accepted (kept on a refusal)
   const own = {};           // question id -> this phone's own list of a variant question ({state, data})
 
@@ -76,7 +77,10 @@
     } else box.append(reveal(q.reveal, answer, q.variant ? ((own[q.id] || {}).data || {}).verdict : undefined));
     const said = el("p", {role: "status", id: "answer-note"});
     if (note && note.question === q.id && q.state === "open") {
-      if (note.value !== undefined) said.append(withAnswer("span", note.html, note.value));
+      if (note.value !== undefined) {
+        said.append(withAnswer("span", note.html, note.value));
+        if (note.refused) said.className = "error";
+      }
       else { said.innerHTML = note.html; said.className = "error"; }
     }
     box.append(said);
@@ -114,7 +118,16 @@
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       drafts[q.id] = input.value;
-      send(q.id, input.value.trim());
+      const typed = input.value.trim();
+      // Checked here first (the server checks again): "0.5", "0,5", "1/2", "50%". Anything else is refused with
+      // the reason, and what was typed stays in the box.
+      if (!NUMBER.test(typed)) {
+        note = {question: q.id, html: phrases.not_a_number, value: typed, refused: true};
+        draw(shown, false);
+        document.getElementById("number").focus();
+        return;
+      }
+      send(q.id, typed);
     });
     return form;
   }
