@@ -29,8 +29,10 @@ NUMBER, VARIANT, VALUE = 1, 2, 3  # the steps of the Turkish lesson file
 
 
 @pytest.fixture
-def store(tmp_path):
-    return classroom.Store(f"sqlite:///{tmp_path / 'live.db'}")
+def store(database_url):  # SQLite and PostgreSQL (tests/conftest.py)
+    made = classroom.Store(database_url)
+    yield made
+    made.engine.dispose()
 
 
 def go(store, room, lesson, index):
@@ -45,7 +47,7 @@ def forget_file_lessons():
 
 # --------------------------------------------------------------------------- lesson files in the class
 
-def test_a_lesson_file_runs_live_and_another_process_reads_it_from_the_database(store, tmp_path):
+def test_a_lesson_file_runs_live_and_another_process_reads_it_from_the_database(store, database_url):
     room = store.create_room()
     lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
     assert lesson == file_lesson_key(LESSON) and lesson.startswith("file:")
@@ -53,9 +55,10 @@ def test_a_lesson_file_runs_live_and_another_process_reads_it_from_the_database(
     assert step.question_id == f"{lesson}:{NUMBER}" and step.prompt == "Recall@3 kaçtır? Yazın."
     forget_file_lessons()  # another process: it knows nothing of the file until it reads the room
     assert live_step(lesson, NUMBER) is None
-    other = classroom.Store(f"sqlite:///{tmp_path / 'live.db'}")
+    other = classroom.Store(database_url)
     assert other.current(room.code)["lesson"] == lesson
     assert live_step(lesson, NUMBER).title == "Recall@3 yazın"
+    other.engine.dispose()
 
 
 def test_a_file_that_is_not_a_lesson_is_refused_with_the_loaders_problems(store):
@@ -72,6 +75,8 @@ def test_ending_the_class_deletes_its_lesson_file(store):
     store.end_room(room.code, room.teacher_key)
     with store.engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT count(*) FROM live_room_lessons").scalar() == 0
+    with pytest.raises(classroom.RoomNotFound):
+        store.current(room.code)
 
 
 def test_my_lessons_are_kept_per_teacher_checked_with_the_same_loader(store):
