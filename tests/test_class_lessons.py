@@ -314,3 +314,52 @@ def test_a_class_without_a_join_question_has_rows_by_nickname_never_joined_to_an
         found += gradebook.marks(store.export(room.code, room.teacher_key), room.code, describe)
     body = rows(gradebook.csv_text(found))[1:]
     assert len(body) == 2 and all(row[1] == "Ann" and row[2] == "1" for row in body)
+
+
+# --------------------------------------------------------------------------- the Live class page (AppTest)
+
+def test_the_console_offers_this_sessions_lesson_file_runs_it_and_a_student_page_shows_their_own_list(
+        tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    from ui.controllers import live_class
+
+    monkeypatch.setenv("RECEVAL_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
+    live_class.store.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page("pages/19_Live_class.py")
+    at.session_state["lessons_file_texts"] = {"ders-recall": ("Beş öğelik listede Recall", LESSON)}
+    at.run()
+    at.text_input(key="live_join_question").input("Öğrenci numarası")
+    at.button(key="live_start").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    state = at.session_state[live_class.TEACHER]
+    box = next(s for s in at.selectbox if s.key.startswith("live_lesson_choice_"))
+    assert file_lesson_key(LESSON) in box.options or any("Beş öğelik" in o for o in box.options)
+    box.set_value(file_lesson_key(LESSON)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    now = live_class.store().current(state["code"])
+    assert now["lesson"] == file_lesson_key(LESSON) and now["join_question"] == "Öğrenci numarası"
+    assert "Download the gradebook (CSV)" in str([e.proto for e in at.get("download_button")])
+
+    store = live_class.store()
+    step = go(store, classroom.Room(state["code"], state["key"]), now["lesson"], VARIANT)
+    ann = store.join(state["code"], "Ann", identifier="S-1")
+    pupil = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    pupil.switch_page("pages/19_Live_class.py")
+    pupil.query_params["room"], pupil.query_params["student"] = state["code"], ann
+    pupil.run()
+    assert not pupil.exception, [e.value for e in pupil.exception]
+    scenario = variants.draw(step.lesson_step, now["seed"], ann, step.question_id)
+    shown = "\n".join(m.value for m in pupil.markdown)
+    assert f"1. {scenario['recommended'][0]}" in shown
+    truth = variants.truth(step.lesson_step, scenario)[0]
+    store.answer(state["code"], ann, step.question_id, f"{truth:.2f}")
+    store.reveal(state["code"], state["key"], step.question_id)
+    pupil.run()
+    assert not pupil.exception, [e.value for e in pupil.exception]
+    assert any("Right" in s.value for s in pupil.success)
+    live_class.store.clear()

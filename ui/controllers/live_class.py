@@ -19,7 +19,7 @@ from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
 from classroom.store import AnswersClosed, ClassFull, RoomLocked
-from classroom import gradebook
+from classroom import gradebook, variants
 from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, lesson_of, live_step, playground_lesson,
                              step_count)
 from classroom.store import base_question
@@ -30,6 +30,7 @@ from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.lessons import protocols as protocol_words
 from content.pages import live as words
+from content.pages import lessons as lesson_words
 from content.pages import live_phone
 from teaching import practice
 from ui.controllers import lessons as engine
@@ -334,12 +335,19 @@ def student_screen(code: str, student_id: str) -> None:
         return
     question_id = asked_question(step, now)
     state = now["state"] if question_id == now["question_id"] else "open"
-    draw_step(step, state, f"live_student_{now['version']}")
+    if step.variant is not None:  # the step's own list would mislead: each student works on their own (below)
+        st.subheader(_(step.title))
+        st.markdown(_(step.text))
+    else:
+        draw_step(step, state, f"live_student_{now['version']}")
     if question_id is not None:
         _student_question(code, student_id, step, state, question_id)
 
 
 def _student_question(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
+    if step.variant is not None:
+        _student_variant(code, student_id, step, state, question_id)
+        return
     st.markdown(f"**{text.markdown(prompt(step))}**")
     if state == "open":
         _answer_box(code, student_id, step, question_id)
@@ -361,6 +369,8 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
         with st.form(f"live_number_{question_id}", border=False):
             typed = st.text_input(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4)), value=mine or "",
                                   max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
+            if step.tolerance is not None:
+                st.caption(lesson_words.tolerance(step.tolerance.kind, step.tolerance.amount))
             if st.form_submit_button(_(words.SEND), key=f"live_number_{question_id}_send"):
                 try:
                     practice.parse_answer(typed)
@@ -405,8 +415,57 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
     draw_summary(step, tally, mine, f"live_student_summary_{question_id}")
 
 
+def _student_variant(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
+    """A question on a list of the student's own (the light view's ``/mine``, on the Streamlit page): the list, the
+    answer (typed, or the student's own choices), and after the reveal their verdict and the room's count."""
+    now = store().current(code)
+    scenario = variants.draw(step.lesson_step, now["seed"], student_id, base_question(question_id))
+    mine = store().my_answer(code, student_id, question_id)
+    grades = scenario["ground_truth"]
+    st.markdown(_(live_phone.YOUR_LIST))
+    st.markdown("\n".join(f"{n}. {item}" + (f" ({numbers.general(grades[item])})" if item in grades else "")
+                           for n, item in enumerate(scenario["recommended"], 1)))
+    st.caption(words.playground_facts(scenario["k"], _(", ").join(
+        f"{item} ({numbers.general(grade)})" for item, grade in grades.items())))
+    st.caption(_(live_phone.VARIANT_NOTE))
+    st.markdown(f"**{text.markdown(prompt(step))}**")
+    if state == "open":
+        if step.lesson_step.question.kind == "value":
+            labels = variants.options(step.lesson_step, scenario)
+            widget_key = f"live_answer_{question_id}"
+            st.radio(_(live_phone.YOUR_OPTIONS), labels, format_func=_labels({v: numbers.number(float(v), 4) for v in labels}),
+                     index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key,
+                     on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+        else:
+            _answer_box(code, student_id, step, question_id)
+        return
+    if state == "locked":
+        st.info(words.locked_yours(text.quoted(mine) if mine else None))
+        return
+    judged = variants.judge(step.lesson_step, scenario, mine)
+    answer = numbers.number(judged.value, 4)
+    if mine is None:
+        st.info(class_texts.standing_none(answer))
+    elif judged.right:
+        st.success(lesson_words.number_right(answer))
+    else:
+        explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
+            words.you_typed(text.quoted(mine))
+        st.error(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
+    summary = variant_summary(step, now["seed"], base_question(question_id),
+                              store().answers_by_student(code, question_id))
+    st.markdown(f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}")
+    if why(step):
+        st.info(why(step))
+
+
 def _number_verdict(mine: str, step: LiveStep) -> str:
     """Why a typed number is not the answer: the mistake that gives it, or too few decimals to tell."""
+    if step.tolerance is not None:  # a lesson's typed number: judged to the file's tolerance
+        typed = variants.as_number(mine)
+        named = next((name for name, value in step.mistakes().items()
+                      if typed is not None and variants.accepts(step.tolerance, typed, value)), None)
+        return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:
         return ""
