@@ -363,3 +363,12 @@ def test_the_console_offers_this_sessions_lesson_file_runs_it_and_a_student_page
     assert not pupil.exception, [e.value for e in pupil.exception]
     assert any("Right" in s.value for s in pupil.success)
     live_class.store.clear()
+
+
+def test_a_phone_asking_for_its_list_in_a_loop_is_refused_before_the_database(store):
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
+    step = go(store, room, lesson, VARIANT)
+    ann = phone(store, room.code, "Ann")
+    statuses = [ann.get(f"/class/{room.code}/mine?question={step.question_id}").status_code for _ in range(14)]
+    assert statuses[:10] == [200] * 10 and 429 in statuses[10:]

@@ -6,6 +6,8 @@
                                 ``event: notice`` when a screen could not be built (the phone keeps its last);
                                 ``event: timer`` after a screen whose question has a timer running
     POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
+    GET  /class/{code}/mine     ?question=ID: a variant question's part of this student alone (their own list,
+                                a value question's choices, after the reveal their verdict), as JSON
 
 A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
 screen built per language and written to every stream (:mod:`classroom.web.hub`). The student's id,
@@ -95,6 +97,7 @@ def client_key(request: Request) -> str | None:
 def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     store = lambda: hub.store  # noqa: E731 - built on first use, in the serving process
     throttle = throttle or Throttle()
+    own_throttle = Throttle(burst=10, per_second=2)  # a phone asks twice a question; a loop is refused unread
     streams: Counter[str] = Counter()  # open event streams per student id, in this process
 
     async def page(request: Request) -> Response:
@@ -195,6 +198,8 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     async def own(request: Request) -> Response:
         """A variant question's part of one phone: its own list (and choices), its verdict after the reveal."""
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        if not own_throttle.allow(request.cookies.get(COOKIE, "")):
+            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429)
         status, body = await run_in_threadpool(_own, store(), code, request.cookies.get(COOKIE, ""),
                                                request.query_params.get("question", ""), language)
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
