@@ -820,12 +820,17 @@ def class_tools(code: str, key: str, now: dict) -> None:
 def gradebook_csv(code: str, key: str, asked: str | None) -> str:
     """This class's marks added to this teacher's gradebook (every class of theirs, joined on the join question),
     as CSV. Without a device cookie (no "My classes"), this class's marks alone."""
-    def describe(step: LiveStep) -> str:
-        return words.step_option(step.index + 1, _(step.title))
-    found = gradebook.marks(store().export(code, key), code, describe)
+    found = class_marks(code, key)
     kept = live_teacher.record_marks(store(), found)
     columns = {name: _(said) for name, said in class_texts.GRADEBOOK_COLUMNS.items()}
     return gradebook.csv_text(kept if kept is not None else found, columns, asked)
+
+
+def class_marks(code: str, key: str) -> list[gradebook.Mark]:
+    """The class's marks for the gradebook, its columns named by step in the teacher's language."""
+    def describe(step: LiveStep) -> str:
+        return words.step_option(step.index + 1, _(step.title))
+    return gradebook.marks(store().export(code, key), code, describe)
 
 
 def add_lesson() -> None:
@@ -938,6 +943,11 @@ def _roster_to(first: int) -> None:
 
 
 def _end(code: str, key: str) -> None:
+    # The class's marks go to this teacher's gradebook first: ending deletes every answer of the class.
+    try:
+        live_teacher.record_marks(store(), class_marks(code, key))
+    except RoomNotFound:
+        pass
     store().end_room(code, key)
     st.session_state.pop(TEACHER, None)
     st.session_state["live_ended"] = True
