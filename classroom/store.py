@@ -28,7 +28,7 @@ from classroom.judge import is_right
 from classroom.limits import JoinThrottled
 from classroom.schema import (answers, join_failures, questions, refused_joins, retired_codes, room_lessons, rooms,
                               students, throttle)
-from classroom.steps import FILE, file_lesson_key, is_known, know_file_lesson, live_step
+from classroom.steps import file_lesson_key, is_known, know_file_lesson, live_step
 from classroom import variants
 from content.lessons.file_reader import read_lesson
 

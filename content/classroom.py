@@ -153,6 +153,7 @@ GRADEBOOK_HELP = N_("One row per student and two columns per question (points 1 
 GRADEBOOK_COLUMNS = {"identifier": N_("identifier"), "nickname": N_("nickname"), "total": N_("total"),
                      "points": N_("points"), "answer": N_("answer")}
 MY_LESSONS = N_("My lessons")
+FORGET_LESSON = N_("Forget")
 ADD_LESSON = N_("Add a lesson file (.toml)")
 ADD_LESSON_HELP = N_("Kept as one of your lessons on this browser (My lessons) and offered in the list above; the "
                      "lessons page's format (docs/lesson-files.md).")

@@ -597,8 +597,8 @@ def file_lessons() -> dict[str, tuple[str, str]]:
     sources = [(item["title"], item["text"]) for item in live_teacher.my_lessons(store())]
     sources += list(st.session_state.get("lessons_file_texts", {}).values())
     sources += live_teacher.operator_lessons()
-    for title, text in sources:
-        found.setdefault(file_lesson_key(text), (title, text))
+    for title, source in sources:
+        found.setdefault(file_lesson_key(source), (title, source))
     return found
 
 
@@ -834,7 +834,16 @@ def class_marks(code: str, key: str) -> list[gradebook.Mark]:
 
 
 def add_lesson() -> None:
-    """Add a lesson file to My lessons from the console (checked as on the lessons page): it joins the list above."""
+    """My lessons, each with a button that forgets it, and a file to add (checked as on the lessons page): the
+    lessons join the list above."""
+    kept = live_teacher.my_lessons(store())
+    if kept:
+        st.markdown("**" + _(class_texts.MY_LESSONS) + "**")
+        for item in kept:
+            name, forget = st.columns([4, 1], vertical_alignment="center")
+            name.markdown(f"📄 {text.markdown(_(item['title']))}")
+            forget.button(_(class_texts.FORGET_LESSON), key=f"live_forget_lesson_{item['id']}", width="stretch",
+                          on_click=live_teacher.forget_lesson, args=(store(), item["id"]))
     upload = st.file_uploader(_(class_texts.ADD_LESSON), type=["toml"], key="live_add_lesson",
                               help=_(class_texts.ADD_LESSON_HELP))
     if upload is None:

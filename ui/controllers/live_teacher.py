@@ -80,6 +80,12 @@ def save_lesson(store: Store, text_of_file: str):
     return loaded
 
 
+def forget_lesson(store: Store, lesson_id: str) -> None:
+    device = device_id()
+    if device:
+        teachers(store).forget_lesson(device, lesson_id)
+
+
 @st.cache_data(ttl=30, show_spinner=False)
 def _folder_lessons(folder: str) -> list[tuple[str, str]]:
     from pathlib import Path
