@@ -371,3 +371,43 @@ def test_a_phone_asking_for_its_list_in_a_loop_is_refused_before_the_database(st
     ann = phone(store, room.code, "Ann")
     statuses = [ann.get(f"/class/{room.code}/mine?question={step.question_id}").status_code for _ in range(14)]
     assert statuses[:10] == [200] * 10 and 429 in statuses[10:]
+
+
+# --------------------------------------------------------------------------- one screen per language for every phone
+
+from tests.test_classroom_web import join_live, read_events, servers  # noqa: E402,F401 - servers is a fixture
+
+
+def test_a_variant_step_is_one_screen_per_language_for_every_phone_each_asking_for_its_own_list(
+        store, servers, monkeypatch):
+    import threading
+
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
+    go(store, room, lesson, NUMBER)
+    built = []
+    real_build = screens.build
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang, *more: built.append((now["version"], lang))
+                        or real_build(now, dist, lang, *more))
+    server = servers(Hub(store, poll_seconds=0.05))
+    phones = [join_live(server.url, room.code, f"S{n}") for n in range(5)]
+    results = [None] * len(phones)
+    ready = threading.Barrier(len(phones) + 1)
+
+    def follow(n):
+        results[n] = read_events(phones[n], room.code, 3, act=lambda: ready.wait(10))
+
+    threads = [threading.Thread(target=follow, args=(n,)) for n in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    ready.wait(10)
+    step = go(store, room, lesson, VARIANT)
+    version = store.current(room.code)["version"]
+    for thread in threads:
+        thread.join(15)
+    screens_sent = [events[2][1] for events in results]
+    assert all(s == screens_sent[0] for s in screens_sent)  # the same screen, nothing of any one student
+    assert screens_sent[0]["question"]["variant"] == "number" and "items" not in screens_sent[0]
+    assert [b for b in built if b[0] == version] == [(version, "en")]  # built once for five phones
+    lists = {tuple(p.get(f"/class/{room.code}/mine?question={step.question_id}").json()["items"]) for p in phones}
+    assert len(lists) == 5
