@@ -411,3 +411,23 @@ def test_a_variant_step_is_one_screen_per_language_for_every_phone_each_asking_f
     assert [b for b in built if b[0] == version] == [(version, "en")]  # built once for five phones
     lists = {tuple(p.get(f"/class/{room.code}/mine?question={step.question_id}").json()["items"]) for p in phones}
     assert len(lists) == 5
+
+
+def test_asking_a_variant_question_again_keeps_each_students_list_and_judges_each_round_on_it(store):
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
+    step = go(store, room, lesson, VARIANT)
+    ann = store.join(room.code, "Ann")
+    seed = store.current(room.code)["seed"]
+    scenario = variants.draw(step.lesson_step, seed, ann, step.question_id)
+    truth = variants.truth(step.lesson_step, scenario)[0]
+    store.answer(room.code, ann, step.question_id, "7")
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    again = store.ask_again(room.code, room.teacher_key, step.question_id)
+    store.answer(room.code, ann, again, f"{truth:.3f}")
+    assert classroom.store.base_question(again) == step.question_id
+    rounds = [variant_summary(step, seed, classroom.store.base_question(q), store.answers_by_student(
+        room.code, q, room.teacher_key)).right for q in (step.question_id, again)]
+    assert rounds == [0, 1]
+    frame = store.export(room.code, room.teacher_key)
+    assert list(frame.scenario) == [variants.describe(scenario)] * 2 and list(frame.right) == [False, True]

@@ -796,8 +796,10 @@ def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> Non
     rounds = store().rounds(code, key, question_id)
     if len(rounds) < 2:
         return
+    seed = store().current(code)["seed"] if step.variant is not None else None
     for asked in rounds:
-        summary = summarize(step, asked["tally"])
+        summary = summarize(step, asked["tally"]) if step.variant is None else variant_summary(
+            step, seed, base_question(asked["question_id"]), store().answers_by_student(code, asked["question_id"], key))
         st.markdown(class_texts.round_result(asked["round"], summary.right, summary.answered))
 
 
