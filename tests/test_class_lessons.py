@@ -431,3 +431,31 @@ def test_asking_a_variant_question_again_keeps_each_students_list_and_judges_eac
     assert rounds == [0, 1]
     frame = store.export(room.code, room.teacher_key)
     assert list(frame.scenario) == [variants.describe(scenario)] * 2 and list(frame.right) == [False, True]
+
+
+def test_the_streamlit_join_form_asks_the_join_question_and_refuses_without_an_answer(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    from ui.controllers import live_class
+
+    monkeypatch.setenv("RECEVAL_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
+    live_class.store.clear()
+    room = live_class.store().create_room(join_question="Student number")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page("pages/19_Live_class.py")
+    at.query_params["room"] = room.code
+    at.run()
+    assert at.text_input(key="live_identifier").label == "Student number"
+    at.text_input(key="live_nickname").input("Ann")
+    at.button(key="live_join_submit").click().run()
+    assert any("Answer the teacher" in e.value for e in at.error), [e.value for e in at.error]
+    at.text_input(key="live_identifier").input("S-12")
+    at.button(key="live_join_submit").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert list(live_class.store().export(room.code, room.teacher_key).columns)  # the class is there
+    with live_class.store().engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT identifier, identifier_key FROM live_students").all() == \
+            [("S-12", "s-12")]
+    live_class.store.clear()

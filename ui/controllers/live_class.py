@@ -276,10 +276,24 @@ def resume_class(code: str) -> None:
         st.query_params.from_dict(with_language({"room": code}))
 
 
+def join_question(code: str) -> str | None:
+    """The class's join question (the gradebook's), for the code in the address or the one typed last."""
+    if not codes.normal_code(code or ""):
+        return None
+    try:
+        return store().current(codes.normal_code(code))["join_question"]
+    except (RoomNotFound, ValueError):
+        return None
+
+
 def join_form(code: str) -> None:
+    asked = join_question(st.session_state.get("live_code") or code)
     with st.form("live_join", border=False):
         typed = st.text_input(_(words.CODE_LABEL), value=code, max_chars=12, key="live_code",
                               placeholder=_(words.CODE_PLACEHOLDER), help=_(words.CODE_HELP))
+        # The teacher's own words ("Student number"), shown as text; a typed code's question shows after a try.
+        identifier = st.text_input(text.markdown(asked), max_chars=codes.MAX_NICKNAME,
+                                   key="live_identifier") if asked else ""
         nickname = st.text_input(_(words.NICKNAME_LABEL), max_chars=codes.MAX_NICKNAME, key="live_nickname")
         submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
@@ -287,7 +301,7 @@ def join_form(code: str) -> None:
     code = codes.normal_code(typed)
     try:  # every rule (limits, cap, look-alike names) is the store's; the page only says what it answered
         student = store().join(code, nickname if nickname.strip() else None, client=client_key(),
-                               anonymous=_(words.ANONYMOUS))
+                               anonymous=_(words.ANONYMOUS), identifier=identifier if identifier.strip() else None)
     except JoinThrottled as problem:
         st.error(class_texts.join_throttled(problem.reason, problem.seconds))
         return
