@@ -459,3 +459,17 @@ def test_the_streamlit_join_form_asks_the_join_question_and_refuses_without_an_a
         assert connection.exec_driver_sql("SELECT identifier, identifier_key FROM live_students").all() == \
             [("S-12", "s-12")]
     live_class.store.clear()
+
+
+def test_the_lessons_page_opens_a_variant_question_on_its_own_list_and_keeps_the_file_for_the_live_class():
+    from tests.conftest import run_page
+    from tests.test_page_lesson_files import open_file
+    from tests.test_page_lessons import PAGE
+
+    at = open_file(run_page(PAGE), "ders-recall.toml", LESSON)
+    assert at.session_state["lessons_file_texts"]["ders-recall"] == ("Beş öğelik listede Recall", LESSON)
+    at.query_params.update({"lesson": "ders-recall", "step": str(VARIANT + 1)})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("list of their own" in c.value for c in at.caption)
+    assert "Right within ±0.01 of the exact value." in [c.value for c in at.caption]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import ipaddress
 import os
+from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import segno
@@ -19,6 +21,8 @@ from classroom.teachers import DEVICE_COOKIE, TeacherDevices, is_device_id
 from classroom.web.student import join_path
 from classroom.web.teacher import CLAIM_PATH
 from content.i18n import _
+from content.lessons.file_reader import MAX_BYTES, read_lesson
+from content.lessons.library import FOLDER_VARIABLE
 from content.pages import live_teacher as words
 from content import text
 
@@ -66,14 +70,14 @@ def my_lessons(store: Store) -> list[dict]:
     return teachers(store).my_lessons(device) if device else []
 
 
-def save_lesson(store: Store, text_of_file: str):
+def save_lesson(store: Store | Callable[[], Store], text_of_file: str):
     """Keep a lesson file in My lessons (checked with the lessons page's loader); the loader's answer. Without a
-    device cookie it is kept for this session only (the console's list reads both)."""
+    device cookie it is kept for this session only (the console's list reads both), and ``store`` (or the function
+    that opens it) is not touched."""
     device = device_id()
     if device:
-        loaded = teachers(store).save_lesson(device, text_of_file)
+        loaded = teachers(store if isinstance(store, Store) else store()).save_lesson(device, text_of_file)
     else:
-        from content.lessons.file_reader import read_lesson
         loaded = read_lesson(text_of_file)
     if loaded.lesson is not None:
         st.session_state.setdefault("lessons_file_texts", {})[loaded.lesson.key] = (loaded.lesson.title, text_of_file)
@@ -88,9 +92,6 @@ def forget_lesson(store: Store, lesson_id: str) -> None:
 
 @st.cache_data(ttl=30, show_spinner=False)
 def _folder_lessons(folder: str) -> list[tuple[str, str]]:
-    from pathlib import Path
-
-    from content.lessons.file_reader import MAX_BYTES, read_lesson
     found = []
     for path in sorted(Path(folder).expanduser().glob("*.toml")) if folder and Path(folder).expanduser().is_dir() else []:
         try:
@@ -107,7 +108,6 @@ def _folder_lessons(folder: str) -> list[tuple[str, str]]:
 
 def operator_lessons() -> list[tuple[str, str]]:
     """(title, text) of the operator's folder's lessons (``RECEVAL_LESSONS_DIR``), read again within 30 seconds."""
-    from content.lessons.library import FOLDER_VARIABLE
     return _folder_lessons(os.environ.get(FOLDER_VARIABLE, "").strip())
 
 
