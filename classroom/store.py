@@ -38,6 +38,7 @@ MAX_STUDENTS = 1000  # a lecture hall; a flood of joins stops here even from man
 MAX_TIMER = 3600
 ANONYMOUS = "Student {tag}"
 ROUND = "#"
+MAX_ROOM_LESSONS = 20  # lesson files one class keeps (each up to 64 KB): a class's, not a library
 ROSTER_PAGE = 50  # students on one page of the teacher's roster  # a question asked again: "<question id>#2", "#3", ...
 
 
@@ -76,6 +77,14 @@ class AnswersClosed(PermissionError):
     def __init__(self, state: str):
         super().__init__(f"Answers to this question are {state}: yours was not recorded.")
         self.state = state
+
+
+class TooManyLessons(ValueError):
+    """A class keeps at most ``most`` lesson files (``Store.use_lesson``)."""
+
+    def __init__(self, most: int):
+        super().__init__(f"A class runs at most {most} lesson files.")
+        self.most = most
 
 
 class QuestionNotFound(LookupError):
@@ -183,6 +192,9 @@ class Store:
 
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
+            kept = connection.execute(select(room_lessons.c.lesson).where(room_lessons.c.room == row.code)).scalars().all()
+            if key not in kept and len(kept) >= MAX_ROOM_LESSONS:
+                raise TooManyLessons(MAX_ROOM_LESSONS)
             connection.execute(_upsert(connection)(room_lessons).values(room=row.code, lesson=key, text=text)
                                .on_conflict_do_nothing(index_elements=["room", "lesson"]))
         self._call(True, work)

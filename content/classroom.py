@@ -161,6 +161,12 @@ LESSON_SAVED = N_("Saved in My lessons: {title}")
 LESSON_REFUSED = N_("This file is not a lesson:")
 
 
+def too_many_lessons(most: int) -> str:
+    return ngettext("A class runs at most {most} lesson file: start a new class for another one.",
+                    "A class runs at most {most} lesson files: start a new class for another one.", most).format(
+        most=numbers.integer(most))
+
+
 def standing_none(answer: str) -> str:
     """A student who did not answer a question asked on a list of their own."""
     return _("You did not answer; for your list the answer is **{answer}**.").format(answer=answer)

@@ -473,3 +473,12 @@ def test_the_lessons_page_opens_a_variant_question_on_its_own_list_and_keeps_the
     assert not at.exception, [e.value for e in at.exception]
     assert any("list of their own" in c.value for c in at.caption)
     assert "Right within ±0.01 of the exact value." in [c.value for c in at.caption]
+
+
+def test_a_class_keeps_at_most_twenty_lesson_files(store):
+    room = store.create_room()
+    for n in range(classroom.store.MAX_ROOM_LESSONS):
+        store.use_lesson(room.code, room.teacher_key, LESSON + f"\n# copy {n}\n")
+    store.use_lesson(room.code, room.teacher_key, LESSON + "\n# copy 0\n")  # one it has: still fine
+    with pytest.raises(ValueError, match="at most 20"):
+        store.use_lesson(room.code, room.teacher_key, LESSON + "\n# one more\n")

@@ -18,7 +18,7 @@ from classroom import RoomNotFound, Store, clients, codes, limits
 from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
-from classroom.store import AnswersClosed, ClassFull, RoomLocked
+from classroom.store import AnswersClosed, ClassFull, RoomLocked, TooManyLessons
 from classroom import gradebook, variants
 from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, lesson_of, live_step, playground_lesson,
                              step_count)
@@ -635,6 +635,9 @@ def step_controls(code: str, key: str, now: dict) -> None:
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
                      on_change=_choose_lesson, args=(code, key, lesson_box, current),
                      format_func=_labels(labels))
+    problem = st.session_state.pop("live_lesson_problem", None)
+    if problem:
+        st.error(problem)
     if current == PLAYGROUND_CHOICE:
         # The box shows the metric the students are asked, and choosing another asks it of the same list.
         step = live_step(now["lesson"], now["step"])
@@ -684,9 +687,14 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
     if choice == PLAYGROUND_CHOICE:
         _push_playground(code, key)
     elif choice.startswith(FILE):
-        text = st.session_state.get("live_file_lessons", {}).get(choice, ("", ""))[1]
-        if text:
-            _set(code, key, store().use_lesson(code, key, text), 0)
+        source = st.session_state.get("live_file_lessons", {}).get(choice, ("", ""))[1]
+        if source:
+            try:
+                _set(code, key, store().use_lesson(code, key, source), 0)
+            except TooManyLessons as problem:
+                st.session_state["live_lesson_problem"] = class_texts.too_many_lessons(problem.most)
+            except ValueError as problem:  # a file that no longer reads as a lesson (the loader's problems)
+                st.session_state["live_lesson_problem"] = _(class_texts.LESSON_REFUSED) + " " + text.markdown(str(problem))
     else:
         _set(code, key, choice, 0)
 

@@ -50,7 +50,7 @@
     const q = screen.question;
     if (q && q.variant) {
       const mineNow = own[q.id];
-      if (!mineNow || mineNow.state !== q.state) fetchOwn(q);
+      if (!mineNow || mineNow.state !== phase(q)) fetchOwn(q);
       if (mineNow && mineNow.data) {
         root.append(el("p", {}, mineNow.data.list_caption));
         const list = el("ol", {class: "items", id: "own-list"});
@@ -198,12 +198,15 @@
 
   // A variant question: this phone's own list (and choices), then its own verdict after the reveal. One small
   // request per phone when the question opens and when it is revealed; the screen itself stays shared.
+  // Asked once while answers are open or locked (the list), once more after the reveal (the verdict).
+  function phase(q) { return q.state === "revealed" ? "revealed" : "asked"; }
+
   async function fetchOwn(q) {
-    own[q.id] = Object.assign({}, own[q.id], {state: q.state});
+    own[q.id] = Object.assign({}, own[q.id], {state: phase(q)});
     try {
       const response = await fetch(config.own + "&question=" + encodeURIComponent(q.id), {cache: "no-store"});
       if (!response.ok) return;
-      own[q.id] = {state: q.state, data: await response.json()};
+      own[q.id] = {state: phase(q), data: await response.json()};
     } catch (e) {
       own[q.id] = Object.assign({}, own[q.id], {state: null});  // asked again with the next screen
       return;
