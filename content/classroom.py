@@ -144,7 +144,7 @@ def standing(summary, my_answer: str | None) -> str:
 
 
 # The gradebook: the teacher's question each student answers to join, and its download.
-JOIN_QUESTION = N_("A question each student answers to join (optional)")
+JOIN_QUESTION = N_("Gradebook: a question each student answers on entering (optional)")
 JOIN_QUESTION_HELP = N_("For the gradebook, e.g. “Student number”: each student's row is their answer, compared as "
                         "nicknames are, and joined across the rounds and meetings of your classes.")
 GRADEBOOK = N_("⬇️ Download the gradebook (CSV)")

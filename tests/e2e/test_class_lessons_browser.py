@@ -52,7 +52,7 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
         expect(teacher.get_by_text("Beş öğelik listede Recall").first).to_be_visible(timeout=FOLLOW)
 
         teacher.goto(server.url + "/Live_class")
-        teacher.get_by_role("textbox", name="A question each student answers to join (optional)").fill(
+        teacher.get_by_role("textbox", name="Gradebook: a question each student answers on entering (optional)").fill(
             "Öğrenci numarası")
         teacher_click(teacher, "Start a class")
         code_box = teacher.get_by_test_id("live-code")
