@@ -98,5 +98,6 @@ def reclaim_deleted(engine: Engine) -> None:
             raw.close()
         return
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        for table in ("live_answers", "live_students", "live_questions", "live_refused_joins", "live_rooms"):
+        for table in ("live_answers", "live_students", "live_questions", "live_refused_joins", "live_room_lessons",
+                      "live_rooms"):
             connection.execute(text(f"VACUUM FULL {table}"))

@@ -16,7 +16,8 @@ from classroom.steps import LiveStep, live_step
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 COLUMNS = {"answered_at": "answered at (UTC)", "step": "step", "question": "question", "round": "round",
-           "nickname": "nickname", "hidden": "hidden", "answer": "answer", "right": "right"}
+           "nickname": "nickname", "identifier": "identifier", "hidden": "hidden", "answer": "answer", "right": "right",
+           "scenario": "the student's list", "right_value": "the student's right value"}
 
 
 def safe_cell(value) -> str:
@@ -43,8 +44,10 @@ def csv_text(frame: pd.DataFrame, describe: Callable[[LiveStep], tuple[str, str]
             described[where] = describe(step) if step is not None else ("", row.question)
         step_text, question = described[where]
         rows.append({"answered_at": row.answered_at.strftime("%Y-%m-%d %H:%M:%S"), "step": step_text,
-                     "question": question, "round": row.round, "nickname": row.nickname, "hidden": row.hidden,
-                     "answer": row.answer, "right": "" if row.right is None else row.right})
+                     "question": question, "round": row.round, "nickname": row.nickname,
+                     "identifier": getattr(row, "identifier", None), "hidden": row.hidden,
+                     "answer": row.answer, "right": "" if row.right is None else row.right,
+                     "scenario": getattr(row, "scenario", None), "right_value": getattr(row, "right_value", None)})
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table = table.map(safe_cell).rename(columns={k: safe_cell(v) for k, v in columns.items()})
     return table.to_csv(index=False, lineterminator="\r\n")

@@ -21,6 +21,18 @@ rooms = Table(
     Column("anonymous", Boolean),  # names hidden on the projector (NULL: a room from before, not anonymous)
     Column("finished", Boolean),   # every student sees their own answers against the right ones
     Column("locked", Boolean),     # the teacher locked the room: no one new may join (NULL: open)
+    Column("seed", String(32)),    # each student's variant of a question is drawn from this and the student (NULL: the code)
+    Column("join_question", Text),  # what a student answers to join besides the nickname ("Student number"), for the gradebook
+)
+
+# The lesson files a room runs (``lesson = "file:<digest>"``): every process reads the lesson from here.
+room_lessons = Table(
+    "live_room_lessons", metadata,
+    Column("room", String(8), nullable=False),
+    Column("lesson", String(40), nullable=False),
+    Column("text", Text, nullable=False),
+    PrimaryKeyConstraint("room", "lesson"),
+    ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
 )
 
 questions = Table(
@@ -46,6 +58,8 @@ students = Table(
     Column("joined_at", Float, nullable=False),
     Column("nickname_key", Text),  # codes.nickname_key: two names that look the same have the same key
     Column("removed", Boolean),    # removed by the teacher, answers kept
+    Column("identifier", Text),    # the answer to the room's join question, as typed (the gradebook's row)
+    Column("identifier_key", Text),  # codes.nickname_key of it: the same student across rounds and meetings
     ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
     Index("live_students_nickname", "room", "nickname", unique=True),
     Index("live_students_nickname_key", "room", "nickname_key", unique=True),

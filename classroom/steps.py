@@ -9,15 +9,63 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
+from classroom.judge import is_right
+from classroom.variants import accepts, as_number, truth
 from content.lessons import BY_KEY
-from content.lessons.schema import Option, Step
+from content.lessons.file_reader import read_lesson
+from content.lessons.library import teach
+from content.lessons.schema import Lesson, Option, Step
 from teaching import practice
 from metrics.registry import RankingCase
 
 PLAYGROUND = "playground:"
 MAX_PLAYGROUND_ITEMS = 200
+FILE = "file:"           # a teacher's lesson file run live: "file:" + the first 16 hex of its text's SHA-256
+MOST_FILE_LESSONS = 256  # file lessons this process keeps read; one evicted is read again from the database
+
+_file_lessons: OrderedDict[str, Lesson] = OrderedDict()
+_file_lock = threading.Lock()
+
+
+def file_lesson_key(text: str) -> str:
+    """The ``lesson`` string a room keeps for a lesson file: the same text gives the same key in every process."""
+    return FILE + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def know_file_lesson(key: str, text: str) -> Lesson | None:
+    """Read a lesson file's text once in this process (its translations taught to ``_``) under ``key``;
+    None when the text does not read as a lesson (it was checked when saved: a bug or a tampered row)."""
+    with _file_lock:
+        if key in _file_lessons:
+            _file_lessons.move_to_end(key)
+            return _file_lessons[key]
+    loaded = read_lesson(text)
+    if loaded.lesson is None:
+        return None
+    teach(loaded.translations)
+    with _file_lock:
+        _file_lessons[key] = loaded.lesson
+        while len(_file_lessons) > MOST_FILE_LESSONS:
+            _file_lessons.popitem(last=False)
+    return loaded.lesson
+
+
+def is_known(lesson: str | None) -> bool:
+    """Whether :func:`live_step` can turn ``lesson`` into steps without the database's help."""
+    return not lesson or not lesson.startswith(FILE) or lesson in _file_lessons
+
+
+def lesson_of(lesson: str | None) -> Lesson | None:
+    """A built-in lesson, or a lesson file this process has read (``Store.current`` reads a room's on the way)."""
+    if not lesson:
+        return None
+    if lesson.startswith(FILE):
+        return _file_lessons.get(lesson)
+    return BY_KEY.get(lesson)
 
 
 @dataclass(frozen=True)
@@ -56,9 +104,39 @@ class LiveStep:
 
     @property
     def exact_value(self) -> float | None:
+        """The number asked: the playground's, or a lesson's typed-number question's on the step's own scenario."""
         if self.case is None:
+            if self.is_number_question:
+                return truth(self.lesson_step, self.lesson_step.scenario)[0]
             return None
         return float(practice.QUIZ_METRICS[self.metric].compute(self.case))
+
+    @property
+    def is_number_question(self) -> bool:
+        """The student types the number (a playground question, or a lesson's ``number`` question)."""
+        if self.lesson_step is None:
+            return True
+        question = self.lesson_step.question
+        return question is not None and question.kind == "number"
+
+    @property
+    def tolerance(self):
+        """A lesson number question's tolerance (``content.lessons.schema.Tolerance``); None otherwise."""
+        question = self.lesson_step.question if self.lesson_step is not None else None
+        return question.tolerance if question is not None else None
+
+    @property
+    def variant(self) -> dict | None:
+        """The question's ``variant``: each student answers for a list of their own (``classroom.variants``)."""
+        question = self.lesson_step.question if self.lesson_step is not None else None
+        return question.variant if question is not None else None
+
+    def judge(self, value: str) -> bool | None:
+        """Whether one answer is right for the step's own scenario (not for a variant's per-student lists)."""
+        if self.lesson_step is not None and self.is_number_question:
+            typed = as_number(value)
+            return typed is not None and accepts(self.tolerance, typed, self.exact_value)
+        return is_right(value, self.right_answer)
 
     @property
     def why(self) -> str | None:
@@ -67,8 +145,12 @@ class LiveStep:
         return f"The exact value is {practice.describe(self.exact_value)}."
 
     def mistakes(self) -> dict[str, float]:
-        """Numbers the common mistaken conventions give for a playground question (teaching.mistakes)."""
-        return practice.mistakes(self.metric, self.case) if self.case is not None else {}
+        """Numbers the common mistaken conventions give for a playground or typed-number question (teaching.mistakes)."""
+        if self.case is None:
+            if self.is_number_question:
+                return truth(self.lesson_step, self.lesson_step.scenario)[1]
+            return {}
+        return practice.mistakes(self.metric, self.case)
 
 
 def asked_question(step: LiveStep, now: dict) -> str | None:
@@ -80,7 +162,8 @@ def asked_question(step: LiveStep, now: dict) -> str | None:
 
 
 def step_count(lesson: str) -> int:
-    return len(BY_KEY[lesson].steps) if lesson in BY_KEY else 1
+    found = lesson_of(lesson)
+    return len(found.steps) if found is not None else 1
 
 
 def live_step(lesson: str | None, index: int) -> LiveStep | None:
@@ -99,7 +182,7 @@ def live_step(lesson: str | None, index: int) -> LiveStep | None:
             return None
         return LiveStep(lesson, 0, "Predict from the teacher's list", "The teacher's scenario: the list, the relevant "
                         "items and K are below. Work it out, then answer.", None, case, metric)
-    lesson_data = BY_KEY.get(lesson)
+    lesson_data = lesson_of(lesson)
     if lesson_data is None or not 0 <= index < len(lesson_data.steps):
         return None
     step = lesson_data.steps[index]

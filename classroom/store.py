@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import re
+import secrets
 import time
 import unicodedata
 from collections.abc import Callable
@@ -25,8 +26,11 @@ from classroom import codes, limits, schema
 from classroom.engine import make_engine, reclaim_deleted
 from classroom.judge import is_right
 from classroom.limits import JoinThrottled
-from classroom.schema import (answers, join_failures, questions, refused_joins, retired_codes, rooms, students,
-                              throttle)
+from classroom.schema import (answers, join_failures, questions, refused_joins, retired_codes, room_lessons, rooms,
+                              students, throttle)
+from classroom.steps import file_lesson_key, is_known, know_file_lesson, live_step
+from classroom import variants
+from content.lessons.file_reader import read_lesson
 
 STATES = ("open", "locked", "revealed")
 MAX_ANSWER = 200
@@ -34,6 +38,7 @@ MAX_STUDENTS = 1000  # a lecture hall; a flood of joins stops here even from man
 MAX_TIMER = 3600
 ANONYMOUS = "Student {tag}"
 ROUND = "#"
+MAX_ROOM_LESSONS = 20  # lesson files one class keeps (each up to 64 KB): a class's, not a library
 ROSTER_PAGE = 50  # students on one page of the teacher's roster  # a question asked again: "<question id>#2", "#3", ...
 
 
@@ -72,6 +77,14 @@ class AnswersClosed(PermissionError):
     def __init__(self, state: str):
         super().__init__(f"Answers to this question are {state}: yours was not recorded.")
         self.state = state
+
+
+class TooManyLessons(ValueError):
+    """A class keeps at most ``most`` lesson files (``Store.use_lesson``)."""
+
+    def __init__(self, most: int):
+        super().__init__(f"A class runs at most {most} lesson files.")
+        self.most = most
 
 
 class QuestionNotFound(LookupError):
@@ -136,7 +149,11 @@ class Store:
 
     # ------------------------------------------------------------------ rooms
 
-    def create_room(self, lesson: str | None = None) -> Room:
+    def create_room(self, lesson: str | None = None, join_question: str | None = None) -> Room:
+        """A new class. ``join_question`` (e.g. "Student number"): what each student answers when joining,
+        besides the nickname; the gradebook's rows are joined on it (:meth:`gradebook`)."""
+        if join_question is not None:
+            join_question = codes.check_nickname(join_question) if join_question.strip() else None
         self.purge_expired()
         today = self._today()
         for _ in range(20):
@@ -149,7 +166,8 @@ class Store:
                         continue
                     connection.execute(insert(rooms).values(
                         code=code, teacher_key_digest=codes.digest(key), lesson=lesson, step=0,
-                        question_id=None, version=1, created_at=self.clock()))
+                        question_id=None, version=1, created_at=self.clock(), seed=secrets.token_hex(8),
+                        join_question=join_question))
                 return Room(code, key)
             except IntegrityError:  # a live room holds this code: draw again
                 continue
@@ -162,6 +180,35 @@ class Store:
             self._delete_rooms(connection, [row.code])
         self._call(True, work)
         reclaim_deleted(self.engine)
+
+    def use_lesson(self, code: str, teacher_key: str, text: str) -> str:
+        """Keep a lesson file's text with the class, so every process shows its steps; returns the ``lesson``
+        to pass to :meth:`set_step` (``file:`` and a digest of the text). Raises ``ValueError`` with the
+        file's problems (the lessons page's loader) when it is not a lesson."""
+        loaded = read_lesson(text)
+        if loaded.lesson is None:
+            raise ValueError("; ".join(p.text() for p in loaded.problems))
+        key = file_lesson_key(text)
+
+        def work(connection):
+            row = self._teacher_room(connection, code, teacher_key)
+            kept = connection.execute(select(room_lessons.c.lesson).where(room_lessons.c.room == row.code)).scalars().all()
+            if key not in kept and len(kept) >= MAX_ROOM_LESSONS:
+                raise TooManyLessons(MAX_ROOM_LESSONS)
+            connection.execute(_upsert(connection)(room_lessons).values(room=row.code, lesson=key, text=text)
+                               .on_conflict_do_nothing(index_elements=["room", "lesson"]))
+        self._call(True, work)
+        know_file_lesson(key, text)
+        return key
+
+    def _know(self, connection: Connection, room: str, lesson: str | None) -> None:
+        """Read a room's lesson file into this process the first time one of its steps is needed."""
+        if is_known(lesson):
+            return
+        text = connection.execute(select(room_lessons.c.text).where(room_lessons.c.room == room,
+                                                                    room_lessons.c.lesson == lesson)).scalar()
+        if text is not None:
+            know_file_lesson(lesson, text)
 
     def purge_expired(self) -> int:
         """Delete every room older than ``max_age`` with its data; how many were deleted."""
@@ -182,7 +229,7 @@ class Store:
         return len(old)
 
     def _delete_rooms(self, connection: Connection, room_codes: list[str]) -> None:
-        for table in (answers, questions, students, refused_joins):
+        for table in (answers, questions, students, refused_joins, room_lessons):
             connection.execute(delete(table).where(table.c.room.in_(room_codes)))
         connection.execute(delete(rooms).where(rooms.c.code.in_(room_codes)))
         today = self._today()
@@ -197,7 +244,7 @@ class Store:
     # ------------------------------------------------------------------ students
 
     def join(self, code: str, nickname: str | None = None, *, client: str | None = None,
-             anonymous: str = ANONYMOUS) -> str:
+             anonymous: str = ANONYMOUS, identifier: str | None = None) -> str:
         """A new student of the class; returns the student id (a secret of the student's).
 
         ``nickname`` None draws an anonymous one from ``anonymous`` (its ``{tag}`` filled in, in the
@@ -213,10 +260,14 @@ class Store:
                 raise JoinThrottled("wrong_codes", wait)
         if nickname is not None:
             nickname = codes.check_nickname(nickname)
+        if identifier is not None:
+            identifier = codes.check_nickname(identifier) if identifier.strip() else None
         student_id = codes.new_student_id()
 
         def work(connection):
             row = self._room(connection, code, lock=True)  # joins to one room one at a time: the cap holds
+            if row.join_question and identifier is None:
+                return codes.NicknameError("Answer the class's question to join.", "identifier_empty")
             if row.locked:
                 return self._refuse(connection, row.code, "locked", RoomLocked())
             present = connection.execute(select(func.count()).select_from(students).where(
@@ -238,7 +289,8 @@ class Store:
                 if not taken:
                     connection.execute(insert(students).values(
                         student_id=student_id, room=row.code, nickname=name, nickname_key=key, hidden=False,
-                        removed=False, joined_at=self.clock()))
+                        removed=False, joined_at=self.clock(), identifier=identifier if row.join_question else None,
+                        identifier_key=codes.nickname_key(identifier) if row.join_question and identifier else None))
                     return None
             return NicknameTaken(nickname=nickname or "")  # the spent join token stays spent: probing costs
         try:
@@ -415,6 +467,7 @@ class Store:
         return self._call(False, work)
 
     def _now(self, connection: Connection, row) -> dict:
+        self._know(connection, row.code, row.lesson)
         question = None
         if row.question_id is not None:
             question = connection.execute(select(questions.c.state, questions.c.right_answer,
@@ -429,7 +482,8 @@ class Store:
                 "base_question": base_question(row.question_id) if row.question_id else None,
                 "round": round_number(row.question_id) if row.question_id else None,
                 "deadline": deadline, "seconds_left": limits.whole_seconds(deadline - now) if deadline else None,
-                "anonymous": bool(row.anonymous), "finished": bool(row.finished)}
+                "anonymous": bool(row.anonymous), "finished": bool(row.finished), "seed": row.seed or row.code,
+                "join_question": row.join_question}
 
     def question(self, code: str, question_id: str) -> dict:
         """One question's state (and its right answer once revealed), for a student's screen."""
@@ -639,32 +693,41 @@ class Store:
                 .select_from(questions.outerjoin(answers, and_(answers.c.room == questions.c.room,
                                                                answers.c.question_id == questions.c.question_id, mine)))
                 .where(questions.c.room == row.code)).all()
-            now, finished = self.clock(), bool(row.finished)
+            for lesson in {q.lesson for q in found}:
+                self._know(connection, row.code, lesson)
+            now, finished, seed = self.clock(), bool(row.finished), row.seed or row.code
             shown = []
             for q in sorted(found, key=lambda q: (q.asked_at or 0.0, q.question_id)):
                 told = finished or self._state(q, now) == "revealed"
                 shown.append({"question_id": q.question_id, "lesson": q.lesson, "step": q.step,
                               "round": round_number(q.question_id), "answer": q.value,
                               "right_answer": q.right_answer if told else None,
-                              "right": is_right(q.value, q.right_answer) if told and q.value is not None else None})
+                              "right": verdict(q.lesson, q.step, q.question_id, str(student_id), q.value,
+                                               q.right_answer, seed)[0] if told and q.value is not None else None})
             return shown
         return self._call(False, work)
 
     def export(self, code: str, teacher_key: str) -> pd.DataFrame:
         """One row per student and question with the last answer, in the order they were given: when, the
-        question (id, lesson and step it was asked on), the nickname, the answer and whether it is right.
+        question (id, lesson and step it was asked on), the nickname, the answer and whether it is right; for a
+        variant question the student's own list (``scenario``) and their right value (``right_value``).
         ``classroom.export`` turns it into a CSV a spreadsheet opens safely."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
-            return connection.execute(
-                select(students.c.nickname, students.c.hidden, answers.c.question_id, answers.c.value,
-                       questions.c.right_answer, answers.c.answered_at, questions.c.lesson, questions.c.step)
+            found = connection.execute(
+                select(students.c.nickname, students.c.hidden, students.c.identifier, answers.c.student_id,
+                       answers.c.question_id, answers.c.value, questions.c.right_answer, answers.c.answered_at,
+                       questions.c.lesson, questions.c.step)
                 .join(students, students.c.student_id == answers.c.student_id)
                 .join(questions, and_(questions.c.room == answers.c.room,
                                       questions.c.question_id == answers.c.question_id))
                 .where(answers.c.room == row.code)
                 .order_by(answers.c.answered_at, answers.c.question_id, students.c.nickname)).all()
-        rows = self._call(False, work)
+            for lesson in {r.lesson for r in found}:
+                self._know(connection, row.code, lesson)
+            return found, row.seed or row.code
+        rows, seed = self._call(False, work)
+        judged = [verdict(r.lesson, r.step, r.question_id, r.student_id, r.value, r.right_answer, seed) for r in rows]
         frame = pd.DataFrame({
             "answered_at": pd.to_datetime(pd.Series([r.answered_at for r in rows], dtype=float), unit="s", utc=True),
             "question": pd.Series([r.question_id for r in rows], dtype=object),
@@ -672,11 +735,47 @@ class Store:
             "step": pd.Series([r.step for r in rows], dtype=object),
             "round": pd.Series([round_number(r.question_id) for r in rows], dtype=int),
             "nickname": pd.Series([r.nickname for r in rows], dtype=object),
+            "identifier": pd.Series([r.identifier for r in rows], dtype=object),
             "hidden": pd.Series([bool(r.hidden) for r in rows], dtype=bool),
             "answer": pd.Series([r.value for r in rows], dtype=object),
-            "right": pd.Series([is_right(r.value, r.right_answer) for r in rows], dtype=object),
+            "right": pd.Series([j[0] for j in judged], dtype=object),
+            "scenario": pd.Series([j[1] for j in judged], dtype=object),
+            "right_value": pd.Series([j[2] for j in judged], dtype=object),
         })
         return frame
+
+    # ------------------------------------------------------------------ variants and the gradebook
+
+    def answers_by_student(self, code: str, question_id: str, teacher_key: str | None = None) -> dict[str, str]:
+        """{student id: answer} of the students in the class: for the teacher's key at any time, else (a phone's
+        screen, which judges each student against their own list) only once the question is revealed."""
+        def work(connection):
+            row = self._room(connection, code) if teacher_key is None else \
+                self._teacher_room(connection, code, teacher_key)
+            if teacher_key is None and self._state(self._question(connection, row.code, question_id),
+                                                   self.clock()) != "revealed":
+                raise PermissionError("The class's answers are shown only after the teacher reveals them.")
+            return dict(connection.execute(select(answers.c.student_id, answers.c.value)
+                                           .join(students, students.c.student_id == answers.c.student_id)
+                                           .where(answers.c.room == row.code,
+                                                  answers.c.question_id == str(question_id), _present())).all())
+        return self._call(False, work)
+
+
+def verdict(lesson: str | None, step_index: int | None, question_id: str, student_id: str, value: str | None,
+            right_answer: str | None, seed: str) -> tuple[bool | None, str | None, str | None]:
+    """(right, the student's own list, the student's right value) of one answer: a variant question judged
+    against the student's list, a typed number to the question's tolerance, an option by its label."""
+    step = live_step(lesson, int(step_index)) if lesson is not None and step_index is not None else None
+    if value is None:
+        return None, None, None
+    if step is not None and step.variant is not None:
+        scenario = variants.draw(step.lesson_step, seed, student_id, base_question(question_id))
+        judged = variants.judge(step.lesson_step, scenario, value)
+        return bool(judged.right), variants.describe(scenario), f"{judged.value:.4f}"
+    if step is not None:
+        return step.judge(value), None, None
+    return is_right(value, right_answer), None, None
 
 
 def _present():

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classroom.judge import as_number, is_right
+from classroom.judge import as_number
 from classroom.steps import LiveStep
+from classroom import variants
+from classroom.variants import accepts
 from teaching import practice
 
 
@@ -29,7 +31,7 @@ class Summary:
 def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
     right_answer = step.right_answer
     answered = sum(tally.values())
-    right = sum(n for value, n in tally.items() if is_right(value, right_answer))
+    right = sum(n for value, n in tally.items() if step.judge(value))
     if step.options:
         labels = [o.label for o in step.options]
         counts = [(label, tally.get(label, 0), label == right_answer) for label in labels]
@@ -38,14 +40,27 @@ def summarize(step: LiveStep, tally: dict[str, int]) -> Summary:
         mistakes = sorted(((explanations[label], n) for label, n, ok in counts if not ok and n and label in explanations),
                           key=lambda m: -m[1])
         return Summary(answered, right, counts, mistakes, [])
-    counts = [(value, n, bool(is_right(value, right_answer))) for value, n in tally.items()]
+    counts = [(value, n, bool(step.judge(value))) for value, n in tally.items()]
     numbers = [(as_number(value), n) for value, n in tally.items() if as_number(value) is not None]
     named: dict[str, int] = {}
     for name, wrong in step.mistakes().items():
-        students = sum(n for value, n in numbers if practice.close(value, wrong))
+        students = sum(n for value, n in numbers if accepts(step.tolerance, value, wrong))
         if students:
             named[name] = students
     return Summary(answered, right, counts, sorted(named.items(), key=lambda m: -m[1]), numbers)
+
+
+def variant_summary(step: LiveStep, seed: str, question: str, answers: dict[str, str]) -> Summary:
+    """The reveal of a variant question: each student's answer judged against their own list (``question``: the
+    question's first round, as the lists are drawn), how many were right and the named mistakes their numbers
+    match. No distribution: the students' right values differ."""
+    right, named = 0, {}
+    for student_id, value in answers.items():
+        judged = variants.judge(step.lesson_step, variants.draw(step.lesson_step, seed, student_id, question), value)
+        right += bool(judged.right)
+        if judged.mistake:
+            named[judged.mistake] = named.get(judged.mistake, 0) + 1
+    return Summary(len(answers), right, [], sorted(named.items(), key=lambda m: -m[1]), [])
 
 
 def same_value(value: str, other: str) -> bool:

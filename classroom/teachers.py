@@ -13,15 +13,22 @@ import secrets
 import time
 from collections.abc import Callable
 
-from sqlalchemy import Column, Float, MetaData, PrimaryKeyConstraint, String, Table, Text, delete, insert, select
+from sqlalchemy import (Boolean, Column, Float, MetaData, PrimaryKeyConstraint, String, Table, Text, delete, insert,
+                        select)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import CreateTable
 
 from classroom import codes
+from classroom.gradebook import Mark
 from classroom.schema import rooms
+from content.lessons.file_reader import Loaded, read_lesson
+from content.lessons.library import checked_id
+from content.lessons import BY_KEY
 
 CLAIM_SECONDS = 5 * 60
+MOST_LESSONS = 50            # lesson files one teacher keeps ("My lessons")
+MARKS_DAYS = 180             # a gradebook's marks are kept this long (a term and its resits), then deleted
 DEVICE_COOKIE = "receval_device"
 DEVICE_DAYS = 30
 
@@ -40,6 +47,31 @@ claims = Table(
     Column("room", String(8), nullable=False),
     Column("sealed_key", Text, nullable=False),
     Column("expires_at", Float, nullable=False),
+)
+
+# "My lessons": the lesson files a teacher opened, kept per teacher as "My classes" is (by the device's digest).
+lessons = Table(
+    "live_teacher_lessons", _metadata,
+    Column("device_digest", String(64), nullable=False),
+    Column("lesson_id", String(64), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("saved_at", Float, nullable=False),
+    PrimaryKeyConstraint("device_digest", "lesson_id"),
+)
+# The gradebook: one mark per student row and question, across the teacher's classes (classroom.gradebook).
+marks = Table(
+    "live_teacher_marks", _metadata,
+    Column("device_digest", String(64), nullable=False),
+    Column("row_key", Text, nullable=False),
+    Column("column_key", Text, nullable=False),
+    Column("label", Text, nullable=False),
+    Column("identifier", Text, nullable=False),
+    Column("nickname", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("right", Boolean),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("device_digest", "row_key", "column_key"),
 )
 
 
@@ -132,3 +164,66 @@ class TeacherDevices:
             key = _unseal(token, row.sealed_key)
         self.bind(device, row.room, key)
         return row.room
+
+    # ------------------------------------------------------------------ My lessons
+
+    def save_lesson(self, device: str, text: str) -> Loaded:
+        """Keep a lesson file's text for this teacher, checked with the lessons page's loader first (a built-in
+        lesson's id is refused as there); saving a lesson with the same id again replaces it. Returns what the
+        loader said: ``lesson`` None and its problems when it was not kept."""
+        loaded = checked_id(read_lesson(text), text.encode("utf-8"), {key: "a built-in lesson" for key in BY_KEY})
+        if loaded.lesson is None or not is_device_id(device):
+            return loaded
+        digest = codes.digest(device)
+        with self.engine.begin() as connection:
+            connection.execute(delete(lessons).where(lessons.c.device_digest == digest,
+                                                     lessons.c.lesson_id == loaded.lesson.key))
+            kept = connection.execute(select(lessons.c.lesson_id).where(lessons.c.device_digest == digest)
+                                      .order_by(lessons.c.saved_at.desc())).scalars().all()
+            if len(kept) >= MOST_LESSONS:  # the oldest go: a teacher's shelf, not an archive
+                connection.execute(delete(lessons).where(lessons.c.device_digest == digest,
+                                                         lessons.c.lesson_id.in_(kept[MOST_LESSONS - 1:])))
+            connection.execute(insert(lessons).values(device_digest=digest, lesson_id=loaded.lesson.key,
+                                                      title=loaded.lesson.title, text=text, saved_at=self.clock()))
+        return loaded
+
+    def my_lessons(self, device: str) -> list[dict]:
+        """[{"id", "title", "text"}] of this teacher's lessons, newest first."""
+        if not is_device_id(device):
+            return []
+        with self.engine.connect() as connection:
+            found = connection.execute(select(lessons.c.lesson_id, lessons.c.title, lessons.c.text).where(
+                lessons.c.device_digest == codes.digest(device)).order_by(lessons.c.saved_at.desc())).all()
+        return [{"id": row.lesson_id, "title": row.title, "text": row.text} for row in found]
+
+    def forget_lesson(self, device: str, lesson_id: str) -> None:
+        if is_device_id(device):
+            with self.engine.begin() as connection:
+                connection.execute(delete(lessons).where(lessons.c.device_digest == codes.digest(device),
+                                                         lessons.c.lesson_id == lesson_id))
+
+    # ------------------------------------------------------------------ the gradebook
+
+    def record_marks(self, device: str, found: list[Mark]) -> None:
+        """Add (or update) one class's marks to this teacher's gradebook; marks older than MARKS_DAYS go."""
+        if not is_device_id(device):
+            return
+        digest = codes.digest(device)
+        with self.engine.begin() as connection:
+            connection.execute(delete(marks).where(marks.c.at < self.clock() - MARKS_DAYS * 86400))
+            for mark in found:
+                connection.execute(delete(marks).where(marks.c.device_digest == digest, marks.c.row_key == mark.row,
+                                                       marks.c.column_key == mark.column))
+                connection.execute(insert(marks).values(
+                    device_digest=digest, row_key=mark.row, column_key=mark.column, label=mark.label,
+                    identifier=mark.identifier, nickname=mark.nickname, answer=mark.answer, right=mark.right,
+                    at=mark.at))
+
+    def marks(self, device: str) -> list[Mark]:
+        """Every mark of this teacher's gradebook, from every class they recorded."""
+        if not is_device_id(device):
+            return []
+        with self.engine.connect() as connection:
+            found = connection.execute(select(marks).where(marks.c.device_digest == codes.digest(device))).all()
+        return [Mark(r.row_key, r.identifier, r.nickname, r.column_key, r.label, r.answer, r.right, r.at)
+                for r in found]

@@ -39,6 +39,9 @@ ROOM_LOCKED = N_("The teacher has locked this class: no one new can join. If you
                  "to unlock it, then join again.")
 LOCK_IF_ALL_IN = N_("If everyone is in, lock the class: the students in it stay.")
 
+DIVIDED_BY_K = N_("dividing the hits by K instead of the number of relevant items (that is Precision@K)")
+DIVIDED_BY_RELEVANT = N_("dividing the hits by the number of relevant items instead of K (that is Recall@K)")
+
 KEEP_ANSWERS = N_("Keep the answers of a student I remove")
 KEEP_ANSWERS_HELP = N_("Kept answers still count in the results and the download; otherwise they are deleted with "
                        "the student.")
@@ -51,6 +54,8 @@ def nickname_problem(error: ValueError) -> str:
         return _("A nickname must be text.")
     if code == "empty":
         return _("Type a nickname, or choose to stay anonymous.")
+    if code == "identifier_empty":
+        return _("Answer the teacher's question above the nickname to join.")
     if code == "too_long":
         return ngettext("That nickname is {length} character long; at most {most}.",
                         "That nickname is {length} characters long; at most {most}.", fields["length"]).format(
@@ -138,6 +143,35 @@ def standing(summary, my_answer: str | None) -> str:
         share=right_of(summary.right, summary.answered), others=numbers.integer(others))
 
 
+# The gradebook: the teacher's question each student answers to join, and its download.
+JOIN_QUESTION = N_("Gradebook: a question each student answers on entering (optional)")
+JOIN_QUESTION_HELP = N_("For the gradebook, e.g. “Student number”: each student's row is their answer, compared as "
+                        "nicknames are, and joined across the rounds and meetings of your classes.")
+GRADEBOOK = N_("⬇️ Download the gradebook (CSV)")
+GRADEBOOK_HELP = N_("One row per student and two columns per question (points 1 or 0, and the answer), the format "
+                    "a learning platform's gradebook imports; rows joined across your classes by the join question.")
+GRADEBOOK_COLUMNS = {"identifier": N_("identifier"), "nickname": N_("nickname"), "total": N_("total"),
+                     "points": N_("points"), "answer": N_("answer")}
+MY_LESSONS = N_("My lessons")
+FORGET_LESSON = N_("Forget")
+ADD_LESSON = N_("Add a lesson file (.toml)")
+ADD_LESSON_HELP = N_("Kept as one of your lessons on this browser (My lessons) and offered in the list above; the "
+                     "lessons page's format (docs/lesson-files.md).")
+LESSON_SAVED = N_("Saved in My lessons: {title}")
+LESSON_REFUSED = N_("This file is not a lesson:")
+
+
+def too_many_lessons(most: int) -> str:
+    return ngettext("A class runs at most {most} lesson file: start a new class for another one.",
+                    "A class runs at most {most} lesson files: start a new class for another one.", most).format(
+        most=numbers.integer(most))
+
+
+def standing_none(answer: str) -> str:
+    """A student who did not answer a question asked on a list of their own."""
+    return _("You did not answer; for your list the answer is **{answer}**.").format(answer=answer)
+
+
 def playground_prompt(metric_label: str) -> str:
     return _("Predict {metric} of this list.").format(metric=metric_label)
 
@@ -148,7 +182,8 @@ def playground_why(value: str) -> str:
 
 EXPORT_COLUMNS = {"answered_at": N_("answered at (UTC)"), "step": N_("step"), "question": N_("question"),
                   "round": N_("round"), "nickname": N_("nickname"), "hidden": N_("hidden"), "answer": N_("answer"),
-                  "right": N_("right")}
+                  "right": N_("right"), "identifier": N_("identifier"), "scenario": N_("the student's list"),
+                  "right_value": N_("the student's right value")}
 
 
 def export_columns() -> dict[str, str]:

@@ -99,6 +99,7 @@ def lesson_files(lesson) -> None:
             else:
                 if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
                     session_files[opened.lesson.key] = (opened.lesson, opened.translations)
+                    keep_for_live_class(upload.getvalue(), opened.lesson)
                     st.rerun()  # the new lesson joins the list above
                 st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
         sheet_upload = st.file_uploader(_(words.SHEET_UPLOAD), type=["csv", "xlsx"], key="lessons_sheet_upload",
@@ -120,6 +121,18 @@ def lesson_files(lesson) -> None:
             shelf.translations.get(lesson.key)
         st.download_button(_(words.DOWNLOAD), library.lesson_file(lesson, said), file_name=f"{lesson.key}.toml",
                            mime="application/toml", key="lessons_download", icon="⬇️")
+
+
+def keep_for_live_class(data: bytes, lesson) -> None:
+    """An opened file is also one of the teacher's lessons in the live class: My lessons on this browser (the class
+    database), and this session's files either way."""
+    from ui.controllers import live_class, live_teacher
+    source = data.decode("utf-8")
+    st.session_state.setdefault("lessons_file_texts", {})[lesson.key] = (lesson.title, source)
+    try:
+        live_teacher.save_lesson(live_class.store, source)
+    except Exception:  # noqa: BLE001 - the class database is optional here: the lesson is open in this session anyway
+        pass
 
 
 def go(key: str, index: int) -> None:
@@ -246,6 +259,8 @@ elif step.kind == "predict":
     asking, data = st.columns(2)
     with asking:
         st.markdown(f"**{_(question.prompt)}**")
+        if question.variant is not None:
+            st.caption(_(words.VARIANT_HERE))
         if question.kind == "number":
             choice = typed_number(f"lessons_answer_{key}_{index}", question.tolerance)
         else:

@@ -298,7 +298,7 @@ def sse_events(response):
 def test_every_phone_gets_each_step_once_built_per_language_and_across_processes(store, room, servers, monkeypatch):
     built = []
     real_build = screens.build
-    monkeypatch.setattr(screens, "build", lambda now, dist, lang: built.append((now["version"], lang))
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang, *_more: built.append((now["version"], lang))
                         or real_build(now, dist, lang))
     first = servers(Hub(store, poll_seconds=0.05))
     second = servers(Hub(classroom.Store(str(store.engine.url)), poll_seconds=0.05))  # another process's
@@ -546,10 +546,10 @@ def test_a_screen_that_fails_to_build_is_logged_and_the_phones_keep_their_stream
 
     real_build, broken = screens.build, store.current(room.code)["version"] + 1
 
-    def build(now, distribution, language):
+    def build(now, distribution, language, by_student=None):
         if now["version"] == broken:
             raise fault("a fault in the screen <b>")
-        return real_build(now, distribution, language)
+        return real_build(now, distribution, language, by_student)
 
     monkeypatch.setattr(screens, "build", build)
     caplog.set_level(logging.ERROR, logger="classroom.web.hub")
@@ -594,7 +594,7 @@ def test_a_timer_running_out_locks_every_phone_once_without_a_teacher_move(tmp_p
     reads, built = [], []
     real_current, real_build = store.current, screens.build
     monkeypatch.setattr(store, "current", lambda code: reads.append(clock[0]) or real_current(code))
-    monkeypatch.setattr(screens, "build", lambda now, dist, lang: built.append(now["state"])
+    monkeypatch.setattr(screens, "build", lambda now, dist, lang, *_more: built.append(now["state"])
                         or real_build(now, dist, lang))
     server = servers(Hub(store, poll_seconds=0.05))
     phones = [join_live(server.url, room.code, name) for name in ("Ann", "Bob", "Cem")]

@@ -96,8 +96,11 @@ class Hub:
     def _build(self, now: dict, language: str) -> bytes:
         def distribution(question_id: str) -> dict[str, int]:
             return self.store.distribution(now["code"], question_id)
+
+        def by_student(question_id: str) -> dict[str, str]:
+            return self.store.answers_by_student(now["code"], question_id)
         try:
-            built = screen.build(now, distribution, language)
+            built = screen.build(now, distribution, language, by_student)
         except RoomNotFound:  # the class ended while its screen was built: not a fault of the screen
             raise
         except Exception:

@@ -13,12 +13,16 @@ from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 
+from classroom import variants
+from classroom.judge import as_number
 from classroom.steps import LiveStep, asked_question, live_step
-from classroom.summary import summarize
+from classroom.store import base_question
+from classroom.summary import summarize, variant_summary
 from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
 from content.pages import live as words
+from content.pages import lessons as lesson_words
 from content.pages import live_phone
 from teaching import practice
 from content import text
@@ -46,12 +50,16 @@ def phrases(language: str) -> dict[str, str]:
                 "locked_none": inline(words.locked_yours(None)),
                 "closed_locked": inline(class_texts.answers_closed("locked")),
                 "closed_revealed": inline(class_texts.answers_closed("revealed")),
-                "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT))}
+                "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT)),
+                "not_a_number": inline(words.not_a_number(ANSWER_SLOT))}
 
 
-def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str) -> dict:
+def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str,
+          by_student: Callable[[str], dict[str, str]] | None = None) -> dict:
     """The screen for the room's state ``now`` (``Store.current``); ``distribution(question_id)`` is read
-    only after the reveal (``Store.distribution``)."""
+    only after the reveal (``Store.distribution``), and for a variant question ``by_student(question_id)``
+    instead (``Store.answers_by_student``): each answer is judged against its student's own list. A variant
+    question's screen holds no list: each phone asks for its own (``/class/CODE/mine``)."""
     with i18n.speaking(language):
         step = live_step(now["lesson"], now["step"])
         if step is None:
@@ -63,7 +71,9 @@ def build(now: dict, distribution: Callable[[str], dict[str, int]], language: st
             return screen
         screen["question"] = {"id": question_id, "state": state, "prompt": inline(_prompt(step)),
                               **_answer_form(step)}
-        if state == "revealed":
+        if state == "revealed" and step.variant is not None:
+            screen["question"]["reveal"] = _variant_reveal(step, now, question_id, by_student(question_id))
+        elif state == "revealed":
             screen["question"]["reveal"] = _reveal(step, distribution(question_id))
         return screen
 
@@ -93,11 +103,60 @@ def _prompt(step: LiveStep) -> str:
 
 def _answer_form(step: LiveStep) -> dict:
     label = _(words.YOUR_ANSWER)
+    if step.variant is not None:  # the list, and a value question's options, come from the phone's own route
+        form = {"variant": step.lesson_step.question.kind, "note": inline(_(live_phone.VARIANT_NOTE)),
+                "label": inline(_(live_phone.YOUR_OPTIONS)) if step.lesson_step.question.kind == "value" else
+                inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
+                "max_length": practice.MAX_ANSWER_LENGTH}
+        if step.tolerance is not None:
+            form["tolerance"] = inline(lesson_words.tolerance(step.tolerance.kind, step.tolerance.amount))
+        return form
     if step.options:  # the value sent is the option's English label, the same for every reader
         return {"label": inline(label),
                 "options": [{"value": o.label, "text": inline(_(o.label))} for o in step.options]}
-    return {"label": inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
+    form = {"label": inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
             "max_length": practice.MAX_ANSWER_LENGTH}
+    if step.tolerance is not None:
+        form["tolerance"] = inline(lesson_words.tolerance(step.tolerance.kind, step.tolerance.amount))
+    return form
+
+
+def _variant_reveal(step: LiveStep, now: dict, question_id: str, answers: dict[str, str]) -> dict:
+    """How many were right, each against their own list, and the room's named mistakes; each phone adds its own
+    verdict (``own``)."""
+    summary = variant_summary(step, now["seed"], base_question(question_id), answers)
+    right = (f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}" if summary.answered
+             else _(words.NOBODY_ANSWERED))
+    return {"variant": True, "none": "", "verdicts": {}, "counts": [], "right": inline(right),
+            "mistakes": [inline(words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes],
+            "why": html(_(step.why)) if step.why else ""}
+
+
+def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_id: str) -> dict:
+    """One phone's part of a variant question: its list, a value question's choices, and after the reveal its
+    verdict against its own right value (in the language being spoken)."""
+    grades = scenario["ground_truth"]
+    items = [f"{item} ({numbers.general(grades[item])})" if item in grades else str(item)
+             for item in scenario["recommended"]]
+    facts = words.playground_facts(scenario["k"], _(", ").join(
+        f"{item} ({numbers.general(grade)})" for item, grade in grades.items()))
+    found = {"question_id": question_id, "list_caption": inline(_(live_phone.YOUR_LIST)),
+             "items": [inline(i) for i in items], "facts": inline(facts)}
+    if step.lesson_step.question.kind == "value":
+        found["options"] = [{"value": label, "text": inline(numbers.number(float(label), 4))}
+                            for label in variants.options(step.lesson_step, scenario)]
+    if state == "revealed":
+        judged = variants.judge(step.lesson_step, scenario, mine)
+        answer = numbers.number(judged.value, 4)
+        if mine is None:
+            found["verdict"] = html(class_texts.standing_none(answer))
+        elif judged.right:
+            found["verdict"] = html(lesson_words.number_right(answer))
+        else:
+            explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
+                words.you_typed(text.quoted(mine))
+            found["verdict"] = html(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
+    return found
 
 
 def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
@@ -131,6 +190,10 @@ def _verdict(step: LiveStep, mine: str) -> str:
 
 
 def _number_verdict(mine: str, step: LiveStep) -> str:
+    if step.tolerance is not None:  # a lesson's typed number: the file's tolerance, not the practice mode's decimals
+        named = next((name for name, value in step.mistakes().items()
+                      if as_number(mine) is not None and variants.accepts(step.tolerance, as_number(mine), value)), None)
+        return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:
         return ""

@@ -6,6 +6,8 @@
                                 ``event: notice`` when a screen could not be built (the phone keeps its last);
                                 ``event: timer`` after a screen whose question has a timer running
     POST /class/{code}/answer   {"question_id", "value"} as JSON, for a joined student
+    GET  /class/{code}/mine     ?question=ID: a variant question's part of this student alone (their own list,
+                                a value question's choices, after the reveal their verdict), as JSON
 
 A phone costs the server no Streamlit session: it holds one idle stream, and a step change is one
 screen built per language and written to every stream (:mod:`classroom.web.hub`). The student's id,
@@ -29,14 +31,14 @@ from starlette.routing import Route
 
 from classroom import RoomNotFound, clients, codes
 from classroom.limits import JoinThrottled
-from classroom.steps import asked_question, live_step
+from classroom import variants
+from classroom.steps import asked_question, is_known, live_step
 from classroom.store import AnswersClosed, ClassFull, QuestionNotFound, RoomLocked, base_question
 from classroom.web import screen
 from classroom.web.hub import Hub
 from content import classroom as class_texts
 from content import i18n
 from content.i18n import _
-from content.lessons import BY_KEY
 from content.pages import live as words
 from content.pages import live_phone
 from teaching import practice
@@ -95,6 +97,7 @@ def client_key(request: Request) -> str | None:
 def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     store = lambda: hub.store  # noqa: E731 - built on first use, in the serving process
     throttle = throttle or Throttle()
+    own_throttle = Throttle(burst=10, per_second=2)  # a phone asks twice a question; a loop is refused unread
     streams: Counter[str] = Counter()  # open event streams per student id, in this process
 
     async def page(request: Request) -> Response:
@@ -108,15 +111,18 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                 return _page(language, code, _notice(_in(language, words.ENDED_FOR_STUDENT)), status=404)
             except LookupError:
                 pass  # an old cookie of an ended class with the same code, or another class's: join again
-        return _page(language, code, _join_form(code, language))
+        return _page(language, code, _join_form(code, language, asked=await run_in_threadpool(_join_question, store(),
+                                                                                                code)))
 
     async def join(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
         form = await request.form()
         nickname = str(form.get("nickname", ""))[:codes.MAX_NICKNAME * 4]
-        problem = await run_in_threadpool(_join, store(), code, nickname, client_key(request), language)
+        identifier = str(form.get("identifier", ""))[:codes.MAX_NICKNAME * 4]
+        problem = await run_in_threadpool(_join, store(), code, nickname, client_key(request), language, identifier)
         if isinstance(problem, str):
-            return _page(language, code, _join_form(code, language, nickname, problem), status=400)
+            asked = await run_in_threadpool(_join_question, store(), code)
+            return _page(language, code, _join_form(code, language, nickname, problem, asked, identifier), status=400)
         response = RedirectResponse(f"/class/{code}?lang={language}", status_code=303)
         response.set_cookie(COOKIE, problem["student_id"], max_age=int(store().max_age), path=f"/class/{code}",
                             httponly=True, samesite="strict", secure=request.url.scheme == "https"
@@ -189,13 +195,22 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                                                value, language)
         return JSONResponse(body, status_code=status)
 
+    async def own(request: Request) -> Response:
+        """A variant question's part of one phone: its own list (and choices), its verdict after the reveal."""
+        code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        if not own_throttle.allow(request.cookies.get(COOKIE, "")):
+            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429)
+        status, body = await run_in_threadpool(_own, store(), code, request.cookies.get(COOKIE, ""),
+                                               request.query_params.get("question", ""), language)
+        return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
     async def script(_request: Request) -> Response:
         return FileResponse(STATIC / "student.js", media_type="text/javascript",
                             headers={"Cache-Control": "public, max-age=300"})
 
     return [Route("/class/static/student.js", script), Route("/class/{code}", page),
             Route("/class/{code}/join", join, methods=["POST"]), Route("/class/{code}/events", events),
-            Route("/class/{code}/answer", answer, methods=["POST"])]
+            Route("/class/{code}/answer", answer, methods=["POST"]), Route("/class/{code}/mine", own)]
 
 
 def _notice_event(version: int, language: str) -> bytes:
@@ -216,13 +231,22 @@ def _timer_event(now: dict, at: float) -> bytes:
 
 # --------------------------------------------------------------------------- the store's calls, in a thread
 
-def _join(store, code: str, nickname: str, client: str | None, language: str) -> dict | str:
+def _join_question(store, code: str) -> str | None:
+    """The class's join question (the gradebook's), or None (no such class: the join says so)."""
+    try:
+        return store.current(code)["join_question"]
+    except RoomNotFound:
+        return None
+
+
+def _join(store, code: str, nickname: str, client: str | None, language: str, identifier: str = "") -> dict | str:
     """{"student_id"}, or what is wrong in the student's language: every rule (the limits, the cap, look-alike
     names) is the store's, as on the Streamlit page; this only says what it answered."""
     with i18n.speaking(language):
         try:
             return {"student_id": store.join(code, nickname if nickname.strip() else None, client=client,
-                                             anonymous=_(words.ANONYMOUS))}
+                                             anonymous=_(words.ANONYMOUS),
+                                             identifier=identifier if identifier.strip() else None)}
         except JoinThrottled as problem:
             return class_texts.join_throttled(problem.reason, problem.seconds)
         except RoomNotFound:  # the store counted it as a wrong code
@@ -251,9 +275,34 @@ def _mine(store, code: str, student_id: str, now: dict | None, language: str) ->
     return found
 
 
+def _own(store, code: str, student_id: str, question_id: str, language: str) -> tuple[int, dict]:
+    """The phone's own list for the class's variant question (its first round's list for every round)."""
+    try:
+        now = store.current(code)
+        store.student(code, student_id)
+    except RoomNotFound:
+        return 404, {"error": "the class has ended"}
+    except LookupError:
+        return 403, {"error": "not a student of this class"}
+    step = live_step(now["lesson"], now["step"])
+    if step is None or step.variant is None or asked_question(step, now) != question_id:
+        return 409, {"error": "not the class's question now"}
+    state = now["state"] if question_id == now["question_id"] else "open"
+    scenario = variants.draw(step.lesson_step, now["seed"], student_id, base_question(question_id))
+    mine = store.my_answer(code, student_id, question_id) if state == "revealed" else None
+    with i18n.speaking(language):
+        return 200, screen.own(step, scenario, state, mine, question_id)
+
+
 def _answer(store, code: str, student_id: str, question_id: str, value: str, language: str) -> tuple[int, dict]:
     """One transaction (the store's): the room, the student and the question's state are checked there."""
     with i18n.speaking(language):
+        lesson = base_question(question_id).rpartition(":")[0]
+        if not is_known(lesson):  # a lesson file this process has not read yet: reading the room reads it
+            try:
+                store.current(code)
+            except RoomNotFound:
+                return 404, {"error": screen.inline(_(words.ENDED_FOR_STUDENT))}
         step = _lesson_step(question_id)
         if step is not None and value not in {o.label for o in step.options}:
             return 400, {"error": "not one of the options"}
@@ -279,8 +328,8 @@ def _lesson_step(question_id: str):
     """The lesson step a question id names (``lesson:index``, see ``LiveStep.question_id``, or a later
     round of it, ``lesson:index#2``); None for a playground question, whose answer is a number."""
     lesson, _colon, index = base_question(question_id).rpartition(":")
-    step = live_step(lesson, int(index)) if lesson in BY_KEY and index.isdigit() else None
-    return step if step is not None and step.options else None
+    step = live_step(lesson, int(index)) if index.isdigit() and not lesson.startswith("playground") else None
+    return step if step is not None and step.options and step.variant is None else None
 
 
 # --------------------------------------------------------------------------- the page
@@ -306,21 +355,27 @@ def _notice(message_html: str) -> str:
     return f"<p role='status'>{message_html}</p>"
 
 
-def _join_form(code: str, language: str, nickname: str = "", problem: str = "") -> str:
+def _join_form(code: str, language: str, nickname: str = "", problem: str = "", asked: str | None = None,
+               identifier: str = "") -> str:
     with i18n.speaking(language):
         error = (f"<p id='problem' role='alert' class='error'>{screen.inline(problem)}</p>" if problem else "")
         described = " aria-invalid='true' aria-describedby='problem'" if problem else ""
+        # The teacher's own words (e.g. "Student number"), shown as text.
+        ask = (f"<label for='identifier'>{html.escape(asked)}</label>"
+               f"<input id='identifier' name='identifier' maxlength='{codes.MAX_NICKNAME}' autocomplete='off' required "
+               f"value='{html.escape(identifier, quote=True)}'>" if asked else "")
         return (f"<h1>{screen.inline(_(words.JOIN_HEADING))}</h1>"
                 f"<p>{screen.inline(_(words.CODE_LABEL))}: <span class='code'>{html.escape(code)}</span></p>"
-                f"<form method='post' action='/class/{html.escape(code)}/join?lang={language}'>{error}"
+                f"<form method='post' action='/class/{html.escape(code)}/join?lang={language}'>{error}{ask}"
                 f"<label for='nickname'>{screen.inline(_(words.NICKNAME_LABEL))}</label>"
                 f"<input id='nickname' name='nickname' maxlength='{codes.MAX_NICKNAME}' autocomplete='nickname' "
-                f"value='{html.escape(nickname, quote=True)}' autofocus{described}>"
+                f"value='{html.escape(nickname, quote=True)}'{'' if asked else ' autofocus'}{described}>"
                 f"<button type='submit'>{screen.inline(_(words.JOIN))}</button></form>")
 
 
 def _class_body(code: str, language: str) -> str:
     config = {"events": f"/class/{code}/events?lang={language}", "answer": f"/class/{code}/answer?lang={language}",
+              "own": f"/class/{code}/mine?lang={language}",
               "phrases": screen.phrases(language), "slot": screen.ANSWER_SLOT}
     # JSON inside a script element: "<" escaped, so no text can close the element.
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
@@ -343,5 +398,5 @@ fieldset{border:0;padding:0;margin:0}
 :focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .error{color:#b91c1c}@media (prefers-color-scheme:dark){.error{color:#fca5a5}}
 .code{font-family:monospace;font-size:1.2rem}
-ol.items li{margin:.15rem 0}.mine{font-weight:700}
+ol.items li{margin:.15rem 0}.mine{font-weight:700}.note{opacity:.85;font-size:.95rem}
 """

@@ -15,8 +15,9 @@ from typing import Callable
 from content.lessons import answers
 from content.lessons import problems as say
 from content.lessons.problems import Problem, Unanswerable, problem
-from content.lessons.schema import (CLAIM_DIRECTIONS, QUESTION_KINDS, SCENARIO_KINDS, STEP_KINDS, TOLERANCE_KINDS, Claim,
-                                    Control, Goal, Lesson, Option, Question, Step, Tolerance)
+from content.lessons.schema import (CLAIM_DIRECTIONS, MOST_VARIANT_ITEMS, QUESTION_KINDS, SCENARIO_KINDS, STEP_KINDS,
+                                    TOLERANCE_KINDS, VARIANT_KEYS, VARIANT_METRICS, Claim, Control, Goal, Lesson,
+                                    Option, Question, Step, Tolerance)
 from content.lessons.source_lines import SourceLines, field_name
 
 MAX_BYTES = 64 * 1024
@@ -36,7 +37,7 @@ GOAL_OPERATORS = ("<", "<=", "==", ">=", ">")
 LESSON_KEYS = ("id", "title", "icon", "topic", "summary", "steps")
 STEP_KEYS = ("title", "kind", "text", "view", "focus", "scenario", "animation", "question", "controls", "goal", "claims")
 QUESTION_KEYS = ("prompt", "kind", "metric", "why", "options", "change", "other", "other_metric", "tolerance",
-                 "time_limit")
+                 "time_limit", "variant")
 OPTION_KEYS = ("label", "explanation", "value", "correct")
 CONTROL_KEYS = ("kind", "label", "item", "field", "index", "minimum", "maximum", "step")
 GOAL_KEYS = ("text", "conditions", "reached")
@@ -321,6 +322,37 @@ class _Reader:
             return None
         return Tolerance(kind, amount)
 
+    def variant(self, table, path: tuple, kind: str | None, metric: str | None, scenario: dict | None) -> dict | None:
+        """Each student's own list: every field filled in (``k`` from the scenario when not given)."""
+        if not self.typed(table, path, "a table"):
+            return None
+        self.only(table, path, VARIANT_KEYS)
+        before = len(self.problems)
+        if kind not in ("value", "number") or (scenario is not None and scenario.get("kind") != "ranking"):
+            self.fail(path, say.VARIANT_ONLY)
+        if metric is not None and metric not in VARIANT_METRICS:
+            self.fail(path, say.VARIANT_METRIC, expected=", ".join(VARIANT_METRICS))
+        length = self.get(table, path, "length", "a whole number")
+        self._within(path + ("length",), length, 2, MOST_VARIANT_ITEMS)
+        relevant = self.get(table, path, "relevant", "a whole number")
+        self._within(path + ("relevant",), relevant, 1, length if isinstance(length, int) else MOST_VARIANT_ITEMS)
+        grades = self.get(table, path, "grades", "a list", required=False, default=[1, 1])
+        if grades is not None and not (len(grades) == 2 and all(isinstance(g, int) and not isinstance(g, bool)
+                                                               and g >= 1 for g in grades) and grades[0] <= grades[1]):
+            self.fail(path + ("grades",), say.VARIANT_GRADES, value=str(grades))
+        k = self.get(table, path, "k", "a whole number", required=False,
+                     default=(scenario or {}).get("k") if "k" not in table else None)
+        if "k" in table or k is not None:
+            self._within(path + ("k",), k, 1, length if isinstance(length, int) else MOST_VARIANT_ITEMS)
+        seed = self.get(table, path, "seed", "a whole number", required=False, default=0)
+        if len(self.problems) > before:
+            return None
+        return {"length": length, "relevant": relevant, "grades": list(grades), "k": k, "seed": seed}
+
+    def _within(self, path: tuple, value, low: int, high: int) -> None:
+        if isinstance(value, int) and not low <= value <= high:
+            self.fail(path, say.VARIANT_RANGE, low=low, high=high, value=value)
+
     def question(self, table, path: tuple) -> Question | None:
         if not self.typed(table, path, "a table"):
             return None
@@ -358,6 +390,12 @@ class _Reader:
         if kind == "compare" and "other" not in table and other_metric is None:
             self.fail(path, say.NEEDS, kind="a compare question", what="other or other_metric")
         return Question(prompt, kind, metric, options, "", why, change, other, other_metric, tolerance, time_limit)
+
+    def question_variant(self, table: dict, path: tuple, question: Question | None, scenario: dict | None):
+        if question is None or not isinstance(table, dict) or "variant" not in table:
+            return question
+        variant = self.variant(table["variant"], path + ("variant",), question.kind, question.metric, scenario)
+        return replace(question, variant=variant) if variant is not None else question
 
     def option_count(self, path: tuple, kind: str, options: tuple) -> None:
         labels = [o.label for o in options if o is not None]
@@ -478,6 +516,8 @@ class _Reader:
             self.typed(key, path + ("focus", i), "a string")
         animation = self.get(table, path, "animation", "a table", required=False)
         question = self.question(table["question"], path + ("question",)) if "question" in table else None
+        if question is not None:
+            question = self.question_variant(table["question"], path + ("question",), question, scenario)
         controls = tuple(self.control(c, path + ("controls", i), scenario)
                          for i, c in enumerate(self.get(table, path, "controls", "a list", required=False, default=[])))
         goal = self.goal(table["goal"], path + ("goal",)) if "goal" in table else None

@@ -109,6 +109,8 @@ class _Writer:
         self.put("change", question.change)
         if question.tolerance is not None:
             self.put("tolerance", {question.tolerance.kind: question.tolerance.amount})
+        if question.variant is not None:
+            self.put("variant", question.variant)
         self.text("why", question.why)
         if question.other is not None:
             self.scenario("[steps.question.other]", question.other)

@@ -38,6 +38,13 @@ class Option:
     correct: bool = False       # for "choice" questions only: the file states which options are right
 
 
+VARIANT_KEYS = ("length", "relevant", "grades", "k", "seed")
+VARIANT_METRICS = ("precision_at_k", "recall_at_k", "f1_at_k", "ap_at_k", "rr", "ndcg_at_k")
+MOST_VARIANT_ITEMS = 30
+"""A question's ``variant``: each student of a live class answers for a list of their own, ``length`` items long
+with ``relevant`` of them relevant (grades drawn from ``grades = [lo, hi]``, whole numbers), cut at ``k``; drawn
+from the class's seed, the student and ``seed``. Only a value or number question on a ranking scenario has one."""
+
 TOLERANCE_KINDS = ("decimals", "absolute", "relative")
 """decimals: right when it agrees with the value rounded to that many places; absolute: within that much of it;
 relative: within that share of it (0.05 = 5%)."""
@@ -74,6 +81,7 @@ class Question:
     other_metric: str | None = None   # compare: the second metric on the same scenario
     tolerance: Tolerance | None = None  # number: how close a typed value must be
     time_limit: int | None = None       # choice: seconds the teacher gives (a question sheet's "Time limit")
+    variant: dict | None = None       # a list per student in a live class (VARIANT_KEYS, all filled in)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,8 @@ def step_link(query: str) -> str:
 
 
 # --------------------------------------------------------------------------- lesson files and number questions
+VARIANT_HERE = N_("In a live class each student answers this for a list of their own; here it is asked on the "
+                  "list below.")
 YOUR_LESSONS = N_("Lesson files: open your own, download this one")
 UPLOAD = N_("Open a lesson file (.toml)")
 UPLOAD_HELP = N_("A lesson you wrote or downloaded. It stays in this browser session only; docs/lesson-files.md "

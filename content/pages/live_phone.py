@@ -14,3 +14,8 @@ RECOMMENDED_LIST = N_("The recommended list, best first (relevant items marked w
 NOT_SENT = N_("Your answer could not be sent: check your connection, then send it again.")
 # The countdown under a timed question, on the phone; {time} is minutes:seconds ("0:25"), counted by the phone.
 TIMER = N_("⏱ Answers lock in {time}.")
+# A question where each student answers for a list of their own (a lesson's ``variant``).
+YOUR_LIST = N_("**Your own list** (every student has a different one), best first; relevant items marked with their "
+               "grade:")
+YOUR_OPTIONS = N_("Your answer, for your own list")
+VARIANT_NOTE = N_("Each student has a list of their own: the right value differs from phone to phone.")

@@ -139,10 +139,10 @@ def test_a_screen_the_server_could_not_build_leaves_the_last_one_on_the_phone_wi
     show(store, room, RECALL)
     real_build, broken = screen.build, store.current(room.code)["version"] + 1
 
-    def build(now, distribution, language):
+    def build(now, distribution, language, by_student=None):
         if now["version"] == broken:
             raise TypeError("a fault in the screen")
-        return real_build(now, distribution, language)
+        return real_build(now, distribution, language, by_student)
 
     monkeypatch.setattr(screen, "build", build)
     server = LiveServer(Hub(store, poll_seconds=0.05))

@@ -18,15 +18,20 @@ from classroom import RoomNotFound, Store, clients, codes, limits
 from classroom.engine import database_url
 from classroom.export import csv_text
 from classroom.limits import JoinThrottled
-from classroom.store import AnswersClosed, ClassFull, RoomLocked
-from classroom.steps import LiveStep, asked_question, live_step, playground_lesson, step_count
-from classroom.summary import summarize
+from classroom.store import AnswersClosed, ClassFull, RoomLocked, TooManyLessons
+from classroom import gradebook, variants
+from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, lesson_of, live_step, playground_lesson,
+                             step_count)
+from classroom.store import base_question
+from classroom.summary import summarize, variant_summary
 from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
 from content.lessons import BY_KEY, LESSONS
 from content.lessons import protocols as protocol_words
 from content.pages import live as words
+from content.pages import lessons as lesson_words
+from content.pages import live_phone
 from teaching import practice
 from ui.controllers import lessons as engine
 from ui.controllers import live_teacher
@@ -182,6 +187,8 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
     if not summary.answered:
         st.info(_(words.NOBODY_ANSWERED))
         return
+    if step.variant is not None:  # each student against their own list: how many right, the room's mistakes
+        return
     (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
                           help=words.share_right(summary.share_right))
     if step.options:
@@ -237,6 +244,8 @@ def landing() -> None:
     with teach_side:
         st.markdown("#### " + _(words.TEACH_HEADING))
         st.markdown(_(words.TEACH_TEXT))
+        st.text_input(_(class_texts.JOIN_QUESTION), key="live_join_question", max_chars=codes.MAX_NICKNAME,
+                      help=_(class_texts.JOIN_QUESTION_HELP))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
         live_teacher.classes_to_resume(store(), resume_class)
 
@@ -248,7 +257,11 @@ def with_language(params: dict) -> dict:
 
 
 def start_class() -> None:
-    room = store().create_room(LESSONS[0].key)
+    asked = str(st.session_state.get("live_join_question") or "").strip()
+    try:
+        room = store().create_room(LESSONS[0].key, join_question=asked or None)
+    except ValueError:  # a join question with invisible characters: the class opens without it
+        room = store().create_room(LESSONS[0].key)
     step = live_step(LESSONS[0].key, 0)
     store().set_step(room.code, room.teacher_key, step.lesson, 0, step.question_id, step.right_answer)
     st.session_state[TEACHER] = {"code": room.code, "key": room.teacher_key}
@@ -263,10 +276,24 @@ def resume_class(code: str) -> None:
         st.query_params.from_dict(with_language({"room": code}))
 
 
+def join_question(code: str) -> str | None:
+    """The class's join question (the gradebook's), for the code in the address or the one typed last."""
+    if not codes.normal_code(code or ""):
+        return None
+    try:
+        return store().current(codes.normal_code(code))["join_question"]
+    except (RoomNotFound, ValueError):
+        return None
+
+
 def join_form(code: str) -> None:
+    asked = join_question(st.session_state.get("live_code") or code)
     with st.form("live_join", border=False):
         typed = st.text_input(_(words.CODE_LABEL), value=code, max_chars=12, key="live_code",
                               placeholder=_(words.CODE_PLACEHOLDER), help=_(words.CODE_HELP))
+        # The teacher's own words ("Student number"), shown as text; a typed code's question shows after a try.
+        identifier = st.text_input(text.markdown(asked), max_chars=codes.MAX_NICKNAME,
+                                   key="live_identifier") if asked else ""
         nickname = st.text_input(_(words.NICKNAME_LABEL), max_chars=codes.MAX_NICKNAME, key="live_nickname")
         submitted = st.form_submit_button(_(words.JOIN), type="primary", key="live_join_submit")
     if not submitted:
@@ -274,7 +301,7 @@ def join_form(code: str) -> None:
     code = codes.normal_code(typed)
     try:  # every rule (limits, cap, look-alike names) is the store's; the page only says what it answered
         student = store().join(code, nickname if nickname.strip() else None, client=client_key(),
-                               anonymous=_(words.ANONYMOUS))
+                               anonymous=_(words.ANONYMOUS), identifier=identifier if identifier.strip() else None)
     except JoinThrottled as problem:
         st.error(class_texts.join_throttled(problem.reason, problem.seconds))
         return
@@ -322,12 +349,19 @@ def student_screen(code: str, student_id: str) -> None:
         return
     question_id = asked_question(step, now)
     state = now["state"] if question_id == now["question_id"] else "open"
-    draw_step(step, state, f"live_student_{now['version']}")
+    if step.variant is not None:  # the step's own list would mislead: each student works on their own (below)
+        st.subheader(_(step.title))
+        st.markdown(_(step.text))
+    else:
+        draw_step(step, state, f"live_student_{now['version']}")
     if question_id is not None:
         _student_question(code, student_id, step, state, question_id)
 
 
 def _student_question(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
+    if step.variant is not None:
+        _student_variant(code, student_id, step, state, question_id)
+        return
     st.markdown(f"**{text.markdown(prompt(step))}**")
     if state == "open":
         _answer_box(code, student_id, step, question_id)
@@ -349,6 +383,8 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
         with st.form(f"live_number_{question_id}", border=False):
             typed = st.text_input(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4)), value=mine or "",
                                   max_chars=practice.MAX_ANSWER_LENGTH, key=widget_key)
+            if step.tolerance is not None:
+                st.caption(lesson_words.tolerance(step.tolerance.kind, step.tolerance.amount))
             if st.form_submit_button(_(words.SEND), key=f"live_number_{question_id}_send"):
                 try:
                     practice.parse_answer(typed)
@@ -393,8 +429,57 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
     draw_summary(step, tally, mine, f"live_student_summary_{question_id}")
 
 
+def _student_variant(code: str, student_id: str, step: LiveStep, state: str, question_id: str) -> None:
+    """A question on a list of the student's own (the light view's ``/mine``, on the Streamlit page): the list, the
+    answer (typed, or the student's own choices), and after the reveal their verdict and the room's count."""
+    now = store().current(code)
+    scenario = variants.draw(step.lesson_step, now["seed"], student_id, base_question(question_id))
+    mine = store().my_answer(code, student_id, question_id)
+    grades = scenario["ground_truth"]
+    st.markdown(_(live_phone.YOUR_LIST))
+    st.markdown("\n".join(f"{n}. {item}" + (f" ({numbers.general(grades[item])})" if item in grades else "")
+                           for n, item in enumerate(scenario["recommended"], 1)))
+    st.caption(words.playground_facts(scenario["k"], _(", ").join(
+        f"{item} ({numbers.general(grade)})" for item, grade in grades.items())))
+    st.caption(_(live_phone.VARIANT_NOTE))
+    st.markdown(f"**{text.markdown(prompt(step))}**")
+    if state == "open":
+        if step.lesson_step.question.kind == "value":
+            labels = variants.options(step.lesson_step, scenario)
+            widget_key = f"live_answer_{question_id}"
+            st.radio(_(live_phone.YOUR_OPTIONS), labels, format_func=_labels({v: numbers.number(float(v), 4) for v in labels}),
+                     index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key,
+                     on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+        else:
+            _answer_box(code, student_id, step, question_id)
+        return
+    if state == "locked":
+        st.info(words.locked_yours(text.quoted(mine) if mine else None))
+        return
+    judged = variants.judge(step.lesson_step, scenario, mine)
+    answer = numbers.number(judged.value, 4)
+    if mine is None:
+        st.info(class_texts.standing_none(answer))
+    elif judged.right:
+        st.success(lesson_words.number_right(answer))
+    else:
+        explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
+            words.you_typed(text.quoted(mine))
+        st.error(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
+    summary = variant_summary(step, now["seed"], base_question(question_id),
+                              store().answers_by_student(code, question_id))
+    st.markdown(f"{_(words.RIGHT)}: {words.right_count(summary.right, summary.answered)}")
+    if why(step):
+        st.info(why(step))
+
+
 def _number_verdict(mine: str, step: LiveStep) -> str:
     """Why a typed number is not the answer: the mistake that gives it, or too few decimals to tell."""
+    if step.tolerance is not None:  # a lesson's typed number: judged to the file's tolerance
+        typed = variants.as_number(mine)
+        named = next((name for name, value in step.mistakes().items()
+                      if typed is not None and variants.accepts(step.tolerance, typed, value)), None)
+        return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:
         return ""
@@ -518,18 +603,41 @@ def join_guard(code: str, key: str) -> None:
         st.warning("  \n".join(lines), icon="🚪")
 
 
+def file_lessons() -> dict[str, tuple[str, str]]:
+    """The lesson files this teacher can run live, by the ``lesson`` string a room keeps (``file:`` and a digest of
+    the text): {lesson: (title, text)}. My lessons (this browser's, in the database), the files opened on the lessons
+    page in this session, and the operator's folder; the same text from two places is one lesson."""
+    found: dict[str, tuple[str, str]] = {}
+    sources = [(item["title"], item["text"]) for item in live_teacher.my_lessons(store())]
+    sources += list(st.session_state.get("lessons_file_texts", {}).values())
+    sources += live_teacher.operator_lessons()
+    for title, source in sources:
+        found.setdefault(file_lesson_key(source), (title, source))
+    return found
+
+
 def step_controls(code: str, key: str, now: dict) -> None:
-    choices = [lesson.key for lesson in LESSONS] + [PLAYGROUND_CHOICE]
-    current = now["lesson"] if now["lesson"] in BY_KEY else PLAYGROUND_CHOICE
+    files = file_lessons()
+    choices = [lesson.key for lesson in LESSONS] + list(files) + [PLAYGROUND_CHOICE]
+    shown_lesson = lesson_of(now["lesson"])
+    if shown_lesson is not None and now["lesson"] not in choices:  # a lesson file run from another device
+        choices.insert(len(LESSONS), now["lesson"])
+        files[now["lesson"]] = (shown_lesson.title, "")
+    current = now["lesson"] if now["lesson"] in choices else PLAYGROUND_CHOICE
+    st.session_state["live_file_lessons"] = files
     # A rerun can leave the browser before the last run's answer reached it, carrying a box's old value.
     # Each box is keyed by what it shows and its callback ignores the value it was drawn with, so an old
     # box (Streamlit keeps its callback) never reads as the teacher choosing the step it showed.
     lesson_box = f"live_lesson_choice_{current}"
     row = st.columns([3, 3.4, 1, 1], vertical_alignment="bottom")  # the step box holds a whole step title
+    labels = {k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
+              else f"📄 {_(files[k][0])}" if k in files else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}
     row[0].selectbox(_(words.WHAT_THE_CLASS_SEES), choices, index=choices.index(current), key=lesson_box,
                      on_change=_choose_lesson, args=(code, key, lesson_box, current),
-                     format_func=_labels({k: _(words.PLAYGROUND_CHOICE) if k == PLAYGROUND_CHOICE
-                                          else f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in choices}))
+                     format_func=_labels(labels))
+    problem = st.session_state.pop("live_lesson_problem", None)
+    if problem:
+        st.error(problem)
     if current == PLAYGROUND_CHOICE:
         # The box shows the metric the students are asked, and choosing another asks it of the same list.
         step = live_step(now["lesson"], now["step"])
@@ -547,7 +655,7 @@ def step_controls(code: str, key: str, now: dict) -> None:
     step_box = f"live_step_choice_{now['lesson']}_{now['step']}"
     row[1].selectbox(_(words.GO_TO_STEP), list(range(1, count + 1)), index=now["step"], key=step_box,
                      on_change=_go_to, args=(code, key, now["lesson"], step_box, now["step"]),
-                     format_func=_labels({n: words.step_option(n, _(BY_KEY[now['lesson']].steps[n - 1].title))
+                     format_func=_labels({n: words.step_option(n, _(shown_lesson.steps[n - 1].title))
                                           for n in range(1, count + 1)}))
     row[2].button(_(words.BACK), key="live_back", disabled=now["step"] == 0, on_click=_set, width="stretch",
                   args=(code, key, now["lesson"], now["step"] - 1))
@@ -578,6 +686,15 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
         return
     if choice == PLAYGROUND_CHOICE:
         _push_playground(code, key)
+    elif choice.startswith(FILE):
+        source = st.session_state.get("live_file_lessons", {}).get(choice, ("", ""))[1]
+        if source:
+            try:
+                _set(code, key, store().use_lesson(code, key, source), 0)
+            except TooManyLessons as problem:
+                st.session_state["live_lesson_problem"] = class_texts.too_many_lessons(problem.most)
+            except ValueError as problem:  # a file that no longer reads as a lesson (the loader's problems)
+                st.session_state["live_lesson_problem"] = _(class_texts.LESSON_REFUSED) + " " + text.markdown(str(problem))
     else:
         _set(code, key, choice, 0)
 
@@ -634,7 +751,10 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
                 timer_controls(code, key, question_id)
         if state == "locked":
             st.caption(_(words.LOCKED_CAPTION))
-    if state == "revealed":
+    if state == "revealed" and step.variant is not None:
+        with right:
+            variant_summary_panel(code, key, step, question_id, beside=left)
+    elif state == "revealed":
         with right:
             draw_summary(step, store().tally(code, key, question_id), None,
                          f"live_teacher_summary_{question_id}", beside=left)
@@ -642,6 +762,22 @@ def question_panel(code: str, key: str, step: LiveStep, state: str, question_id:
             st.info(why(step))
         if controls:
             compare_rounds(code, key, step, question_id)
+
+
+def variant_summary_panel(code: str, key: str, step: LiveStep, question_id: str, beside=None) -> None:
+    """A variant question's reveal on the projector: how many were right, each against their own list, and the
+    named mistakes the room's numbers match (no shared histogram: every student's right value differs)."""
+    now = store().current(code)
+    summary = variant_summary(step, now["seed"], base_question(question_id),
+                              store().answers_by_student(code, question_id, key))
+    if not summary.answered:
+        st.info(_(words.NOBODY_ANSWERED))
+        return
+    (beside or st).metric(_(words.RIGHT), words.right_count(summary.right, summary.answered), border=True,
+                          help=words.share_right(summary.share_right))
+    st.caption(_(live_phone.VARIANT_NOTE))
+    for name, students in summary.mistakes:
+        st.warning(words.used_mistake(students, text.markdown(_(name))))
 
 
 def who_answered(code: str, key: str, question_id: str, counted: dict) -> str:
@@ -682,8 +818,10 @@ def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> Non
     rounds = store().rounds(code, key, question_id)
     if len(rounds) < 2:
         return
+    seed = store().current(code)["seed"] if step.variant is not None else None
     for asked in rounds:
-        summary = summarize(step, asked["tally"])
+        summary = summarize(step, asked["tally"]) if step.variant is None else variant_summary(
+            step, seed, base_question(asked["question_id"]), store().answers_by_student(code, asked["question_id"], key))
         st.markdown(class_texts.round_result(asked["round"], summary.right, summary.answered))
 
 
@@ -695,8 +833,51 @@ def class_tools(code: str, key: str, now: dict) -> None:
         st.download_button(_(words.DOWNLOAD), lambda: export_csv(code, key),
                            file_name=f"live-class-{code}-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                            key="live_csv", on_click="ignore")
+        st.download_button(_(class_texts.GRADEBOOK), lambda: gradebook_csv(code, key, now.get("join_question")),
+                           file_name=f"gradebook-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
+                           key="live_gradebook", on_click="ignore", help=_(class_texts.GRADEBOOK_HELP))
+        add_lesson()
         sure = st.checkbox(_(words.END_SURE), key="live_end_sure")
         st.button(_(words.END), key="live_end", disabled=not sure, on_click=_end, args=(code, key))
+
+
+def gradebook_csv(code: str, key: str, asked: str | None) -> str:
+    """This class's marks added to this teacher's gradebook (every class of theirs, joined on the join question),
+    as CSV. Without a device cookie (no "My classes"), this class's marks alone."""
+    found = class_marks(code, key)
+    kept = live_teacher.record_marks(store(), found)
+    columns = {name: _(said) for name, said in class_texts.GRADEBOOK_COLUMNS.items()}
+    return gradebook.csv_text(kept if kept is not None else found, columns, asked)
+
+
+def class_marks(code: str, key: str) -> list[gradebook.Mark]:
+    """The class's marks for the gradebook, its columns named by step in the teacher's language."""
+    def describe(step: LiveStep) -> str:
+        return words.step_option(step.index + 1, _(step.title))
+    return gradebook.marks(store().export(code, key), code, describe)
+
+
+def add_lesson() -> None:
+    """My lessons, each with a button that forgets it, and a file to add (checked as on the lessons page): the
+    lessons join the list above."""
+    kept = live_teacher.my_lessons(store())
+    if kept:
+        st.markdown("**" + _(class_texts.MY_LESSONS) + "**")
+        for item in kept:
+            name, forget = st.columns([4, 1], vertical_alignment="center")
+            name.markdown(f"📄 {text.markdown(_(item['title']))}")
+            forget.button(_(class_texts.FORGET_LESSON), key=f"live_forget_lesson_{item['id']}", width="stretch",
+                          on_click=live_teacher.forget_lesson, args=(store(), item["id"]))
+    upload = st.file_uploader(_(class_texts.ADD_LESSON), type=["toml"], key="live_add_lesson",
+                              help=_(class_texts.ADD_LESSON_HELP))
+    if upload is None:
+        return
+    loaded = live_teacher.save_lesson(store(), upload.getvalue().decode("utf-8", errors="replace"))
+    if loaded.lesson is None:
+        st.error(_(class_texts.LESSON_REFUSED) + "\n\n" + "\n".join(f"- {text.markdown(p.text())}"
+                                                                    for p in loaded.problems))
+    else:
+        st.success(_(class_texts.LESSON_SAVED).format(title=text.markdown(_(loaded.lesson.title))))
 
 
 def export_csv(code: str, key: str) -> str:
@@ -795,6 +976,11 @@ def _roster_to(first: int) -> None:
 
 
 def _end(code: str, key: str) -> None:
+    # The class's marks go to this teacher's gradebook first: ending deletes every answer of the class.
+    try:
+        live_teacher.record_marks(store(), class_marks(code, key))
+    except RoomNotFound:
+        pass
     store().end_room(code, key)
     st.session_state.pop(TEACHER, None)
     st.session_state["live_ended"] = True

@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import ipaddress
 import os
+from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import segno
@@ -19,6 +21,8 @@ from classroom.teachers import DEVICE_COOKIE, TeacherDevices, is_device_id
 from classroom.web.student import join_path
 from classroom.web.teacher import CLAIM_PATH
 from content.i18n import _
+from content.lessons.file_reader import MAX_BYTES, read_lesson
+from content.lessons.library import FOLDER_VARIABLE
 from content.pages import live_teacher as words
 from content import text
 
@@ -58,6 +62,62 @@ def resume(store: Store, code: str) -> dict | None:
     """The console of ``code`` if this browser is one of its teacher's, else None."""
     key = my_classes(store).get(code)
     return {"code": code, "key": key} if key else None
+
+
+def my_lessons(store: Store) -> list[dict]:
+    """My lessons: the lesson files this browser's teacher kept (the lessons page, the console)."""
+    device = device_id()
+    return teachers(store).my_lessons(device) if device else []
+
+
+def save_lesson(store: Store | Callable[[], Store], text_of_file: str):
+    """Keep a lesson file in My lessons (checked with the lessons page's loader); the loader's answer. Without a
+    device cookie it is kept for this session only (the console's list reads both), and ``store`` (or the function
+    that opens it) is not touched."""
+    device = device_id()
+    if device:
+        loaded = teachers(store if isinstance(store, Store) else store()).save_lesson(device, text_of_file)
+    else:
+        loaded = read_lesson(text_of_file)
+    if loaded.lesson is not None:
+        st.session_state.setdefault("lessons_file_texts", {})[loaded.lesson.key] = (loaded.lesson.title, text_of_file)
+    return loaded
+
+
+def forget_lesson(store: Store, lesson_id: str) -> None:
+    device = device_id()
+    if device:
+        teachers(store).forget_lesson(device, lesson_id)
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def _folder_lessons(folder: str) -> list[tuple[str, str]]:
+    found = []
+    for path in sorted(Path(folder).expanduser().glob("*.toml")) if folder and Path(folder).expanduser().is_dir() else []:
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            data = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        loaded = read_lesson(data)
+        if loaded.lesson is not None:
+            found.append((loaded.lesson.title, data))
+    return found
+
+
+def operator_lessons() -> list[tuple[str, str]]:
+    """(title, text) of the operator's folder's lessons (``RECEVAL_LESSONS_DIR``), read again within 30 seconds."""
+    return _folder_lessons(os.environ.get(FOLDER_VARIABLE, "").strip())
+
+
+def record_marks(store: Store, found) -> list | None:
+    """Add a class's marks to this teacher's gradebook; every mark of it, or None without a device cookie."""
+    device = device_id()
+    if not device:
+        return None
+    teachers(store).record_marks(device, found)
+    return teachers(store).marks(device)
 
 
 def classes_to_resume(store: Store, on_resume) -> None:

@@ -11,6 +11,9 @@
   let note = null;          // {question, html, value}: the last confirmation or refusal
   let timer = null;         // {question, version, ends}: the timer of the question on display (ends: performance.now())
   let ticking = null;       // the countdown's interval
+  const NUMBER = /^[-+]?(\d+([.,]\d*)?|[.,]\d+)\s*%?$|^[-+]?\d+\s*\/\s*\d+$/;
+  const drafts = {};        // question id -> what the student typed and has not had accepted (kept on a refusal)
+  const own = {};           // question id -> this phone's own list of a variant question ({state, data})
 
   function el(tag, attrs, htmlText) {
     const node = document.createElement(tag);
@@ -45,6 +48,17 @@
       root.append(list, el("p", {}, screen.facts));
     }
     const q = screen.question;
+    if (q && q.variant) {
+      const mineNow = own[q.id];
+      if (!mineNow || mineNow.state !== phase(q)) fetchOwn(q);
+      if (mineNow && mineNow.data) {
+        root.append(el("p", {}, mineNow.data.list_caption));
+        const list = el("ol", {class: "items", id: "own-list"});
+        mineNow.data.items.forEach((item) => list.append(el("li", {}, item)));
+        root.append(list, el("p", {}, mineNow.data.facts));
+      }
+      root.append(el("p", {class: "note"}, q.note));
+    }
     if (q) root.append(question(q));
     if (moved && !focused) title.focus();
   }
@@ -54,24 +68,29 @@
     box.append(el("p", {id: "prompt"}, "<strong>" + q.prompt + "</strong>"));
     const answer = mine[q.id];
     if (q.state === "open") {
-      box.append(q.options ? choices(q, answer) : numberForm(q, answer));
+      const options = q.variant ? ((own[q.id] || {}).data || {}).options : q.options;
+      if (q.variant === "value" && !options) box.append(el("p", {}, phrases.connecting));
+      else box.append(options ? choices(q, answer, options) : numberForm(q, answer));
       if (timer && timer.question === q.id) box.append(countdown());
     } else if (q.state === "locked") {
       box.append(answer === undefined ? el("p", {}, phrases.locked_none) : withAnswer("p", phrases.locked_yours, answer));
-    } else box.append(reveal(q.reveal, answer));
+    } else box.append(reveal(q.reveal, answer, q.variant ? ((own[q.id] || {}).data || {}).verdict : undefined));
     const said = el("p", {role: "status", id: "answer-note"});
     if (note && note.question === q.id && q.state === "open") {
-      if (note.value !== undefined) said.append(withAnswer("span", note.html, note.value));
+      if (note.value !== undefined) {
+        said.append(withAnswer("span", note.html, note.value));
+        if (note.refused) said.className = "error";
+      }
       else { said.innerHTML = note.html; said.className = "error"; }
     }
     box.append(said);
     return box;
   }
 
-  function choices(q, answer) {
+  function choices(q, answer, options) {
     const set = el("fieldset");
     set.append(el("legend", {}, q.label));
-    q.options.forEach((option, i) => {
+    options.forEach((option, i) => {
       const id = "option-" + i;
       const row = el("div", {class: "choice"});
       const input = el("input", {type: "radio", name: "answer", id: id});
@@ -88,15 +107,35 @@
     const form = el("form");
     const input = el("input", {id: "number", name: "number", inputmode: "decimal", autocomplete: "off",
                                maxlength: String(q.max_length)});
-    input.value = answer === undefined ? "" : answer;
-    form.append(el("label", {for: "number"}, q.label), input, el("button", {type: "submit"}, phrases.send));
-    form.addEventListener("submit", (event) => { event.preventDefault(); send(q.id, input.value.trim()); });
+    input.value = drafts[q.id] !== undefined ? drafts[q.id] : (answer === undefined ? "" : answer);
+    input.addEventListener("input", () => { drafts[q.id] = input.value; });
+    form.append(el("label", {for: "number"}, q.label), input);
+    if (q.tolerance) {
+      input.setAttribute("aria-describedby", "tolerance");
+      form.append(el("p", {id: "tolerance", class: "note"}, q.tolerance));
+    }
+    form.append(el("button", {type: "submit"}, phrases.send));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      drafts[q.id] = input.value;
+      const typed = input.value.trim();
+      // Checked here first (the server checks again): "0.5", "0,5", "1/2", "50%". Anything else is refused with
+      // the reason, and what was typed stays in the box.
+      if (!NUMBER.test(typed)) {
+        note = {question: q.id, html: phrases.not_a_number, value: typed, refused: true};
+        draw(shown, false);
+        document.getElementById("number").focus();
+        return;
+      }
+      send(q.id, typed);
+    });
     return form;
   }
 
-  function reveal(r, answer) {
-    const box = el("div");
-    box.insertAdjacentHTML("beforeend", answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
+  function reveal(r, answer, ownVerdict) {
+    const box = el("div", {id: "verdict"});
+    if (ownVerdict !== undefined) box.insertAdjacentHTML("beforeend", ownVerdict);
+    else box.insertAdjacentHTML("beforeend", answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
     box.append(el("p", {}, r.right));
     if (r.counts.length) {
       const list = el("ul");
@@ -145,12 +184,34 @@
       const response = await fetch(config.answer, {method: "POST", headers: {"Content-Type": "application/json"},
                                                    body: JSON.stringify({question_id: questionId, value: value})});
       const body = await response.json();
-      if (response.ok) { mine[questionId] = value; note = {question: questionId, html: phrases.answer_in, value: value}; }
+      if (response.ok) {
+        mine[questionId] = value;
+        delete drafts[questionId];
+        note = {question: questionId, html: phrases.answer_in, value: value};
+      }
       else note = {question: questionId, html: body.error || phrases.not_sent};
     } catch (e) {
       note = {question: questionId, html: phrases.not_sent};
     }
     if (shown) draw(shown, false);
+  }
+
+  // A variant question: this phone's own list (and choices), then its own verdict after the reveal. One small
+  // request per phone when the question opens and when it is revealed; the screen itself stays shared.
+  // Asked once while answers are open or locked (the list), once more after the reveal (the verdict).
+  function phase(q) { return q.state === "revealed" ? "revealed" : "asked"; }
+
+  async function fetchOwn(q) {
+    own[q.id] = Object.assign({}, own[q.id], {state: phase(q)});
+    try {
+      const response = await fetch(config.own + "&question=" + encodeURIComponent(q.id), {cache: "no-store"});
+      if (!response.ok) return;
+      own[q.id] = {state: phase(q), data: await response.json()};
+    } catch (e) {
+      own[q.id] = Object.assign({}, own[q.id], {state: null});  // asked again with the next screen
+      return;
+    }
+    if (shown && shown.question && shown.question.id === q.id) draw(shown, false);
   }
 
   const events = new EventSource(config.events);
