@@ -11,11 +11,13 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.streamlit_page import upload_files
 from tests.e2e.test_live_class_browser import tabs
 
 LESSON = Path(__file__).resolve().parents[1] / "data" / "ders-recall.toml"
 FOLLOW = 30_000  # ms: a liveness bound, not a timing claim
+FOLDER = SCREENSHOTS / "class_lessons"  # the projector and two phones after the reveal of a list per student
 
 
 def join(phone: Page, url: str, code: str, number: str, nickname: str) -> None:
@@ -107,6 +109,9 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
         expect(baris.locator("#verdict")).to_contain_text("Doğru", timeout=FOLLOW)
         expect(cem.locator("#verdict")).to_contain_text("Tam değil", timeout=FOLLOW)
         expect(teacher.get_by_text(re.compile(r"2 of 3"))).to_be_visible(timeout=FOLLOW)
+        FOLDER.mkdir(parents=True, exist_ok=True)
+        for name, tab in (("teacher-1280", teacher), ("ayse-390", ayse), ("cem-390", cem)):
+            tab.screenshot(path=str(FOLDER / f"{name}.png"), full_page=True)
 
         # The gradebook: one row per student, their number first, points and answers per question.
         teacher.get_by_text("Students, answers and ending the class").click()
