@@ -95,7 +95,7 @@ def values_of(key: str) -> dict[str, float]:
                 values[f"{measure}_{model}"] = float(row[measure])
             values[f"place_naive_{model}"] = float(found["places"]["recall"][model])
             values[f"place_snips_{model}"] = float(found["places"]["snips_recall"][model])
-        values["gamma"] = float(found["gamma"])
+        values["gamma"] = round(float(found["gamma"]), 2)  # as the page writes it
         values["train_rows"], values["test_rows"] = float(found["counts"]["train"]), float(found["counts"]["test"])
         return values
     world = presets.world()
@@ -106,13 +106,14 @@ def values_of(key: str) -> dict[str, float]:
         for side, name in (("cold", "rare"), ("usual", "usual")):
             here = found[name]
             values[f"temperature_{side}"] = float(here["temperature"])
-            values[f"ess_{side}"] = float(here["mean_ess"])
+            values[f"ess_{side}"] = float(round(here["mean_ess"]))  # whole rounds, as the page writes it
             _accuracy(values, here["table"], lambda row, side=side: f"{side}_{row}", here["truth"])
         values["se_ratio_cold_ips"] = values["bias_size_cold_ips"] / values["standard_error_cold_ips"]
     elif key == "clipping":
         values.update(temperature=float(found["temperature"]), max_weight=float(found["max_weight"]),
                       best_tau=float(found["best"]))
         _accuracy(values, found["table"], lambda tau: f"tau_{tau_key(float(tau))}", found["truth"])
+        values.update({f"tau_{tau_key(float(tau))}": float(tau) for tau in found["table"].index if math.isfinite(tau)})
     else:
         table = found["table"]
         _accuracy(values, table, lambda row: "_".join(row), found["truth"])
