@@ -24,7 +24,7 @@ import threading
 
 import pandas as pd
 
-from content import numbers
+from content import numbers, text
 from content.i18n import _
 from content.lessons import offpolicy as lesson_words
 from content.pages import logged_feedback as words
@@ -163,8 +163,6 @@ def _formulas(key: str, values: dict) -> tuple[dict[str, str], dict[str, str]]:
             formula += CLIPPED
         elif measure in ("bias", "rmse") and key == "doubly_robust" and name.endswith("_dr"):
             formula += DOUBLY_ROBUST
-        elif measure in ("bias", "rmse") and name.endswith("_ips"):
-            formula += "," + r"\ " + words.IPS_FORMULA
         general[name] = formula
         rest = name[len(measure) + 1:]
         shown = numbers.latex(value, 4)
@@ -184,7 +182,13 @@ def _formulas(key: str, values: dict) -> tuple[dict[str, str], dict[str, str]]:
             symbol = {"truth": "V", "sd": r"\mathrm{sd}", "recall": r"\mathrm{Recall@10}",
                       "snips_recall": r"\mathrm{Recall@10}_{\mathrm{SNIPS}}"}[measure]
             substituted[name] = rf"{symbol}={shown}"
-    return general, substituted
+    said = {r"\mathrm{bias}": text.latex(_(words.BIAS)), r"\mathrm{sd}": text.latex(_(words.SD))}
+
+    def worded(latex: str) -> str:  # the formulas' words in the reader's language
+        for symbol, word in said.items():
+            latex = latex.replace(symbol, word)
+        return latex
+    return ({k: worded(v) for k, v in general.items()}, {k: worded(v) for k, v in substituted.items()})
 
 
 # --------------------------------------------------------------------------- views
