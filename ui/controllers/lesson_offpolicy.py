@@ -182,7 +182,9 @@ def _formulas(key: str, values: dict) -> tuple[dict[str, str], dict[str, str]]:
             symbol = {"truth": "V", "sd": r"\mathrm{sd}", "recall": r"\mathrm{Recall@10}",
                       "snips_recall": r"\mathrm{Recall@10}_{\mathrm{SNIPS}}"}[measure]
             substituted[name] = rf"{symbol}={shown}"
-    said = {r"\mathrm{bias}": text.latex(_(words.BIAS)), r"\mathrm{sd}": text.latex(_(words.SD))}
+    said = {r"\mathrm{bias}": text.latex(_(words.BIAS)), r"\mathrm{sd}": text.latex(_(words.SD)),
+            r"\mathrm{DR}": text.latex(words.estimator_name("dr")),
+            r"\mathrm{SNIPS}": text.latex(words.estimator_name("snips"))}
 
     def worded(latex: str) -> str:  # the formulas' words in the reader's language
         for symbol, word in said.items():
