@@ -27,10 +27,12 @@ def scenario_values(step: Step, scenario: dict) -> dict[str, float]:
 
     A protocol scenario's numbers come from models trained on MovieLens 100K (``protocols``, which this layer
     may not import, and seconds of training): its question compares two values the step states as claims
-    (``at``), which tests/test_lesson_protocols.py checks against the trained models.
+    (``at``), which tests/test_lesson_protocols.py checks against the trained models. An offpolicy scenario's
+    come from the Logged feedback page's presets (``offpolicy``, above this layer) the same way
+    (tests/test_lesson_offpolicy.py).
     """
     kind = scenario.get("kind")
-    if kind == "protocol":
+    if kind in DATA_KINDS:
         return {claim.value: float(claim.at) for claim in step.claims if claim.at is not None and claim.frames is None}
     if kind not in registry_kinds():
         raise Unanswerable(say.NOT_ANSWERABLE, kind=kind)
@@ -39,6 +41,10 @@ def scenario_values(step: Step, scenario: dict) -> dict[str, float]:
         found = registry.evaluate(parse(scenario))
     found.update({view: found[name] for view, name in VIEW_NAMES.items() if name in found})
     return found
+
+
+DATA_KINDS = ("protocol", "offpolicy")
+"""Scenarios whose numbers come from a data set: their questions are answered from the step's claims."""
 
 
 def registry_kinds() -> tuple[str, ...]:
@@ -75,7 +81,7 @@ def answer(step: Step) -> str:
             raise Unanswerable(say.OPTIONS_MATCH, count=len(matching), metric=question.metric,
                                value=f"{value:.4f}", labels=", ".join(matching))
         return matching[0]
-    if kind == "protocol" and (question.kind == "direction" or not question.other_metric):
+    if kind in DATA_KINDS and (question.kind == "direction" or not question.other_metric):
         raise Unanswerable(say.PROTOCOL_QUESTION)
     if question.kind == "direction":
         after = _value(scenario_values(step, changed(step.scenario, question.change)), question.metric, kind)

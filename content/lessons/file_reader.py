@@ -279,6 +279,9 @@ class _Reader:
             scenario["negatives"] = self.get(table, path, "negatives", "a whole number")
         return scenario
 
+    def _offpolicy(self, table: dict, path: tuple) -> dict:
+        return {"kind": "offpolicy", "preset": self.get(table, path, "preset", "a string")}
+
     # ------------------------------------------------------------------- questions
 
     def option(self, table, path: tuple, kind: str) -> Option | None:

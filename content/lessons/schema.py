@@ -20,6 +20,7 @@ SCENARIO_KINDS = {
     "sweep": ("values",),                                   # a demonstration over generated data
     "protocol": ("preset",),                                # a protocol lab preset on MovieLens 100K; optional:
                                                             # negatives (sampled per held-out item)
+    "offpolicy": ("preset",),                               # a Logged feedback page preset (offpolicy.presets)
 }
 
 QUESTION_KINDS = ("value", "direction", "compare", "number", "choice")

@@ -13,13 +13,14 @@ import pandas as pd
 
 from content import numbers
 from content.i18n import N_, _, ngettext
+from content.lessons import offpolicy as offpolicy_words
 from content.lessons import protocols as protocol_words
 from content.lessons.schema import Control
 from content.lessons.scenarios import changed, moved, parse, predicted_labels  # noqa: F401 (the views' names)
 from metrics import classification_metrics as cls
 from content import metrics as metric_texts
 from metrics import ctr_metrics, ndcg, ranked_metrics, rating_metrics, registry, topn_metrics
-from ui.controllers import lesson_protocols
+from ui.controllers import lesson_offpolicy, lesson_protocols
 from ui.controllers.lesson_view import View
 from ui.figures import charts, lesson_charts
 from ui.markup import formulas
@@ -32,6 +33,8 @@ TRANSLATED_LABELS = frozenset(("gauc", "base_rate_entropy"))  # the others are m
 
 def label(key: str, k: int | None = None) -> str:
     """The card label of a value key, with K filled in where the step has one."""
+    if offpolicy_words.is_key(key):
+        return offpolicy_words.label(key)
     if protocol_words.is_key(key):
         return protocol_words.label(key)
     metric = registry.BY_KEY.get(key)
@@ -46,6 +49,9 @@ def check_scenario(scenario: dict) -> None:
     """Raise ValueError if the scenario does not parse or its metrics reject it."""
     if scenario.get("kind") == "protocol":
         lesson_protocols.check(scenario)
+        return
+    if scenario.get("kind") == "offpolicy":
+        lesson_offpolicy.check(scenario)
         return
     if scenario.get("kind") == "sweep":
         values = scenario["values"]
@@ -364,7 +370,7 @@ STATIC_VIEWS = {"topn": _topn, "ap": _ap, "rr": _rr, "ndcg": _ndcg, "rating": _r
                 "auc": _auc, "gauc": _gauc, "logloss": _logloss, "ctr": _ctr,
                 "map": lambda s: _per_user(s, "ap", "map_at_k", "AP@K"),
                 "mrr": lambda s: _per_user(s, "rr", "mrr", "RR"),
-                **lesson_protocols.STATIC_VIEWS}
+                **lesson_protocols.STATIC_VIEWS, **lesson_offpolicy.STATIC_VIEWS}
 
 
 def static_view(view: str, scenario: dict) -> View:

@@ -22,7 +22,7 @@ from content.lessons.schema import Claim, Goal, Step
 from metrics import classification_metrics as cls
 from metrics import registry, topn_metrics
 from ui.figures import charts, lesson_charts
-from ui.controllers import lesson_protocols
+from ui.controllers import lesson_offpolicy, lesson_protocols
 from ui.controllers.lesson_demos import ANIMATED_VIEWS, WALK_METRICS, demonstration
 from ui.controllers.lesson_views import (STATIC_VIEWS, View, changed, check_scenario, control_value, data_for_reader, label,
                              make_room, moved, parse, placed, predicted_labels, slider_spec, static_view, with_control,
@@ -39,6 +39,8 @@ def puzzle_figure(scenario: dict) -> go.Figure:
     kind = scenario["kind"]
     if kind == "protocol":
         return lesson_protocols.puzzle(scenario)
+    if kind == "offpolicy":
+        return lesson_offpolicy.puzzle(scenario)
     if kind == "ranking":
         case = parse(scenario)
         table = topn_metrics.top_k_table(case.recommended, case.ground_truth, case.k)
@@ -150,7 +152,7 @@ def claim_frames(step: Step) -> pd.DataFrame:
         scenarios.append(changed(step.scenario, step.question.change))
     rows = []
     for scenario in scenarios:
-        row = dict(registry.evaluate(parse(scenario))) if scenario["kind"] not in ("sweep", "protocol") else {}
+        row = dict(registry.evaluate(parse(scenario))) if scenario["kind"] not in ("sweep", "protocol", "offpolicy") else {}
         row.update(static_view(step.view, scenario).values)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -258,9 +260,10 @@ def card_text(value: float, before: float | None = None) -> tuple[str, str | Non
 
 
 def needs_data(step: Step) -> bool:
-    """Whether the step's numbers come from models trained on a data set (the protocol lesson: MovieLens 100K):
-    the first time in a process they take seconds, and a server may not have the data."""
-    return step.scenario is not None and step.scenario.get("kind") == "protocol"
+    """Whether the step's numbers come from a data set (the protocol lesson's models and the off-policy lesson's
+    simulated logs, both on MovieLens 100K): the first time in a process they take seconds, and a server may not
+    have the data."""
+    return step.scenario is not None and step.scenario.get("kind") in ("protocol", "offpolicy")
 
 
 def data_missing(step: Step) -> bool:
@@ -270,7 +273,7 @@ def data_missing(step: Step) -> bool:
 def prepare(step: Step) -> None:
     """Train what a step that :func:`needs_data` reads (once per process), so the page can say it is working."""
     if needs_data(step):
-        lesson_protocols.prepare(step.scenario)
+        (lesson_offpolicy if step.scenario["kind"] == "offpolicy" else lesson_protocols).prepare(step.scenario)
 
 
 def step_view(step: Step) -> View:

@@ -22,10 +22,9 @@ def data_available() -> bool:
     return protocol_lab.data_available()
 
 
-@st.cache_resource(show_spinner=False)
 def _world() -> simulate.World:
-    """ML-100K's world (simulate.from_interactions' defaults), shared by every reader: it holds no reader's data."""
-    return simulate.from_interactions(protocol_lab.ml100k())
+    """ML-100K's world, built once per process (:func:`offpolicy.presets.world`)."""
+    return presets.world()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -33,11 +32,9 @@ def _explored(temperature: float, rounds: int, tau: float) -> explore.Explored:
     return explore.explore(_world(), temperature, rounds, tau)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
 def _preset(key: str) -> dict:
-    if key == "popularity_recall":
-        return presets.popularity_recall(protocol_lab.ml100k())
-    return getattr(presets, key)(_world())
+    """The preset's numbers, once per process and shared with the guided lesson (:func:`offpolicy.presets.measured`)."""
+    return presets.measured(key)
 
 
 @st.cache_data(max_entries=2, show_spinner=False)
