@@ -38,9 +38,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from threadpoolctl import threadpool_limits
+
 from kata import cgroups, syscalls
 from kata.cgroups import RunGroup
 from kata.channel import LINE_CAP, Expected, Tampered
+
+# A sandbox starts with a fork (Popen's preexec_fn), from a server whose other threads compute. OpenBLAS's fork
+# handler waits for its worker threads: a fork while another thread's matrix call (EASE's inverse, on the protocol
+# lab or Logged feedback) holds them hung both threads for good (seen in the tests). With one BLAS thread per call
+# no call holds them, so the process that forks sandboxes runs BLAS on the calling thread alone.
+threadpool_limits(1, user_api="blas")
 
 BWRAP = "/usr/bin/bwrap"
 CACHE = Path(os.environ.get("RECEVAL_KATA_CACHE", "/var/cache/receval-kata"))

@@ -32,7 +32,7 @@ _TAGS = re.compile(r"<[^>]+>|&[a-z]+;|&#\d+;")
 FORMULA_NOTATION = {"top"}
 
 KEEP = set("""
-RecEval Lab NDCG DCG IDCG AP MAP RR MRR HR AUC GAUC LogLoss RMSE MAE MSE F1 TP FP FN TN TPR FPR ROC
+RecEval Lab NDCG DCG IDCG AP MAP RR MRR HR AUC GAUC LogLoss RMSE MAE MSE F1 TP FP FN TN TPR FPR ROC IPS
 Precision Recall NE CTR trec_eval ranx scikit learn sklearn torchmetrics Evidently RecTools RecBole
 pytrec_eval TREC JSON CSV Parquet TSV KB MB GB ms px HR@K P@K R@K log ln exp max min rel rank id ids
 Spark DuckDB Polars pandas numpy NumPy SciPy scipy pyarrow Python python qrels run idcg dcg ndcg gain

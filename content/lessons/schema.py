@@ -44,7 +44,7 @@ VARIANT_METRICS = ("precision_at_k", "recall_at_k", "f1_at_k", "ap_at_k", "rr", 
 MOST_VARIANT_ITEMS = 30
 """A question's ``variant``: each student of a live class answers for a list of their own, ``length`` items long
 with ``relevant`` of them relevant (grades drawn from ``grades = [lo, hi]``, whole numbers), cut at ``k``; drawn
-from the class's seed, the student and ``seed``. Only a value or number question on a ranking scenario has one."""
+from the class's random seed, the student and ``seed``. Only a value or number question on a ranking scenario has one."""
 
 TOLERANCE_KINDS = ("decimals", "absolute", "relative")
 """decimals: right when it agrees with the value rounded to that many places; absolute: within that much of it;

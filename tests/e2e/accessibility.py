@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.streamlit_page import wait_until_idle
 from tests.e2e.test_browser import url_path
@@ -22,12 +23,19 @@ def follow_sidebar_link(page: Page, path: str) -> None:
     the page before closed it (the lessons and the live class start with it closed), then click the link."""
     before = page.locator("h1").first.text_content()
     sidebar = page.get_by_test_id("stSidebar")
-    # The sidebar is closed, or opens by itself (a tab widened from a phone's 390 px): wait for one of the two.
+    # Closed, or opening by itself (a tab widened from a phone's 390 px: its expand button can go before a click
+    # lands): press the button while it is there, until the sidebar is open.
     expand = page.get_by_test_id("stExpandSidebarButton")
-    expect(expand.or_(sidebar.locator('xpath=self::*[@data-collapsed="false"]'))).not_to_have_count(0)
-    if sidebar.get_attribute("data-collapsed") == "true":
-        expand.click()
-        expect(sidebar).to_have_attribute("data-collapsed", "false")
+    for _ in range(100):
+        if sidebar.get_attribute("data-collapsed") != "true":
+            break
+        if expand.is_visible():
+            try:
+                expand.click(timeout=2_000)
+            except PlaywrightTimeout:
+                continue
+        page.wait_for_timeout(200)
+    expect(sidebar).to_have_attribute("data-collapsed", "false")
     sidebar.locator(f'a[href="{url_path(path).lstrip("/")}"]').click()
     page.wait_for_function("before => [...document.querySelectorAll('h1')].some(h => h.textContent !== before)",
                            arg=before)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_accessibility_browser import DRAWN
+from tests.e2e.accessibility import DRAWN
 from tests.e2e.streamlit_page import card, open_page, screenshot, wait_until_idle
 
 PHONE = {"width": 390, "height": 844}
