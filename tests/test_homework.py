@@ -160,3 +160,93 @@ def test_run_these_live_opens_the_lesson_at_the_most_missed_step(store, work):
     assert not now["homework"] and now["step"] == steps[0] == report["questions"][0]["step"]
     assert steps[-1] == NUMBER or NUMBER not in steps
     assert now["lesson"] == homework.info(store, work.code)["lesson"]
+
+
+# --------------------------------------------------------------------------- the phone's routes
+
+from starlette.applications import Starlette  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from classroom.web import homework as homework_web  # noqa: E402
+from classroom.web.hub import Hub  # noqa: E402
+
+
+def phone(store) -> TestClient:
+    return TestClient(Starlette(routes=homework_web.routes(Hub(store))), base_url="http://testserver")
+
+
+def joined(store, room, nickname="Ann", identifier="S-1"):
+    browser = phone(store)
+    page = browser.get(f"/homework/{room.code}?lang=en")
+    assert page.status_code == 200 and "Student number" in page.text and "UTC" not in page.text
+    sent = browser.post(f"/homework/{room.code}/join?lang=en", data={"nickname": nickname, "identifier": identifier},
+                        follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"] == f"/homework/{room.code}?lang=en"
+    cookie = sent.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and f"Path=/homework/{room.code}" in cookie
+    return browser
+
+
+def test_a_student_goes_through_the_homework_with_verdicts_at_once_and_a_reload_resumes(store, work):
+    browser = joined(store, work)
+    first = browser.get(f"/homework/{work.code}?lang=en")
+    assert "Step 1 of 5" in first.text and "(UTC)" in first.text
+    moved = browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(NUMBER)})
+    assert "Step 2 of 5" in moved.text and "inputmode='decimal'" in moved.text
+    # Not a number: refused with the reason, the typed text kept, nothing recorded.
+    refused = browser.post(f"/homework/{work.code}/answer?lang=en",
+                           data={"question_id": qid(store, work, NUMBER), "value": "abc"})
+    assert refused.status_code == 400 and "role='alert'" in refused.text and "value='abc'" in refused.text
+    typed = right_number(store, work)[:4].replace(".", ",")  # the tolerance's two decimals, with a comma
+    done = browser.post(f"/homework/{work.code}/answer?lang=en",
+                        data={"question_id": qid(store, work, NUMBER), "value": typed})
+    assert done.status_code == 200 and "data-verdict='right'" in done.text and "<form method='post' action='/homework/" \
+        f"{work.code}/answer" not in done.text
+    again = browser.post(f"/homework/{work.code}/answer?lang=en",
+                         data={"question_id": qid(store, work, NUMBER), "value": "0.1"})
+    assert again.status_code == 409 and "final" in again.text
+    # The variant step shows this student's own list; a reload (a new page load with the cookie) resumes there.
+    browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VARIANT)})
+    reloaded = browser.get(f"/homework/{work.code}?lang=en")
+    assert "Step 3 of 5" in reloaded.text and "<ol class='items'>" in reloaded.text
+    browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VALUE)})
+    wrong = browser.post(f"/homework/{work.code}/answer?lang=en",
+                         data={"question_id": qid(store, work, VALUE), "value": "0.5"})
+    assert "data-verdict='wrong'" in wrong.text
+    last = browser.post(f"/homework/{work.code}/move?lang=en", data={"step": "4"})
+    assert "You answered 2 of 3 questions; 1 right." in last.text
+
+
+def test_after_the_deadline_the_server_refuses_and_the_phone_says_so(store, work, clock):
+    browser = joined(store, work)
+    browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(NUMBER)})
+    clock.now += DAY + 1
+    page = browser.get(f"/homework/{work.code}?lang=en")
+    assert "answers are closed" in page.text and "inputmode='decimal'" not in page.text
+    sent = browser.post(f"/homework/{work.code}/answer?lang=en",
+                        data={"question_id": qid(store, work, NUMBER), "value": "0.5"})
+    assert sent.status_code == 409 and "answers are closed" in sent.text
+    assert homework.report(store, work.code, work.teacher_key)["students"][0]["answers"] == {}
+
+
+def test_a_student_sees_only_their_own_answers_and_cross_site_posts_are_refused(store, work):
+    ann, bob = joined(store, work), joined(store, work, "Bob", "S-2")
+    ann.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VALUE)})
+    ann.post(f"/homework/{work.code}/answer?lang=en", data={"question_id": qid(store, work, VALUE), "value": "0.5"})
+    bob.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VALUE)})
+    assert "id='yours'" not in bob.get(f"/homework/{work.code}?lang=en").text
+    stranger = phone(store)
+    assert stranger.post(f"/homework/{work.code}/answer", data={"question_id": qid(store, work, VALUE),
+                                                               "value": "0.5"}).status_code == 403
+    forged = bob.post(f"/homework/{work.code}/answer?lang=en", headers={"origin": "https://evil.example",
+                                                                       "sec-fetch-site": "cross-site"},
+                      data={"question_id": qid(store, work, VALUE), "value": "0.5"})
+    assert forged.status_code == 403
+    assert phone(store).get(f"/homework/{store.create_room().code}").status_code == 404  # a live class is not one
+
+
+def test_a_homeworks_code_on_the_live_class_page_leads_to_the_homework(store, work):
+    from classroom.web import student
+    browser = TestClient(Starlette(routes=student.routes(Hub(store))))
+    sent = browser.get(f"/class/{work.code}?lang=tr", follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"] == f"/homework/{work.code}?lang=tr"
