@@ -250,3 +250,63 @@ def test_a_homeworks_code_on_the_live_class_page_leads_to_the_homework(store, wo
     browser = TestClient(Starlette(routes=student.routes(Hub(store))))
     sent = browser.get(f"/class/{work.code}?lang=tr", follow_redirects=False)
     assert sent.status_code == 303 and sent.headers["location"] == f"/homework/{work.code}?lang=tr"
+
+
+# --------------------------------------------------------------------------- the console (AppTest)
+
+def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_questions_live(tmp_path, monkeypatch):
+    import datetime
+
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    from ui.controllers import live_class
+
+    monkeypatch.setenv("RECEVAL_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
+    live_class.store.clear()
+    try:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at.switch_page("pages/19_Live_class.py")
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        at.text_input(key="live_join_question").input("Student number")
+        at.selectbox(key="homework_lesson").select("topn")
+        today = datetime.datetime.now(datetime.timezone.utc).date()
+        at.date_input(key="homework_new_date").set_value(today)
+        at.time_input(key="homework_new_time").set_value(datetime.time(0, 0))  # already past, in UTC
+        at.button(key="homework_start").click().run()
+        assert any("future" in e.value for e in at.error)  # a deadline in the past is refused, said why
+        tomorrow = datetime.datetime.now(datetime.timezone.utc).date() + datetime.timedelta(days=1)
+        at.date_input(key="homework_new_date").set_value(tomorrow)
+        at.button(key="homework_start").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        teacher = at.session_state[live_class.TEACHER]
+        code, key = teacher["code"], teacher["key"]
+        store = live_class.store()
+        info = homework.info(store, code)
+        assert info["lesson"] == "topn" and info["join_question"] == "Student number"
+        assert any(deadline_text_of(info) + " (UTC)" in m.value for m in at.markdown)
+        assert any(f"/homework/{code}?lang=" in c.value for c in at.code)  # the link (and the QR code beside it)
+        ann = store.join(code, "Ann", identifier="S-1")
+        bob = store.join(code, "Bob", identifier="S-2")
+        homework.answer(store, code, ann, "topn:2", live_step("topn", 2).right_answer)
+        homework.answer(store, code, bob, "topn:4", live_step("topn", 4).options[0].label
+                        if live_step("topn", 4).options[0].label != live_step("topn", 4).right_answer
+                        else live_step("topn", 4).options[1].label)
+        at.run()
+        questions = at.dataframe[0].value
+        assert list(questions.iloc[:, 0])[0].startswith("5.")  # topn:4, missed by both, first
+        students = at.dataframe[1].value
+        assert list(students.iloc[:, 1]) == ["Ann", "Bob"] and students.iloc[1, -1].startswith("✗")
+        at.button(key="homework_run_live").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        live = at.session_state[live_class.TEACHER]["code"]
+        assert live != code and store.current(live)["step"] == 4 and not store.current(live)["homework"]
+        assert any("5." in i.value for i in at.info)
+    finally:
+        live_class.store.clear()
+
+
+def deadline_text_of(info: dict) -> str:
+    return homework_web.deadline_text(info["closes_at"])

@@ -248,6 +248,8 @@ def landing() -> None:
                       help=_(class_texts.JOIN_QUESTION_HELP))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
         live_teacher.classes_to_resume(store(), resume_class)
+        from ui.controllers import live_homework  # it builds on this module
+        live_homework.creation()
 
 
 def with_language(params: dict) -> dict:
@@ -530,6 +532,13 @@ def teacher_screen(present: bool = False) -> None:
         if not present:
             st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
+    if now["homework"]:
+        from ui.controllers import live_homework  # it builds on this module
+        live_homework.console(code, key)
+        return
+    steps = st.session_state.pop("homework_live_steps", None)  # "Run these live" from a homework's report
+    if steps and not present:
+        st.info(steps)
     st.session_state["live_teacher_seen"] = seen(now)  # the header's pulse reruns the console when it moves
     base, source = live_teacher.join_base(page_address())
     join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
