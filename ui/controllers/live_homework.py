@@ -200,3 +200,6 @@ def _run_live(code: str, key: str, questions: list[dict]) -> None:
     st.session_state["homework_live_steps"] = _(class_texts.RUN_LIVE_STEPS).format(
         steps=_(", ").join(_title(lesson, s) for s in steps))
     st.query_params.from_dict(live_class.with_language({"room": room.code}))
+
+
+live_class.HOMEWORK_VIEWS.update(creation=creation, console=console)
