@@ -310,3 +310,10 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
 
 def deadline_text_of(info: dict) -> str:
     return homework_web.deadline_text(info["closes_at"])
+
+
+def test_the_phone_speaks_the_students_language(store, work):
+    browser = joined(store, work)
+    page = browser.get(f"/homework/{work.code}?lang=tr")
+    assert "Adım 1 / 5" in page.text and "(UTC)" in page.text and "<html lang='tr'>" in page.text
+    assert "第 1 步，共 5 步" in browser.get(f"/homework/{work.code}?lang=zh").text
