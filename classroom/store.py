@@ -544,6 +544,8 @@ class Store:
         def work(connection):
             row = self._room(connection, code)
             found = self._question(connection, row.code, question_id)
+            if row.homework:  # a homework's answers are final and judged at once: only classroom.homework takes them
+                raise AnswersClosed("locked")
             if self._state(found, self.clock()) != "open":
                 raise AnswersClosed(self._state(found, self.clock()))
             if not connection.execute(select(exists().where(students.c.room == row.code, _present(),

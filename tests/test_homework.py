@@ -91,6 +91,8 @@ def test_an_answer_is_final_and_a_variant_is_judged_on_the_students_own_list(sto
         homework.answer(store, work.code, ann, f"{lesson}:0", "0")  # a step with no question
     with pytest.raises(LookupError):
         homework.answer(store, work.code, "not-a-student", qid(store, work, NUMBER), "0.5")
+    with pytest.raises(AnswersClosed):  # the live class's answer (which replaces) does not take a homework's
+        store.answer(work.code, ann, qid(store, work, NUMBER), "0.5")
 
 
 def test_the_deadline_closes_answers_and_only_the_teacher_moves_it(store, work, clock):
