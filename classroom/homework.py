@@ -231,7 +231,8 @@ def report(store: Store, code: str, teacher_key: str) -> dict:
             "students": people, "questions": found}
 
 
-def run_live(store: Store, code: str, teacher_key: str, missed: list[dict], join_question: str | None = None) -> tuple[Room, list[int]]:
+def run_live(store: Store, code: str, teacher_key: str, missed: list[dict],
+             join_question: str | None = None) -> tuple[Room, list[int]]:
     """A live class on the homework's lesson for the questions most missed (``report()["questions"]``, those with
     any miss): it opens at the most-missed question's step, and returns the steps to go through, most missed first
     (at most ``TOO_MANY_LIVE``; the console's Go to step reaches them). A live class runs a whole lesson, so the

@@ -20,7 +20,7 @@ import html as markup
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from classroom import RoomNotFound, codes, homework, variants
@@ -219,7 +219,8 @@ def _step_body(code: str, language: str, found: dict, student_id: str, mine: dic
                    f"value='{index - 1}'><button type='submit'>{screen.inline(_(words.BACK))}</button></form>")
     if index + 1 < total:
         nav.append(f"<form method='post' action='{action}' class='nav'><input type='hidden' name='step' "
-                   f"value='{index + 1}'><button type='submit' id='next'>{screen.inline(_(words.NEXT))}</button></form>")
+                   f"value='{index + 1}'><button type='submit' id='next'>{screen.inline(_(words.NEXT))}</button>"
+                   "</form>")
     parts.append(f"<nav style='display:flex;gap:1rem'>{''.join(nav)}</nav>")
     parts.append(f"<p class='note'>{screen.inline(_(class_texts.HOMEWORK_RESUMED))}</p>")
     return "".join(parts)

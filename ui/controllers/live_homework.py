@@ -175,7 +175,8 @@ def report(code: str, key: str, found: dict, lesson) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="homework_students")
     missed = [q for q in found["questions"] if q["missed"] > 0]
     left, right = st.columns(2)
-    left.button(_(class_texts.RUN_LIVE), key="homework_run_live", disabled=not missed, help=_(class_texts.RUN_LIVE_HELP),
+    left.button(_(class_texts.RUN_LIVE), key="homework_run_live", disabled=not missed,
+                help=_(class_texts.RUN_LIVE_HELP),
                 on_click=_run_live, args=(code, key, found["questions"]), width="stretch")
     right.download_button(_(class_texts.GRADEBOOK), lambda: live_class.gradebook_csv(code, key, _asked(code)),
                           file_name=f"gradebook-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
