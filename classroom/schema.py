@@ -23,6 +23,9 @@ rooms = Table(
     Column("locked", Boolean),     # the teacher locked the room: no one new may join (NULL: open)
     Column("seed", String(32)),    # each student's variant of a question is drawn from this and the student (NULL: the code)
     Column("join_question", Text),  # what a student answers to join besides the nickname ("Student number"), for the gradebook
+    Column("homework", Boolean),   # a homework: each student at their own pace until closes_at (NULL: a live class)
+    Column("closes_at", Float),    # a homework's deadline (epoch seconds, UTC): answers close then
+    Column("expires_at", Float),   # deleted at this time (NULL: created_at + the store's max_age, a live class)
 )
 
 # The lesson files a room runs (``lesson = "file:<digest>"``): every process reads the lesson from here.
@@ -60,6 +63,7 @@ students = Table(
     Column("removed", Boolean),    # removed by the teacher, answers kept
     Column("identifier", Text),    # the answer to the room's join question, as typed (the gradebook's row)
     Column("identifier_key", Text),  # codes.nickname_key of it: the same student across rounds and meetings
+    Column("step", Integer),       # a homework: the step this student is on (NULL: the first)
     ForeignKeyConstraint(["room"], ["live_rooms.code"], ondelete="CASCADE"),
     Index("live_students_nickname", "room", "nickname", unique=True),
     Index("live_students_nickname_key", "room", "nickname_key", unique=True),

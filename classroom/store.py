@@ -129,7 +129,7 @@ class Store:
         row = connection.execute(query.with_for_update() if lock else query).first()
         if row is None:
             raise RoomNotFound(f"No class has the code {code!r}.")
-        if row.created_at + self.max_age <= self.clock():
+        if (row.expires_at if row.expires_at is not None else row.created_at + self.max_age) <= self.clock():
             raise _Expired(row.code)
         return row
 
@@ -213,8 +213,9 @@ class Store:
     def purge_expired(self) -> int:
         """Delete every room older than ``max_age`` with its data; how many were deleted."""
         with self._write() as connection:
-            old = connection.execute(select(rooms.c.code).where(
-                rooms.c.created_at <= self.clock() - self.max_age)).scalars().all()
+            old = connection.execute(select(rooms.c.code).where(or_(
+                and_(rooms.c.expires_at.is_(None), rooms.c.created_at <= self.clock() - self.max_age),
+                rooms.c.expires_at <= self.clock()))).scalars().all()
             if old:
                 self._delete_rooms(connection, old)
             connection.execute(delete(retired_codes).where(retired_codes.c.day != self._today()))
@@ -483,7 +484,7 @@ class Store:
                 "round": round_number(row.question_id) if row.question_id else None,
                 "deadline": deadline, "seconds_left": limits.whole_seconds(deadline - now) if deadline else None,
                 "anonymous": bool(row.anonymous), "finished": bool(row.finished), "seed": row.seed or row.code,
-                "join_question": row.join_question}
+                "join_question": row.join_question, "homework": bool(row.homework), "closes_at": row.closes_at}
 
     def question(self, code: str, question_id: str) -> dict:
         """One question's state (and its right answer once revealed), for a student's screen."""
@@ -543,6 +544,8 @@ class Store:
         def work(connection):
             row = self._room(connection, code)
             found = self._question(connection, row.code, question_id)
+            if row.homework:  # a homework's answers are final and judged at once: only classroom.homework takes them
+                raise AnswersClosed("locked")
             if self._state(found, self.clock()) != "open":
                 raise AnswersClosed(self._state(found, self.clock()))
             if not connection.execute(select(exists().where(students.c.room == row.code, _present(),

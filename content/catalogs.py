@@ -71,6 +71,7 @@ DOMAINS: list[tuple[str, str]] = [
         "content/pages/logged_feedback.py")],
     *[(path, "class") for path in (  # the live class and write it yourself
         "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/controllers/live_teacher.py",
+        "ui/controllers/live_homework.py",
         "ui/figures/live_charts.py", "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py",
         "content/pages/live_phone.py", "content/pages/live_teacher.py", "content/pages/kata*.py", "content/kata.py",
         "content/classroom.py")],

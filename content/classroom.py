@@ -209,3 +209,59 @@ def own_answer(yours: str | None, right: str | None, is_right: bool | None) -> s
     if right is None:
         return _("Yours: {yours}").format(yours=yours)
     return _("Yours: {yours} · right answer: {right} {mark}").format(yours=yours, right=right, mark=mark).strip()
+
+
+# Homework: a lesson each student goes through at their own pace until a deadline (classroom/homework.py).
+HOMEWORK = N_("Homework")
+HOMEWORK_TEXT = N_("Give a lesson as homework: each student goes through it on their phone at their own pace, sees "
+                   "each verdict at once, and the answers close at the deadline.")
+HOMEWORK_LESSON = N_("Lesson for the homework")
+HOMEWORK_DATE = N_("Deadline: date (UTC)")
+HOMEWORK_TIME = N_("Deadline: time (UTC)")
+HOMEWORK_UTC = N_("The deadline is in UTC (Coordinated Universal Time), the same for every student wherever they are.")
+HOMEWORK_START = N_("📝 Give as homework")
+HOMEWORK_PAST = N_("Choose a deadline in the future, at most three months ahead.")
+HOMEWORK_CLOSE = N_("Close the answers now")
+HOMEWORK_CLOSE_SURE = N_("Yes, close the answers before the deadline")
+HOMEWORK_EXTEND = N_("Move the deadline")
+HOMEWORK_REPORT = N_("Report")
+HOMEWORK_NO_STUDENTS = N_("No student has opened the homework yet.")
+HOMEWORK_MOST_MISSED = N_("Questions, most missed first")
+HOMEWORK_BY_STUDENT = N_("Answers by student")
+HOMEWORK_COLUMNS = {"student": N_("Student"), "step": N_("Step"), "question": N_("Question"),
+                    "answered": N_("Answered"), "right": N_("Right"), "missed": N_("Missed or not answered")}
+RUN_LIVE = N_("▶ Run these live")
+RUN_LIVE_HELP = N_("Starts a live class on this lesson at the most-missed question's step; the other missed steps "
+                   "are listed, most missed first, for Go to step.")
+RUN_LIVE_STEPS = N_("Go through these steps, most missed first: {steps}")
+NOTHING_MISSED = N_("No question was missed: nothing to run live.")
+HOMEWORK_NO_CHART = N_("This step has a chart in the app; the homework shows its text.")
+HOMEWORK_ALREADY = N_("You already answered this question: a homework answer is final.")
+HOMEWORK_CLOSED = N_("The deadline has passed: answers are closed. You can still read the lesson and your verdicts.")
+HOMEWORK_ENDED = N_("This homework has ended (or its code is wrong).")
+HOMEWORK_RESUMED = N_("Your place is kept: come back with this browser and you continue where you were.")
+
+
+def homework_closes(when: str) -> str:
+    return _("Answers close on {when} (UTC).").format(when=when)
+
+
+def homework_step(number: int, total: int) -> str:
+    return _("Step {number} of {total}").format(number=numbers.integer(number), total=numbers.integer(total))
+
+
+def homework_yours(answer: str) -> str:
+    return _("Your answer: {answer}").format(answer=answer)
+
+
+def homework_done(answered: int, total: int, right: int) -> str:
+    return ngettext("You answered {answered} of {total} question; {right} right.",
+                    "You answered {answered} of {total} questions; {right} right.", total).format(
+        answered=numbers.integer(answered), total=numbers.integer(total), right=numbers.integer(right))
+
+
+def homework_status(closes: str, closed: bool, students: int) -> str:
+    """The console's line under the homework's link."""
+    said = _("Closed on {when} (UTC).") if closed else _("Open until {when} (UTC).")
+    return said.format(when=closes) + " " + ngettext("{count} student", "{count} students", students).format(
+        count=numbers.integer(students))

@@ -4,7 +4,7 @@ import streamlit as st
 
 from content.i18n import _
 from content.pages import live as words
-from ui.controllers import live_class
+from ui.controllers import live_class, live_homework  # noqa: F401 - the homework's views
 from ui.widgets import page
 
 page(_(words.TITLE), "📡", live_class.intro(), scenario_link=False)

@@ -11,7 +11,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from classroom.teachers import TeacherDevices
-from classroom.web import student, teacher
+from classroom.web import homework, student, teacher
 from classroom.web.hub import Hub
 
 # One hub per process: its store (a connection pool) opens on the first request.
@@ -24,6 +24,6 @@ def _teachers() -> TeacherDevices:
     return TeacherDevices(HUB.store.engine)
 
 
-ROUTES: list[BaseRoute] = [*student.routes(HUB), *teacher.routes(_teachers)]
+ROUTES: list[BaseRoute] = [*student.routes(HUB), *homework.routes(HUB), *teacher.routes(_teachers)]
 MIDDLEWARE: list[Middleware] = teacher.middleware()
 """The teacher's device cookie on every page: how a reload, a new window or a restart finds the console."""

@@ -78,7 +78,7 @@ def build(now: dict, distribution: Callable[[str], dict[str, int]], language: st
         return screen
 
 
-def _content(step: LiveStep) -> dict:
+def _content(step: LiveStep, note: str = live_phone.CHART_ON_PROJECTOR) -> dict:
     if step.lesson_step is None:
         case = step.case
         grades = dict(case.ground_truth)
@@ -91,7 +91,7 @@ def _content(step: LiveStep) -> dict:
                 "facts": inline(facts)}
     body = html(_(step.text))
     if step.lesson_step.kind != "predict" or step.lesson_step.scenario:
-        body += f"<p class='note'>{inline(_(live_phone.CHART_ON_PROJECTOR))}</p>"
+        body += f"<p class='note'>{inline(_(note))}</p>"
     return {"title": inline(_(step.title)), "body": body}
 
 
@@ -176,6 +176,26 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     return {"none": html(class_texts.standing(summary, None)), "verdicts": verdicts, "counts": counts,
             "right": inline(right),
             "mistakes": mistakes, "why": html(why) if why else ""}
+
+
+def content(step: LiveStep, note: str = live_phone.CHART_ON_PROJECTOR) -> dict:
+    """A step's title and body (HTML), as the phones show it; ``note``: what is said of a chart left out."""
+    return _content(step, note)
+
+
+def answer_form(step: LiveStep) -> dict:
+    """A question's answer form (a label, the options or a number box with its tolerance), as the phones show it."""
+    return _answer_form(step)
+
+
+def prompt(step: LiveStep) -> str:
+    return _prompt(step)
+
+
+def verdict(step: LiveStep, mine: str) -> str:
+    """One answer's verdict (Markdown) against the step's own scenario: right, or not quite and why, and the
+    mistake a typed number matches."""
+    return _verdict(step, mine)
 
 
 def _verdict(step: LiveStep, mine: str) -> str:

@@ -102,6 +102,8 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
 
     async def page(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
+        if await run_in_threadpool(_is_homework, store(), code):  # a homework's code typed as a class's
+            return RedirectResponse(f"/homework/{code}?lang={language}", status_code=303)
         student_id = request.cookies.get(COOKIE)
         if student_id:
             try:
@@ -239,6 +241,13 @@ def _join_question(store, code: str) -> str | None:
         return None
 
 
+def _is_homework(store, code: str) -> bool:
+    try:
+        return store.current(code)["homework"]
+    except RoomNotFound:
+        return False
+
+
 def _join(store, code: str, nickname: str, client: str | None, language: str, identifier: str = "") -> dict | str:
     """{"student_id"}, or what is wrong in the student's language: every rule (the limits, the cap, look-alike
     names) is the store's, as on the Streamlit page; this only says what it answered."""
@@ -356,7 +365,7 @@ def _notice(message_html: str) -> str:
 
 
 def _join_form(code: str, language: str, nickname: str = "", problem: str = "", asked: str | None = None,
-               identifier: str = "") -> str:
+               identifier: str = "", action: str | None = None) -> str:
     with i18n.speaking(language):
         error = (f"<p id='problem' role='alert' class='error'>{screen.inline(problem)}</p>" if problem else "")
         described = " aria-invalid='true' aria-describedby='problem'" if problem else ""
@@ -366,7 +375,8 @@ def _join_form(code: str, language: str, nickname: str = "", problem: str = "", 
                f"value='{html.escape(identifier, quote=True)}'>" if asked else "")
         return (f"<h1>{screen.inline(_(words.JOIN_HEADING))}</h1>"
                 f"<p>{screen.inline(_(words.CODE_LABEL))}: <span class='code'>{html.escape(code)}</span></p>"
-                f"<form method='post' action='/class/{html.escape(code)}/join?lang={language}'>{error}{ask}"
+                f"<form method='post' action='{action or f'/class/{html.escape(code)}/join?lang={language}'}'>"
+                f"{error}{ask}"
                 f"<label for='nickname'>{screen.inline(_(words.NICKNAME_LABEL))}</label>"
                 f"<input id='nickname' name='nickname' maxlength='{codes.MAX_NICKNAME}' autocomplete='nickname' "
                 f"value='{html.escape(nickname, quote=True)}'{'' if asked else ' autofocus'}{described}>"

@@ -51,6 +51,9 @@ CHART_CONFIG = {"displayModeBar": False}
 TEACHER = "live_teacher"
 ROSTER_PAGE = 50  # students on one page of the console's roster
 WHO_SHOWN = 100   # names in "Who answered"; the others are counted
+# The homework's console and its box on the landing page (ui/controllers/live_homework.py, which builds on this
+# module and fills this in when imported: the page imports it).
+HOMEWORK_VIEWS: dict = {}
 
 
 @st.cache_resource(show_spinner=False)
@@ -248,6 +251,8 @@ def landing() -> None:
                       help=_(class_texts.JOIN_QUESTION_HELP))
         st.button(_(words.START), type="primary", key="live_start", on_click=start_class)
         live_teacher.classes_to_resume(store(), resume_class)
+        if "creation" in HOMEWORK_VIEWS:
+            HOMEWORK_VIEWS["creation"]()
 
 
 def with_language(params: dict) -> dict:
@@ -530,6 +535,12 @@ def teacher_screen(present: bool = False) -> None:
         if not present:
             st.button(_(words.START_NEW), key="live_restart", on_click=start_class)
         return
+    if now["homework"] and "console" in HOMEWORK_VIEWS:
+        HOMEWORK_VIEWS["console"](code, key)
+        return
+    steps = st.session_state.pop("homework_live_steps", None)  # "Run these live" from a homework's report
+    if steps and not present:
+        st.info(steps)
     st.session_state["live_teacher_seen"] = seen(now)  # the header's pulse reruns the console when it moves
     base, source = live_teacher.join_base(page_address())
     join_header(code, key, live_teacher.phone_link(base, code, i18n.current()), source)
