@@ -227,6 +227,8 @@ def test_a_student_joins_a_live_class_and_answers(server, page: Page, store):  #
         page.keyboard.press("Enter")  # sends the join form
         expect(page.get_by_text("you are Kim", exact=False)).to_be_visible()
         expect(page.get_by_text(RECALL_QUESTION)).to_be_visible(timeout=FOLLOW)
+        # The options come in their own fragment, a moment after the question: a person sees them, then tabs.
+        expect(page.locator('[aria-label="Your answer"] input[type=radio]').first).to_be_attached(timeout=FOLLOW)
         tab_to(page, "e.type === 'radio' && e.closest('[aria-label=\"Your answer\"]')", "the first option", most=30)
         assert_ring(page, "live_option")
         page.keyboard.press("ArrowRight")  # from 0.3 to 0.75: the arrows move through a radio group and choose
