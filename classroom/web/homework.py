@@ -86,13 +86,19 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
                             secure=request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https")
         return response
 
+    def refused(request: Request, student_id: str, limiter, too_many: str) -> Response | None:
+        """A student's form post from another site, without this homework's cookie, or too fast: refused."""
+        if _cross_site(request) or not student_id:
+            return Response("cross-site request refused", status_code=403)
+        if not limiter.allow(student_id):
+            return Response(too_many, status_code=429)
+        return None
+
     async def answer(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
         student_id = request.cookies.get(COOKIE, "")
-        if _cross_site(request) or not student_id:
-            return Response("cross-site request refused", status_code=403)
-        if not throttle.allow(student_id):
-            return Response("too many answers: wait a second", status_code=429)
+        if (refusal := refused(request, student_id, throttle, "too many answers: wait a second")) is not None:
+            return refusal
         form = await request.form()
         question_id, value = str(form.get("question_id", ""))[:200], str(form.get("value", "")).strip()[:400]
         status, problem = await run_in_threadpool(_answer, store(), code, student_id, question_id, value, language)
@@ -104,10 +110,8 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     async def move(request: Request) -> Response:
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
         student_id = request.cookies.get(COOKIE, "")
-        if _cross_site(request) or not student_id:
-            return Response("cross-site request refused", status_code=403)
-        if not moves.allow(student_id):
-            return Response("too many requests: wait a second", status_code=429)
+        if (refusal := refused(request, student_id, moves, "too many requests: wait a second")) is not None:
+            return refusal
         form = await request.form()
         step = str(form.get("step", "0"))
         try:
