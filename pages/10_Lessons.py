@@ -1,19 +1,15 @@
 """Guided lessons: one idea per step, demonstrated, predicted, then explored. The step is in the URL."""
 
-import os
-
 import streamlit as st
 
 from content import i18n, numbers
 from content.i18n import _
-from content.lessons import LESSONS as BUILT_IN
-from content.lessons.library import FOLDER_VARIABLE
 from content.lessons.schema import Step
 from content.lessons import protocols as protocol_words
 from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
-from ui.controllers import lesson_library as library
+from ui.controllers import lesson_files as files
 from ui.controllers import lessons as engine
 from content import text
 from ui.figures.lesson_charts import SPEEDS
@@ -30,23 +26,14 @@ st.set_page_config(initial_sidebar_state="collapsed")
 st.html("<style>[data-testid='stMainBlockContainer'] {padding-top: 2rem}</style>")
 
 
-@st.cache_data(ttl=30, show_spinner=False)
-def operator_shelf(folder: str):
-    """The operator's folder (``folder`` only keys the cache), read again at most every 30 seconds."""
-    return library.operator_shelf()
-
-
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Step: repr})
 def demonstration(step: Step, speed: str, language: str):
     """A demonstration's figure and frames are the same for every learner of one language: build each once."""
     return engine.demonstration(step, speed)
 
 
-# The lessons of this session: built in, the operator's folder, then the files this reader opened.
-shelf = operator_shelf(os.environ.get(FOLDER_VARIABLE, ""))
-session_files = st.session_state.setdefault("lessons_files", {})  # id -> (lesson, its file's translations)
-LESSONS = (*BUILT_IN, *shelf.lessons, *(lesson for lesson, _said in session_files.values()))
-BY_KEY = {lesson.key: lesson for lesson in LESSONS}
+lessons = files.session_lessons()
+LESSONS, BY_KEY = lessons.all, lessons.by_key
 
 
 def read_url() -> tuple[str, int]:
@@ -81,58 +68,6 @@ def typed_number(name: str, tolerance) -> float | None:
     except numbers.NumberError as error:
         st.error(numbers.parse_error_message(error))
         return None
-
-
-def lesson_files(lesson) -> None:
-    """Open a teacher's lesson file (checked; its problems listed with line and field) and download this lesson."""
-    with st.expander(_(words.YOUR_LESSONS), expanded=bool(shelf.refused)):
-        if shelf.refused:
-            st.warning(_(words.FOLDER_PROBLEMS))
-            for refused in shelf.refused:
-                st.markdown(words.refused(text.markdown(refused.name), [text.markdown(p.text()) for p in refused.problems]))
-        upload = st.file_uploader(_(words.UPLOAD), type=["toml"], key="lessons_upload", help=_(words.UPLOAD_HELP))
-        if upload is not None:
-            others = tuple(known for known in LESSONS if known.key not in session_files)
-            opened = library.read_upload(upload.getvalue(), others)
-            if opened.lesson is None:
-                st.error(words.refused(text.markdown(upload.name), [text.markdown(p.text()) for p in opened.problems]))
-            else:
-                if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
-                    session_files[opened.lesson.key] = (opened.lesson, opened.translations)
-                    keep_for_live_class(upload.getvalue(), opened.lesson)
-                    st.rerun()  # the new lesson joins the list above
-                st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
-        sheet_upload = st.file_uploader(_(words.SHEET_UPLOAD), type=["csv", "xlsx"], key="lessons_sheet_upload",
-                                        help=_(words.SHEET_HELP))
-        if sheet_upload is not None:
-            others = tuple(known for known in LESSONS if known.key not in session_files)
-            opened, written = library.read_sheet_upload(sheet_upload.getvalue(), sheet_upload.name, others)
-            if opened.lesson is None:
-                st.error(words.refused(text.markdown(sheet_upload.name),
-                                       [text.markdown(p.text()) for p in opened.problems]))
-            else:
-                if session_files.get(opened.lesson.key, (None,))[0] != opened.lesson:
-                    session_files[opened.lesson.key] = (opened.lesson, opened.translations)
-                    st.rerun()  # the new lesson joins the list above
-                st.success(words.uploaded(text.markdown(_(opened.lesson.title))))
-                st.download_button(_(words.SHEET_DOWNLOAD), written, file_name=f"{opened.lesson.key}.toml",
-                                   mime="application/toml", key="lessons_sheet_download", icon="⬇️", on_click="ignore")
-        said = session_files.get(lesson.key, (None, None))[1] if lesson.key in session_files else \
-            shelf.translations.get(lesson.key)
-        st.download_button(_(words.DOWNLOAD), library.lesson_file(lesson, said), file_name=f"{lesson.key}.toml",
-                           mime="application/toml", key="lessons_download", icon="⬇️")
-
-
-def keep_for_live_class(data: bytes, lesson) -> None:
-    """An opened file is also one of the teacher's lessons in the live class: My lessons on this browser (the class
-    database), and this session's files either way."""
-    from ui.controllers import live_class, live_teacher
-    source = data.decode("utf-8")
-    st.session_state.setdefault("lessons_file_texts", {})[lesson.key] = (lesson.title, source)
-    try:
-        live_teacher.save_lesson(live_class.store, source)
-    except Exception:  # noqa: BLE001 - the class database is optional here: the lesson is open in this session anyway
-        pass
 
 
 def go(key: str, index: int) -> None:
@@ -369,7 +304,7 @@ elif step.kind == "explore":
 bottom = st.columns([5.2, 1.2, 1.7], vertical_alignment="center")
 bottom[0].toggle(_(words.PRESENTER), key="lessons_presenter", help=_(words.PRESENTER_HELP))
 step_buttons(bottom[1], bottom[2], "_bottom")
-lesson_files(lesson)
+files.lesson_files(lesson, lessons)
 if index + 1 == len(lesson.steps):
     if lesson.topic in TOPIC_PAGES:
         st.page_link(TOPIC_PAGES[lesson.topic], label=words.topic_link(_(lesson.title)), icon="📖")

@@ -19,12 +19,11 @@ from content.lessons.text import option_label
 from content.pages import lessons as lesson_words
 from metrics.registry import RankingCase
 from ui.controllers import lesson_library
+from ui.controllers.lesson_files import SESSION_FILES
 from ui.controllers import lessons as engine
 from ui.navigation import TOPIC_PAGES
 from ui.widgets import chart
 
-SESSION_LESSONS = "lessons_files"
-"""The lessons page's lessons opened in this session: id -> (lesson, its file's translations)."""
 PHONE = 360
 """The preview's width in pixels: a phone's screen less the page's margins."""
 
@@ -32,7 +31,7 @@ PHONE = 360
 def open_in_session(lesson, translations: dict) -> None:
     """Put a lesson beside the ones the lessons page's “Lesson files” opened, so the teacher can run it."""
     teach(translations)
-    st.session_state.setdefault(SESSION_LESSONS, {})[lesson.key] = (lesson, translations)
+    st.session_state.setdefault(SESSION_FILES, {})[lesson.key] = (lesson, translations)
 
 
 def _wrong_options(group: str, metric: str, scenario: dict) -> tuple[words.Proposal, ...]:
@@ -113,7 +112,7 @@ def question_editor(case: RankingCase, group: str, metric: str = "ndcg_at_k") ->
                                  on_click="ignore", width="stretch")
         if run.button(_(words.OPEN_IN_LESSONS), key=f"{group}_question_open", icon="🎓", width="stretch"):
             open_in_session(draft.lesson, draft.translations)
-        if draft.lesson.key in st.session_state.get(SESSION_LESSONS, {}):
+        if draft.lesson.key in st.session_state.get(SESSION_FILES, {}):
             st.success(_(words.OPENED).format(title=text.markdown(_(draft.lesson.title))))
             st.page_link(TOPIC_PAGES["lessons"], label=_(words.RUN_IT), icon="▶️",
                          query_params={"lesson": draft.lesson.key, "step": "1"})
