@@ -10,11 +10,10 @@ from content.lessons.text import control_label, option_label
 from content.pages import lessons as words
 from metrics import registry
 from ui.controllers import lesson_files as files
+from ui.controllers import lesson_navigation as navigation
 from ui.controllers import lessons as engine
 from content import text
 from ui.figures.lesson_charts import SPEEDS
-from ui.navigation import TOPIC_PAGES
-from ui.presenter import presenter_mode
 from ui.widgets import choice as pick
 from ui.widgets import chart, delta_colour, page, sources_link
 
@@ -33,28 +32,6 @@ def demonstration(step: Step, speed: str, language: str):
 
 
 lessons = files.session_lessons()
-LESSONS, BY_KEY = lessons.all, lessons.by_key
-
-
-def read_url() -> tuple[str, int]:
-    """The lesson and step (0-based) in the URL; anything unusable is replaced and said so."""
-    params = st.query_params
-    key = params.get("lesson", LESSONS[0].key)
-    if key not in BY_KEY:
-        st.warning(words.no_such_lesson(text.markdown(key)))
-        key = LESSONS[0].key
-    raw = params.get("step", "1")
-    count = len(BY_KEY[key].steps)
-    try:
-        number = int(raw)
-    except ValueError:
-        number = 0
-    if not 1 <= number <= count:
-        st.warning(words.no_such_step(text.markdown(raw), count, min(max(number, 1), count)))
-        number = min(max(number, 1), count)
-    if params.get("lesson") != key or params.get("step") != str(number):
-        st.query_params.update({"lesson": key, "step": str(number)})
-    return key, number - 1
 
 
 def typed_number(name: str, tolerance) -> float | None:
@@ -68,14 +45,6 @@ def typed_number(name: str, tolerance) -> float | None:
     except numbers.NumberError as error:
         st.error(numbers.parse_error_message(error))
         return None
-
-
-def go(key: str, index: int) -> None:
-    st.query_params.update({"lesson": key, "step": str(index + 1)})
-
-
-def choose_lesson() -> None:
-    go(st.session_state["lessons_choice"], 0)
 
 
 def cards(values: dict, keys, k=None, deltas: dict | None = None) -> None:
@@ -122,45 +91,11 @@ def show_view(view: engine.View, keys, previous, chart_key: str, deltas=None, be
         data_table(view)
 
 
-key, index = read_url()
-arrived_from = st.session_state.get("_lessons_visit")  # the step of the previous run
-st.session_state["_lessons_visit"] = (key, index)
-lesson = BY_KEY[key]
-step = lesson.steps[index]
+here = navigation.read_url(lessons)
+key, index, lesson, step = here.lesson.key, here.index, here.lesson, here.step
 keys = step.focus or None
-
-presenting = bool(st.session_state.get("lessons_presenter"))
-if presenting:
-    presenter_mode()
-# Every format_func below looks its labels up in a dict made during this run: the labels are then in
-# this run's language even where they are formatted later, outside the run (AppTest does so).
-# In presenter mode the arrow keys step through the lesson (Streamlit's own button shortcuts; they stay
-# quiet while a slider or a box has the focus, so a slider still moves with the arrows).
-back_keys, next_keys = ({"shortcut": "Left"}, {"shortcut": "Right"}) if presenting else ({}, {})
-
-top = st.columns([4, 3, 1.2, 1.7], vertical_alignment="bottom")
-st.session_state["lessons_choice"] = key
-top[0].selectbox(_(words.LESSON), [lesson.key for lesson in LESSONS], key="lessons_choice", on_change=choose_lesson,
-                 format_func={k: f"{BY_KEY[k].icon} {_(BY_KEY[k].title)}" for k in BY_KEY}.__getitem__)
-with top[1]:
-    st.markdown(f"{words.step_of(index + 1, len(lesson.steps))} {_(words.KIND_BADGES[step.kind])}")
-    st.progress((index + 1) / len(lesson.steps))
-
-def step_buttons(back_cell, next_cell, suffix: str = "", **shortcuts) -> None:
-    """Back and Next (or Next lesson at the last step); the same pair heads and ends a step."""
-    back_cell.button(_(words.BACK), key=f"lessons_back{suffix}", disabled=index == 0, on_click=go, args=(key, index - 1),
-                     width="stretch", **shortcuts.get("back", {}))
-    if index + 1 < len(lesson.steps):
-        next_cell.button(_(words.NEXT), key=f"lessons_next{suffix}", on_click=go, args=(key, index + 1), type="primary",
-                         width="stretch", **shortcuts.get("next", {}))
-    else:
-        following = LESSONS[(LESSONS.index(lesson) + 1) % len(LESSONS)]
-        next_cell.button(_(words.NEXT_LESSON), key=f"lessons_next{suffix}", on_click=go, args=(following.key, 0),
-                         type="primary", width="stretch", help=f"{following.icon} {_(following.title)}",
-                         **shortcuts.get("next", {}))
-
-
-step_buttons(top[2], top[3], back=back_keys, next=next_keys)
+presenting = navigation.presenting()
+navigation.head(here, lessons, presenting)
 
 st.subheader(_(step.title))
 st.markdown(_(step.text))
@@ -287,7 +222,7 @@ elif step.kind == "explore":
             st.info(note, icon="↔️")
         view = engine.static_view(step.view, engine.with_controls(step.scenario, step.controls, chosen))
         # Red marks what the learner's last move changed, so a fresh visit to the step starts with none.
-        previous = st.session_state.get("_lessons_last") if arrived_from == (key, index) else None
+        previous = st.session_state.get("_lessons_last") if here.stayed else None
         st.session_state["_lessons_last"] = view.substituted
         if engine.goal_reached(step.goal, view.values):
             st.success(words.goal_reached(_(step.goal.reached)))
@@ -300,17 +235,7 @@ elif step.kind == "explore":
         chart(view.figure, key=chart_key)
         data_table(view)
 
-# The same buttons at the end of the step: on a phone the top ones are a long scroll away.
-bottom = st.columns([5.2, 1.2, 1.7], vertical_alignment="center")
-bottom[0].toggle(_(words.PRESENTER), key="lessons_presenter", help=_(words.PRESENTER_HELP))
-step_buttons(bottom[1], bottom[2], "_bottom")
+navigation.foot(here, lessons)
 files.lesson_files(lesson, lessons)
-if index + 1 == len(lesson.steps):
-    if lesson.topic in TOPIC_PAGES:
-        st.page_link(TOPIC_PAGES[lesson.topic], label=words.topic_link(_(lesson.title)), icon="📖")
-    st.page_link(TOPIC_PAGES["which_metric"], label=_(words.WHICH_METRIC_LINK), icon="🧭")
-st.caption(words.step_link(f"?lesson={key}&step={index + 1}"))
-if presenting:
-    st.container(key="lessons_step_link").code(engine.step_link(st.context.url, key, index + 1), language=None,
-                                               wrap_lines=True)
+navigation.links(here, presenting)
 sources_link()
