@@ -116,5 +116,5 @@ def keep_for_live_class(data: bytes, lesson: Lesson) -> None:
     st.session_state.setdefault("lessons_file_texts", {})[lesson.key] = (lesson.title, source)
     try:
         live_teacher.save_lesson(live_class.store, source)
-    except Exception:  # noqa: BLE001 - the class database is optional here: the lesson is open in this session anyway
+    except Exception:  # noqa: BLE001 - the class database is optional: the lesson is open in this session anyway
         pass
