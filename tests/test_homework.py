@@ -301,6 +301,7 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
         assert list(questions.iloc[:, 0])[0].startswith("5.")  # topn:4, missed by both, first
         students = at.dataframe[1].value
         assert list(students.iloc[:, 1]) == ["Ann", "Bob"] and students.iloc[1, -1].startswith("✗")
+        assert students.columns[0] == "Student number"  # the teacher's join question, as in the gradebook
         at.button(key="homework_run_live").click().run()
         assert not at.exception, [e.value for e in at.exception]
         live = at.session_state[live_class.TEACHER]["code"]

@@ -162,11 +162,15 @@ def report(code: str, key: str, found: dict, lesson) -> None:
     if found["students"]:
         st.markdown("**" + _(class_texts.HOMEWORK_BY_STUDENT) + "**")
         order = sorted(found["questions"], key=lambda q: q["step"])
+        # The join question heads its answers' column, in the teacher's own words, as in the gradebook.
+        titles = {columns["student"], columns["step"], *(_title(found["lesson"], q["step"]) for q in order)}
+        asked = _asked(code)
+        heading = asked if asked and asked not in titles else _(class_texts.GRADEBOOK_COLUMNS["identifier"])
         rows = []
         for person in found["students"]:
             row = {columns["student"]: person["nickname"], columns["step"]: person["step"] + 1}
             if person["identifier"]:
-                row = {_(class_texts.GRADEBOOK_COLUMNS["identifier"]): person["identifier"], **row}
+                row = {heading: person["identifier"], **row}
             for q in order:
                 given = person["answers"].get(q["question_id"])
                 row[_title(found["lesson"], q["step"])] = "" if given is None else (
