@@ -98,7 +98,7 @@ def test_a_refused_nickname_comes_back_as_typed_escaped_with_the_reason_in_the_r
 
 def test_a_wrong_code_is_refused_and_counted_against_the_client_address(store):
     browser = client(store)
-    for _ in range(6):
+    for _attempt in range(6):
         response = browser.post("/class/AAAAAA/join", data={"nickname": "Ann"})
         assert response.status_code == 400
     assert "wait" in response.text  # the store's limit, keyed on the address, not on a cookie the client drops
@@ -344,9 +344,9 @@ def test_one_student_cannot_hold_more_than_a_few_streams_open(store, room, serve
     ann = join_live(server.url, room.code, "Ann")
     with contextlib.ExitStack() as held:
         statuses = [held.enter_context(ann.stream("GET", f"/class/{room.code}/events")).status_code
-                    for _ in range(student.STREAMS_PER_STUDENT + 1)]
+                    for _stream in range(student.STREAMS_PER_STUDENT + 1)]
     assert statuses == [200] * student.STREAMS_PER_STUDENT + [429]
-    for _ in range(50):  # closed ones are given back, once the server saw them close
+    for _poll in range(50):  # closed ones are given back, once the server saw them close
         with ann.stream("GET", f"/class/{room.code}/events") as again:
             if again.status_code == 200:
                 break
@@ -368,6 +368,7 @@ def test_the_class_database_is_where_the_readme_says_for_the_page_and_the_light_
 from content import i18n  # noqa: E402
 from content.i18n import _  # noqa: E402
 from content import text  # noqa: E402
+from content import classroom as class_texts  # noqa: E402
 
 QUESTIONS = [live_step(lesson.key, i) for lesson in LESSONS for i, step in enumerate(lesson.steps)
              if step.question and step.question.options]
@@ -401,7 +402,7 @@ def page_mistakes(step, tally: dict[str, int], language: str, monkeypatch) -> li
 
 def names_option(mistake: str, option, language: str) -> bool:
     with i18n.speaking(language):
-        return (screens.inline(text.markdown(_(option.label))) in mistake
+        return (screens.inline(text.markdown(class_texts.option_text(option.label))) in mistake
                 and screens.inline(text.markdown(_(option.explanation))) in mistake)
 
 
@@ -478,6 +479,24 @@ def test_a_number_with_too_few_decimals_is_told_so_and_names_no_mistake(store):
     reveal = revealed_screen(store, room)["question"]["reveal"]
     assert "has too few decimals to be checked" in reveal["verdicts"][typed]
     assert reveal["mistakes"] == [] and [(c["value"], c["right"]) for c in reveal["counts"]] == [(typed, False)]
+
+
+def test_a_number_option_is_written_with_the_readers_decimal_mark_on_the_phone_and_sent_as_written(store):
+    """A value question's options are numbers the app checks against the metric: a Turkish phone writes 0,3333 in its
+    choices, its reveal and its verdict, as the Live class page does; the value sent and counted stays the label."""
+    step = live_step("rr", 2)
+    wrong = wrong_explained(step)[0]
+    assert step.right_answer == "0.3333" and wrong.label == "0.2917"
+    room = store.create_room()
+    show(store, room, step)
+    choices = screens.build(store.current(room.code), lambda q: {}, "tr")["question"]["options"]
+    assert [(o["value"], o["text"]) for o in choices] == [(o.label, o.label.replace(".", ",")) for o in step.options]
+    store.answer(room.code, store.join(room.code, "Ann"), step.question_id, wrong.label)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    reveal = revealed_screen(store, room, "tr")["question"]["reveal"]
+    assert [(c["value"], c["answer"]) for c in reveal["counts"]] == [("0.2917", "0,2917")]
+    assert "<strong>0,3333</strong>" in reveal["verdicts"]["0.2917"] and "0,2917" in reveal["mistakes"][0]
+    assert "<strong>0.3333</strong>" in revealed_screen(store, room, "zh")["question"]["reveal"]["verdicts"]["0.2917"]
 
 
 def test_a_question_nobody_answered_is_revealed_as_such(store, room, monkeypatch):

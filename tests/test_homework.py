@@ -320,3 +320,20 @@ def test_the_phone_speaks_the_students_language(store, work):
     page = browser.get(f"/homework/{work.code}?lang=tr")
     assert "Adım 1 / 5" in page.text and "(UTC)" in page.text and "<html lang='tr'>" in page.text
     assert "第 1 步，共 5 步" in browser.get(f"/homework/{work.code}?lang=zh").text
+
+
+# --------------------------------------------------------------------------- what the phone's screens show
+
+def test_a_number_option_shows_in_the_students_notation_and_is_sent_as_written(store, work):
+    """A value question's options are numbers the app checks against the metric: a Turkish phone writes 0,3333 (the
+    label the file wrote, 0.3333, is what the form sends and the store keeps); a Chinese phone keeps the point."""
+    browser = joined(store, work)
+    page = browser.post(f"/homework/{work.code}/move?lang=tr", data={"step": str(VALUE)}).text
+    assert ">0,3333</label>" in page and ">0,5</label>" in page and "value='0.3333'" in page
+    assert ">0.3333</label>" in browser.get(f"/homework/{work.code}?lang=zh").text
+    wrong = browser.post(f"/homework/{work.code}/answer?lang=tr",
+                         data={"question_id": qid(store, work, VALUE), "value": "0.5"}).text
+    assert "data-verdict='wrong'" in wrong and "<strong>0,3333</strong>" in wrong and "Yanıtınız: 0,5" in wrong
+    assert homework.progress(store, work.code, homework.report(store, work.code, work.teacher_key)["students"][0][
+        "student_id"])["answers"][qid(store, work, VALUE)].value == "0.5"
+

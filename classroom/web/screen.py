@@ -111,9 +111,10 @@ def _answer_form(step: LiveStep) -> dict:
         if step.tolerance is not None:
             form["tolerance"] = inline(lesson_words.tolerance(step.tolerance.kind, step.tolerance.amount))
         return form
-    if step.options:  # the value sent is the option's English label, the same for every reader
-        return {"label": inline(label),
-                "options": [{"value": o.label, "text": inline(_(o.label))} for o in step.options]}
+    if step.options:  # the value sent is the option's English label, the same for every reader; a number shown in
+        return {"label": inline(label),  # the reader's notation (0,3333 in Turkish)
+                "options": [{"value": o.label, "text": inline(class_texts.option_text(o.label))}
+                            for o in step.options]}
     form = {"label": inline(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4))),
             "max_length": practice.MAX_ANSWER_LENGTH}
     if step.tolerance is not None:
@@ -164,10 +165,11 @@ def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:
     summary = summarize(step, tally)
     verdicts = {value: html(_verdict(step, value)) + html(class_texts.standing(summary, value)) for value in tally}
     labels = {o.label for o in step.options}  # anything else is what someone typed: shown as typed
-    counts = [{"answer": inline(_(value) if value in labels else text.markdown(value)), "value": value, "students": n,
-               "right": right} for value, n, right in summary.counts if n]
+    counts = [{"answer": inline(class_texts.option_text(value) if value in labels else text.markdown(value)),
+               "value": value, "students": n, "right": right} for value, n, right in summary.counts if n]
     chosen = {o.explanation: o.label for o in step.options}  # a mistake is named by its explanation
-    mistakes = [inline(words.chose_mistake(n, text.markdown(_(chosen[why])), text.markdown(_(why))) if step.options
+    mistakes = [inline(words.chose_mistake(n, text.markdown(class_texts.option_text(chosen[why])),
+                                           text.markdown(_(why))) if step.options
                        else words.used_mistake(n, text.markdown(_(why)))) for why, n in summary.mistakes]
     why = _(step.why) if step.lesson_step is not None and step.why else (
         class_texts.playground_why(describe(step.exact_value)) if step.lesson_step is None else None)
@@ -204,15 +206,17 @@ def _verdict(step: LiveStep, mine: str) -> str:
         return _(words.RIGHT_VERDICT).format(explanation=chosen)
     if step.options:
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
-        return _(words.NOT_QUITE).format(explanation=chosen, answer=text.markdown(_(step.right_answer)))
+        return _(words.NOT_QUITE).format(explanation=chosen,
+                                         answer=text.markdown(class_texts.option_text(step.right_answer)))
     return _(words.NOT_QUITE).format(explanation=_number_verdict(mine, step), answer=text.markdown(
         describe(step.exact_value)))
 
 
 def _number_verdict(mine: str, step: LiveStep) -> str:
     if step.tolerance is not None:  # a lesson's typed number: the file's tolerance, not the practice mode's decimals
+        typed = as_number(mine)
         named = next((name for name, value in step.mistakes().items()
-                      if as_number(mine) is not None and variants.accepts(step.tolerance, as_number(mine), value)), None)
+                      if typed is not None and variants.accepts(step.tolerance, typed, value)), None)
         return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:

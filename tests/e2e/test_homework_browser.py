@@ -143,7 +143,7 @@ def test_a_teacher_gives_the_turkish_lesson_file_as_homework_and_a_phone_does_it
 
         # Step 4: an option, the wrong one (0.5 is Recall@3): its verdict, and the link opened again stays here.
         at_step(phone, 4)
-        phone.get_by_role("radio", name="0.5", exact=True).check()
+        phone.get_by_role("radio", name="0,5", exact=True).check()  # the option 0.5 in the Turkish notation
         phone.locator("#send").click()
         expect(phone.locator("#verdict")).to_have_attribute("data-verdict", "wrong", timeout=FOLLOW)
         expect(phone.locator("#verdict")).to_contain_text("Tam değil")

@@ -108,8 +108,8 @@ def _in_turkish(turkish: Page, base: str, code: str) -> None:
     turkish.get_by_label("Takma ad", exact=False).fill("Ayşe")
     turkish.get_by_role("button", name="Katıl").click()
     expect(turkish.get_by_role("heading", name="Recall@10'u tahmin edin")).to_be_visible(timeout=FOLLOW)
-    turkish.get_by_role("radio", name="1.0").check()
-    expect(turkish.get_by_role("status").filter(has_text="alındı")).to_be_visible()
+    turkish.get_by_role("radio", name="1,0").check()  # a number option in the Turkish notation, sent as "1.0"
+    expect(turkish.get_by_role("status").filter(has_text="alındı")).to_contain_text("'1,0'")
     turkish.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-question.png"), full_page=True)
 
 
@@ -158,7 +158,7 @@ def test_a_screen_the_server_could_not_build_leaves_the_last_one_on_the_phone_wi
             store.set_step(room.code, room.teacher_key, HR.lesson, HR.index, HR.question_id, HR.right_answer)
             expect(phone.locator("#status")).to_have_text(notice, timeout=FOLLOW)
             expect(phone.get_by_role("heading", name=recall)).to_be_visible()  # the last screen stays
-            expect(phone.get_by_role("radio", name="0.75")).to_be_visible()
+            expect(phone.get_by_role("radio", name="0,75")).to_be_visible()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             phone.screenshot(path=str(SCREENSHOTS / "live-phone-390-tr-screen-failed.png"), full_page=True)
             _accessible(phone)

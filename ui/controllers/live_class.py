@@ -203,7 +203,8 @@ def draw_summary(step: LiveStep, tally: dict[str, int], mine: str | None, key: s
                         key=f"{key}_histogram", config=CHART_CONFIG)
     chosen = {o.explanation: o.label for o in step.options}
     for explanation, students in summary.mistakes:
-        st.warning(words.chose_mistake(students, text.markdown(_(chosen[explanation])), text.markdown(_(explanation)))
+        st.warning(words.chose_mistake(students, text.markdown(class_texts.option_text(chosen[explanation])),
+                                       text.markdown(_(explanation)))
                    if step.options else words.used_mistake(students, text.markdown(_(explanation))))
 
 

@@ -35,6 +35,17 @@
 
   function setStatus(htmlText) { status.innerHTML = htmlText || ""; }
 
+  // An answer as this phone writes it, as plain text: a chosen option as its choice reads (0,75 on a Turkish phone, a
+  // label in the student's language), a typed number as typed. The value sent stays the option's own.
+  function answerText(q, value) {
+    const options = q.variant ? ((own[q.id] || {}).data || {}).options : q.options;
+    const option = (options || []).find((o) => o.value === value);
+    if (!option) return value;
+    const inert = document.createElement("template");  // parsed, never run or loaded
+    inert.innerHTML = option.text;
+    return inert.content.textContent;
+  }
+
   function draw(screen, moved) {
     const focused = document.activeElement && root.contains(document.activeElement);
     root.replaceChildren();
@@ -73,12 +84,13 @@
       else box.append(options ? choices(q, answer, options) : numberForm(q, answer));
       if (timer && timer.question === q.id) box.append(countdown());
     } else if (q.state === "locked") {
-      box.append(answer === undefined ? el("p", {}, phrases.locked_none) : withAnswer("p", phrases.locked_yours, answer));
+      box.append(answer === undefined ? el("p", {}, phrases.locked_none)
+                                      : withAnswer("p", phrases.locked_yours, answerText(q, answer)));
     } else box.append(reveal(q.reveal, answer, q.variant ? ((own[q.id] || {}).data || {}).verdict : undefined));
     const said = el("p", {role: "status", id: "answer-note"});
     if (note && note.question === q.id && q.state === "open") {
       if (note.value !== undefined) {
-        said.append(withAnswer("span", note.html, note.value));
+        said.append(withAnswer("span", note.html, answerText(q, note.value)));
         if (note.refused) said.className = "error";
       }
       else { said.innerHTML = note.html; said.className = "error"; }
