@@ -466,6 +466,37 @@ def test_a_typed_number_that_a_named_mistake_gives_is_named_as_on_the_page(store
     assert "is what you get with" in revealed_screen(store, room)["question"]["reveal"]["verdicts"][typed]
 
 
+def test_a_right_typed_number_is_told_the_exact_value_on_the_phone_and_on_the_page(store, monkeypatch):
+    """Typed within the tolerance, a right number's verdict says the exact value, in the reader's notation, on the light
+    view and on the Live class page's student screen alike."""
+    from types import SimpleNamespace
+
+    from classroom.steps import playground_lesson
+    from metrics.registry import RankingCase
+    from ui.controllers import live_class
+
+    room = store.create_room()
+    step = live_step(playground_lesson(RankingCase(["a", "b", "c"], {"a": 1.0, "c": 1.0}, 3), "ap_at_k"), 0)
+    show(store, room, step)
+    typed = f"{step.exact_value:.4f}"
+    assert typed == "0.8333"
+    store.answer(room.code, store.join(room.code, "Ann"), step.question_id, typed)
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    for language, said in (("en", "<strong>Right.</strong> The exact value is 0.8333 (= 5/6)."),
+                           ("tr", "<strong>Doğru.</strong> Tam değer 0,8333 (= 5/6).")):
+        assert revealed_screen(store, room, language)["question"]["reveal"]["verdicts"][typed].startswith(
+            f"<p>{said}</p>")
+        shown = []
+        page = SimpleNamespace(success=shown.append, error=shown.append, info=lambda *a, **k: None,
+                               markdown=lambda *a, **k: None)
+        monkeypatch.setattr(live_class, "st", page)
+        monkeypatch.setattr(live_class, "draw_summary", lambda *a, **k: None)
+        monkeypatch.setattr(live_class, "store", lambda: store)
+        with i18n.speaking(language):
+            live_class._after_answers(room.code, step, "revealed", step.question_id, typed)
+        assert [screens.inline(s) for s in shown] == [said]
+
+
 def test_a_number_with_too_few_decimals_is_told_so_and_names_no_mistake(store):
     from classroom.steps import playground_lesson
     from metrics.registry import RankingCase

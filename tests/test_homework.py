@@ -337,3 +337,13 @@ def test_a_number_option_shows_in_the_students_notation_and_is_sent_as_written(s
     assert homework.progress(store, work.code, homework.report(store, work.code, work.teacher_key)["students"][0][
         "student_id"])["answers"][qid(store, work, VALUE)].value == "0.5"
 
+
+def test_a_right_typed_number_shows_the_exact_value_in_the_students_notation(store, work):
+    """A typed number is right within the file's tolerance (two decimals here): the verdict says the exact value, as
+    the own-list verdict does, with a Turkish comma."""
+    browser = joined(store, work)
+    browser.post(f"/homework/{work.code}/move?lang=tr", data={"step": str(NUMBER)})
+    right = browser.post(f"/homework/{work.code}/answer?lang=tr",
+                         data={"question_id": qid(store, work, NUMBER), "value": "0,504"}).text
+    assert "data-verdict='right'" in right and "<strong>Doğru.</strong> Tam değer 0,5000 (= 1/2)." in right
+    assert "精确值是 0.5000 (= 1/2)" in browser.get(f"/homework/{work.code}?lang=zh").text

@@ -202,6 +202,8 @@ def verdict(step: LiveStep, mine: str) -> str:
 
 def _verdict(step: LiveStep, mine: str) -> str:
     if summarize(step, {mine: 1}).right:
+        if not step.options:  # typed within a tolerance: the exact value, as a list of one's own says it
+            return lesson_words.number_right(describe(step.exact_value))
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         return _(words.RIGHT_VERDICT).format(explanation=chosen)
     if step.options:

@@ -86,7 +86,7 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
             expect(phone.locator("#answer-note")).not_to_contain_text("sayı değil", timeout=FOLLOW)
         teacher_click(teacher, "👁 Reveal")
         expect(ayse.locator("#verdict")).to_contain_text("Doğru", timeout=FOLLOW)
-        expect(baris.locator("#verdict")).to_contain_text("Doğru", timeout=FOLLOW)
+        expect(baris.locator("#verdict")).to_contain_text("Doğru. Tam değer 0,5000 (= 1/2).", timeout=FOLLOW)
         expect(cem.locator("#verdict")).to_contain_text("Tam değil", timeout=FOLLOW)
         expect(teacher.get_by_text(re.compile(r"2 of 3"))).to_be_visible(timeout=FOLLOW)
 

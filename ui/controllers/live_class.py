@@ -420,7 +420,9 @@ def _after_answers(code: str, step: LiveStep, state: str, question_id: str, mine
     right = step.right_answer
     tally = store().distribution(code, question_id)
     verdict = summarize(step, {mine: 1}) if mine else None
-    if verdict and verdict.right:
+    if verdict and verdict.right and not step.options:  # typed within a tolerance: the exact value too
+        st.success(lesson_words.number_right(describe(step.exact_value)))
+    elif verdict and verdict.right:
         chosen = next((_(o.explanation) for o in step.options if o.label == mine), "")
         st.success(_(words.RIGHT_VERDICT).format(explanation=chosen))
     elif mine is not None:
