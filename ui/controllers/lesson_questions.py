@@ -87,8 +87,9 @@ def predict(here: Place) -> None:
                           f"lessons_answer_{here.tag}", index=None, horizontal=True,
                           format_func={o.label: option_label(o.label) for o in question.options}.__getitem__)
     if choice is None:
+        hint = words.TYPE_TO_REVEAL if question.kind == "number" else words.CHOOSE_TO_REVEAL
         with asking:
-            st.caption(_(words.TYPE_TO_REVEAL if question.kind == "number" else words.CHOOSE_TO_REVEAL))
+            st.caption(_(hint))  # not _(a if "number" else b): the extractor would take "number" for a sentence
             general_formulas(engine.step_view(step).general, metric_keys)
         with data:
             _puzzles(step, chart_key)
