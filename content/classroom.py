@@ -236,6 +236,7 @@ RUN_LIVE_HELP = N_("Starts a live class on this lesson at the most-missed questi
 RUN_LIVE_STEPS = N_("Go through these steps, most missed first: {steps}")
 NOTHING_MISSED = N_("No question was missed: nothing to run live.")
 HOMEWORK_NO_CHART = N_("This step has a chart in the app; the homework shows its text.")
+HOMEWORK_DATA_BELOW = N_("This step has a chart in the app; the homework shows its text and its data, below.")
 HOMEWORK_ALREADY = N_("You already answered this question: a homework answer is final.")
 HOMEWORK_CLOSED = N_("The deadline has passed: answers are closed. You can still read the lesson and your verdicts.")
 HOMEWORK_ENDED = N_("This homework has ended (or its code is wrong).")

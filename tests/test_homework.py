@@ -210,7 +210,7 @@ def test_a_student_goes_through_the_homework_with_verdicts_at_once_and_a_reload_
     # The variant step shows this student's own list; a reload (a new page load with the cookie) resumes there.
     browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VARIANT)})
     reloaded = browser.get(f"/homework/{work.code}?lang=en")
-    assert "Step 3 of 5" in reloaded.text and "<ol class='items'>" in reloaded.text
+    assert "Step 3 of 5" in reloaded.text and "<ol class='items' id='own-list'>" in reloaded.text
     browser.post(f"/homework/{work.code}/move?lang=en", data={"step": str(VALUE)})
     wrong = browser.post(f"/homework/{work.code}/answer?lang=en",
                          data={"question_id": qid(store, work, VALUE), "value": "0.5"})
@@ -347,3 +347,54 @@ def test_a_right_typed_number_shows_the_exact_value_in_the_students_notation(sto
                          data={"question_id": qid(store, work, NUMBER), "value": "0,504"}).text
     assert "data-verdict='right'" in right and "<strong>Doğru.</strong> Tam değer 0,5000 (= 1/2)." in right
     assert "精确值是 0.5000 (= 1/2)" in browser.get(f"/homework/{work.code}?lang=zh").text
+
+
+def items_of(page: str, ident: str) -> list[str]:
+    import re
+
+    found = re.search(rf"<ol class='items' id='{ident}'>(.*?)</ol>", page)
+    return re.findall(r"<li>(.*?)</li>", found.group(1)) if found else []
+
+
+def test_a_step_shows_its_list_grades_and_k_on_the_phone_built_once_per_step_and_language(store, work, monkeypatch):
+    """At home there is no projector: a step whose scenario is a list shows it (each relevant item with its grade, and
+    K), as a list of one's own is shown; built once per step and language, whoever asks."""
+    from classroom.web import screen
+
+    built = []
+    real = screen.scenario_lists
+    monkeypatch.setattr(screen, "scenario_lists", lambda step: built.append(step.index) or real(step))
+    homework_web._step_data_cache.clear()
+    ann, bob = joined(store, work), joined(store, work, "Bob", "S-2")
+    page = ann.get(f"/homework/{work.code}?lang=tr").text
+    assert items_of(page, "step-list") == ["11", "12 (1)", "13", "14", "15 (1)"]
+    assert "K = 3; ilgili öğeler ve dereceleri: 12 (1), 15 (1)" in page
+    assert "uygulamada bir grafiği var" in page  # the note says the chart is left out, the data shown below
+    assert items_of(bob.get(f"/homework/{work.code}?lang=tr").text, "step-list") == ["11", "12 (1)", "13", "14",
+                                                                                     "15 (1)"]
+    assert built == [0]  # once for both students
+    assert "K = 3; relevant items and grades: 12 (1), 15 (1)" in ann.get(f"/homework/{work.code}?lang=en").text
+    assert built == [0, 0]  # once more for English
+    # A question's step shows it above the question; a list per student shows only the student's own.
+    assert items_of(ann.post(f"/homework/{work.code}/move?lang=tr", data={"step": str(NUMBER)}).text, "step-list")
+    variant = ann.post(f"/homework/{work.code}/move?lang=tr", data={"step": str(VARIANT)}).text
+    assert not items_of(variant, "step-list") and len(items_of(variant, "own-list")) == 6
+
+
+def test_a_step_list_is_shown_as_typed_and_a_compare_or_users_step_shows_each_list(store, clock):
+    lesson = LESSON.replace("recommended = [11, 12, 13, 14, 15]\nground_truth = { 12 = 1, 15 = 1 }",
+                            'recommended = ["<b>x</b>", "*a*", "c"]\nground_truth = { "*a*" = 2.5 }', 1)
+    assert "<b>x</b>" in lesson
+    room = homework.create(store, None, clock.now + DAY, lesson_text=lesson, join_question="Student number")
+    page = joined(store, room).get(f"/homework/{room.code}?lang=tr").text
+    assert items_of(page, "step-list") == ["&lt;b&gt;x&lt;/b&gt;", "*a* (2,5)", "c"] and "<b>x" not in page
+    ndcg = homework.create(store, "ndcg", clock.now + DAY, join_question="Student number")  # step 3: A against B
+    browser = joined(store, ndcg)
+    compare = browser.post(f"/homework/{ndcg.code}/move?lang=en", data={"step": "2"}).text
+    assert "<strong>List A</strong>: the recommended list" in compare and "<strong>List B</strong>" in compare
+    assert items_of(compare, "step-list")[0] == "101 (1)" and items_of(compare, "step-list-2")[1] == "102 (1)"
+    ap = homework.create(store, "ap", clock.now + DAY, join_question="Student number")  # step 6: one list per user
+    browser = joined(store, ap)
+    users = browser.post(f"/homework/{ap.code}/move?lang=zh", data={"step": "5"}).text
+    assert "<strong>alice</strong>" in users and items_of(users, "step-list-3")[0] == "301"
+    assert "399 (1)" in users  # carol's relevant item is not in her list: said in K's line

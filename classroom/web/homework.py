@@ -6,7 +6,9 @@
     POST /homework/{code}/move     step: where this student goes (Back / Next); kept, so a reload resumes there
 
 The screens and verdicts are the live class's (:mod:`classroom.web.screen`), built for this one student: their own
-list on a variant question, their verdict as soon as they answer (there is no teacher's reveal). The student's id
+list on a variant question, their verdict as soon as they answer (there is no teacher's reveal). At home there is no
+projector, so a step whose scenario is a list shows it (each relevant item with its grade, and K) as a list of one's
+own is shown, built once per step and language (:func:`step_data`), not per student. The student's id
 lives in an HttpOnly, SameSite=Strict cookie scoped to ``/homework/CODE``, as the live class's is to ``/class/CODE``:
 a form another site posts arrives without it, and a cross-site request (``Sec-Fetch-Site``, ``Origin``) is refused
 before it is read. Forms rather than JSON because a homework has no stream to follow: each click is one page.
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import datetime
 import html as markup
+import threading
+from collections import OrderedDict
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -35,6 +39,9 @@ from content.i18n import _
 from content.pages import live as words
 
 COOKIE = "receval_homework"
+MOST_STEP_DATA = 512  # steps' lists kept built (a lesson's steps x languages); one evicted is built again
+_step_data_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+_step_data_lock = threading.Lock()
 
 
 def homework_path(code: str, language: str) -> str:
@@ -199,14 +206,15 @@ def _join_box(code: str, language: str, nickname: str = "", problem: str = "", a
 def _step_body(code: str, language: str, found: dict, student_id: str, mine: dict, problem: str, typed: str) -> str:
     index, total, closed = mine["step"], found["steps"], found["closed"]
     step = live_step(found["lesson"], index)
-    shown = screen.content(step, class_texts.HOMEWORK_NO_CHART)
+    data = step_data(found["lesson"], index, language) if step.variant is None else ""
+    shown = screen.content(step, class_texts.HOMEWORK_DATA_BELOW if data else class_texts.HOMEWORK_NO_CHART)
     deadline = deadline_text(found["closes_at"])
     said = _(class_texts.HOMEWORK_CLOSED) if closed else class_texts.homework_closes(deadline)
     parts = [f"<p class='note'>{screen.inline(_(class_texts.HOMEWORK))} · "
              f"{screen.inline(text.markdown(_(_lesson_title(found['lesson']))))}</p>",
              f"<p class='note' id='deadline'>{screen.inline(said)}</p>",
              f"<p id='where'>{screen.inline(class_texts.homework_step(index + 1, total))}</p>",
-             f"<h1>{shown['title']}</h1>", shown["body"]]
+             f"<h1>{shown['title']}</h1>", shown["body"], data]
     question_id = step.question_id
     if question_id is not None:
         parts.append(_question(code, language, found, step, question_id, student_id, mine, closed, problem, typed))
@@ -230,6 +238,35 @@ def _step_body(code: str, language: str, found: dict, student_id: str, mine: dic
     return "".join(parts)
 
 
+def step_data(lesson: str, index: int, language: str) -> str:
+    """A step's lists (HTML), as a phone shows a list of its own: at home there is no projector to show them. Built
+    once per step and language in this process, then the same text for every student (a lesson's ``lesson`` key
+    names its content: a file lesson's is its text's hash)."""
+    key = (lesson, index, language)
+    with _step_data_lock:
+        if key in _step_data_cache:
+            _step_data_cache.move_to_end(key)
+            return _step_data_cache[key]
+    with i18n.speaking(language):
+        step = live_step(lesson, index)
+        if step is None:
+            return ""  # not kept: a lesson this process has not read yet
+        built = "".join(_list_html(found, "step-list" if n == 0 else f"step-list-{n + 1}")
+                        for n, found in enumerate(screen.scenario_lists(step)))
+    with _step_data_lock:
+        _step_data_cache[key] = built
+        while len(_step_data_cache) > MOST_STEP_DATA:
+            _step_data_cache.popitem(last=False)
+    return built
+
+
+def _list_html(found: dict, ident: str) -> str:
+    """A list built by ``screen.ranked_list`` (already HTML): its caption, the items best first, K and the grades."""
+    items = "".join(f"<li>{item}</li>" for item in found["items"])
+    return (f"<p>{found['list_caption']}</p><ol class='items' id='{ident}'>{items}</ol>"
+            f"<p class='facts'>{found['facts']}</p>")
+
+
 def _lesson_title(lesson: str) -> str:
     found = lesson_of(lesson)
     return found.title if found is not None else ""
@@ -241,9 +278,7 @@ def _question(code: str, language: str, found: dict, step, question_id: str, stu
     scenario = None
     if step.variant is not None:
         scenario = variants.draw(step.lesson_step, found["seed"], student_id, question_id)
-        own = screen.own(step, scenario, "open", None, question_id)
-        items = "".join(f"<li>{item}</li>" for item in own["items"])
-        parts.append(f"<p>{own['list_caption']}</p><ol class='items'>{items}</ol><p>{own['facts']}</p>")
+        parts.append(_list_html(screen.own(step, scenario, "open", None, question_id), "own-list"))
     given = mine["answers"].get(question_id)
     error = f"<p id='problem' role='alert' class='error'>{screen.inline(problem)}</p>" if problem else ""
     if given is not None or closed:

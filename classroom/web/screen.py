@@ -81,18 +81,52 @@ def build(now: dict, distribution: Callable[[str], dict[str, int]], language: st
 def _content(step: LiveStep, note: str = live_phone.CHART_ON_PROJECTOR) -> dict:
     if step.lesson_step is None:
         case = step.case
-        grades = dict(case.ground_truth)
-        items = [f"{text.markdown(item)} ({numbers.general(grades[item])})" if item in grades else text.markdown(item)
-                 for item in case.recommended]
-        facts = words.playground_facts(case.k, text.markdown(_(", ").join(
-            f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items())))
+        shown = ranked_list(case.recommended, case.ground_truth, case.k, _(live_phone.RECOMMENDED_LIST))
         return {"title": inline(_(class_texts.PLAYGROUND_TITLE)), "body": html(_(class_texts.PLAYGROUND_TEXT)),
-                "list_caption": inline(_(live_phone.RECOMMENDED_LIST)), "items": [inline(i) for i in items],
-                "facts": inline(facts)}
+                **shown}
     body = html(_(step.text))
     if step.lesson_step.kind != "predict" or step.lesson_step.scenario:
         body += f"<p class='note'>{inline(_(note))}</p>"
     return {"title": inline(_(step.title)), "body": body}
+
+
+def ranked_list(recommended, grades: dict, k: int, caption: str) -> dict:
+    """A ranked list as every phone shows one (the teacher's playground list, a student's own list, a homework step's
+    list): ``list_caption`` (``caption``, Markdown), ``items`` best first, a relevant one with its grade ("12 (1)"),
+    and ``facts``: K and every relevant item with its grade (one not in the list too). HTML; an item is shown as typed,
+    never as markup, and a grade in the reader's notation."""
+    items = [f"{text.markdown(item)} ({numbers.general(grades[item])})" if item in grades else text.markdown(item)
+             for item in recommended]
+    relevant = _(", ").join(f"{text.markdown(item)} ({numbers.general(grade)})" for item, grade in grades.items())
+    return {"list_caption": inline(caption), "items": [inline(item) for item in items],
+            "facts": inline(words.playground_facts(k, relevant or "—"))}
+
+
+def scenario_lists(step: LiveStep) -> list[dict]:
+    """The lists a lesson step's scenario holds, each as :func:`ranked_list` gives it, for a phone with no projector
+    to look at (the homework): a ranking (a compare question's list B after it, as List A and List B), or one list
+    per user (relevant items marked 1). Empty for any other scenario: its data is a chart or a table in the app.
+    The live class's phone does not show them: the teacher's screen does, with its chart, and the phone says so."""
+    scenario = step.lesson_step.scenario if step.lesson_step is not None else None
+    if not scenario:
+        return []
+    question = step.lesson_step.question
+    other = question.other if question is not None and question.kind == "compare" else None
+    if scenario.get("kind") == "ranking":
+        if other and other.get("kind") == "ranking":
+            return [_named_list(_(lesson_words.LIST_A), scenario), _named_list(_(lesson_words.LIST_B), other)]
+        return [ranked_list(scenario["recommended"], scenario["ground_truth"], scenario["k"],
+                            _(live_phone.RECOMMENDED_LIST))]
+    if scenario.get("kind") == "users":
+        return [ranked_list(recommended, {item: 1 for item in relevant if isinstance(item, (int, str))},
+                            scenario["k"], live_phone.named_list(text.markdown(user)))
+                for user, recommended, relevant in zip(scenario["users"], scenario["recommended"],
+                                                       scenario["relevant"])]
+    return []
+
+
+def _named_list(name: str, scenario: dict) -> dict:
+    return ranked_list(scenario["recommended"], scenario["ground_truth"], scenario["k"], live_phone.named_list(name))
 
 
 def _prompt(step: LiveStep) -> str:
@@ -136,13 +170,8 @@ def _variant_reveal(step: LiveStep, now: dict, question_id: str, answers: dict[s
 def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_id: str) -> dict:
     """One phone's part of a variant question: its list, a value question's choices, and after the reveal its
     verdict against its own right value (in the language being spoken)."""
-    grades = scenario["ground_truth"]
-    items = [f"{item} ({numbers.general(grades[item])})" if item in grades else str(item)
-             for item in scenario["recommended"]]
-    facts = words.playground_facts(scenario["k"], _(", ").join(
-        f"{item} ({numbers.general(grade)})" for item, grade in grades.items()))
-    found = {"question_id": question_id, "list_caption": inline(_(live_phone.YOUR_LIST)),
-             "items": [inline(i) for i in items], "facts": inline(facts)}
+    found = {"question_id": question_id, **ranked_list(scenario["recommended"], scenario["ground_truth"],
+                                                      scenario["k"], _(live_phone.YOUR_LIST))}
     if step.lesson_step.question.kind == "value":
         found["options"] = [{"value": label, "text": inline(numbers.number(float(label), 4))}
                             for label in variants.options(step.lesson_step, scenario)]

@@ -3,7 +3,7 @@ shares with the Live class page (``content.pages.live``, ``content.classroom``).
 
 from __future__ import annotations
 
-from content.i18n import N_
+from content.i18n import N_, _
 
 CONNECTING = N_("Connecting to the class…")
 RECONNECTING = N_("The connection dropped: reconnecting…")
@@ -19,3 +19,10 @@ YOUR_LIST = N_("**Your own list** (every student has a different one), best firs
                "grade:")
 YOUR_OPTIONS = N_("Your answer, for your own list")
 VARIANT_NOTE = N_("Each student has a list of their own: the right value differs from phone to phone.")
+# A homework step's list with a name: "List A" and "List B" of a question comparing two lists, or one user's list.
+NAMED_LIST = N_("**{name}**: the recommended list, best first (relevant items marked with their grade):")
+
+
+def named_list(name: str) -> str:
+    """``name`` (Markdown: a user's name is escaped by the caller) heading its list."""
+    return _(NAMED_LIST).format(name=name)
