@@ -261,6 +261,13 @@ def homework_done(answered: int, total: int, right: int) -> str:
         answered=numbers.integer(answered), total=numbers.integer(total), right=numbers.integer(right))
 
 
+def report_follows(seconds: int) -> str:
+    """Under an open homework's report, which re-reads itself."""
+    return ngettext("The report updates by itself every {seconds} second while the homework is open.",
+                    "The report updates by itself every {seconds} seconds while the homework is open.",
+                    seconds).format(seconds=numbers.integer(seconds))
+
+
 def homework_status(closes: str, closed: bool, students: int) -> str:
     """The console's line under the homework's link."""
     said = _("Closed on {when} (UTC).") if closed else _("Open until {when} (UTC).")

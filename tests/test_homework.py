@@ -267,6 +267,7 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
     monkeypatch.setenv("RECEVAL_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("RECEVAL_CLASSROOM_URL", raising=False)
     live_class.store.clear()
+    following = followed_fragments(monkeypatch)
     try:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
         at.switch_page("pages/19_Live_class.py")
@@ -288,6 +289,9 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
         store = live_class.store()
         info = homework.info(store, code)
         assert info["lesson"] == "topn" and info["join_question"] == "Student number"
+        # The report follows the students by itself while the homework is open (no reload), and says so.
+        assert following[-1] == ("ui.controllers.live_homework", 10)
+        assert any("updates by itself every 10 seconds" in c.value for c in at.caption)
         assert any(deadline_text_of(info) + " (UTC)" in m.value for m in at.markdown)
         assert any(f"/homework/{code}?lang=" in c.value for c in at.code)  # the link (and the QR code beside it)
         ann = store.join(code, "Ann", identifier="S-1")
@@ -302,6 +306,10 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
         students = at.dataframe[1].value
         assert list(students.iloc[:, 1]) == ["Ann", "Bob"] and students.iloc[1, -1].startswith("✗")
         assert students.columns[0] == "Student number"  # the teacher's join question, as in the gradebook
+        homework.close(store, code, teacher["key"])
+        at.run()
+        assert following[-1] == ("ui.controllers.live_homework", None)  # closed: drawn once, nothing polls
+        assert not any("updates by itself" in c.value for c in at.caption)
         at.button(key="homework_run_live").click().run()
         assert not at.exception, [e.value for e in at.exception]
         live = at.session_state[live_class.TEACHER]["code"]
@@ -309,6 +317,21 @@ def test_the_console_gives_a_homework_reads_the_report_and_runs_the_missed_quest
         assert any("5." in i.value for i in at.info)
     finally:
         live_class.store.clear()
+
+
+def followed_fragments(monkeypatch) -> list[tuple[str, float | None]]:
+    """Every fragment the console draws, as (its module, how often it reruns by itself)."""
+    import streamlit as st
+
+    found, real = [], st.fragment
+
+    def fragment(function=None, *, run_every=None):
+        def wrap(body):
+            found.append((body.__module__, run_every))
+            return real(body, run_every=run_every)
+        return wrap(function) if function is not None else wrap
+    monkeypatch.setattr(st, "fragment", fragment)
+    return found
 
 
 def deadline_text_of(info: dict) -> str:

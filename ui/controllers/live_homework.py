@@ -26,6 +26,7 @@ from content import text
 from ui.controllers import live_class, live_teacher
 
 DEFAULT_DAYS = 7
+REPORT_SECONDS = 10  # while a homework is open its report re-reads itself this often: new students, new answers
 
 
 def _utc_now() -> datetime.datetime:
@@ -113,10 +114,36 @@ def console(code: str, key: str) -> None:
     with head[2]:
         st.code(address, language=None, wrap_lines=True)
         live_teacher.address_note(source, live_class.page_address())
-    st.markdown(class_texts.homework_status(deadline_text(found["closes_at"]), found["closed"],
-                                            len(found["students"])))
+    follow_report(code, key, found)
+    report_tools(code, key, found)
     deadline_tools(code, key, found)
-    report(code, key, found, lesson)
+    end_tools(code, key)
+
+
+def follow_report(code: str, key: str, found: dict) -> None:
+    """How many students and the report, re-read every ``REPORT_SECONDS`` while the homework is open (a fragment:
+    only this part reruns, one report query, nothing else of the page); closed, it is drawn once. When what the rest
+    of the console shows moves (the deadline passed, the class ended, a first question missed: Run these live), the
+    whole page reruns once."""
+    first = {"found": found}  # this run's report; a rerun of the fragment alone reads it again
+
+    @st.fragment(run_every=None if found["closed"] else REPORT_SECONDS)
+    def follow() -> None:
+        try:
+            now = first.pop("found", None) or homework.report(live_class.store(), code, key)
+        except RoomNotFound:
+            st.rerun(scope="app")
+        if (now["closed"], _missed(now)) != (found["closed"], _missed(found)):
+            st.rerun(scope="app")
+        st.markdown(class_texts.homework_status(deadline_text(now["closes_at"]), now["closed"], len(now["students"])))
+        report(code, key, now)
+        if not now["closed"]:
+            st.caption(class_texts.report_follows(REPORT_SECONDS))
+    follow()
+
+
+def _missed(found: dict) -> bool:
+    return any(q["missed"] > 0 for q in found["questions"])
 
 
 def deadline_tools(code: str, key: str, found: dict) -> None:
@@ -147,7 +174,8 @@ def _title(lesson: str, step: int) -> str:
     return words.step_option(step + 1, _(found.title)) if found is not None else str(step + 1)
 
 
-def report(code: str, key: str, found: dict, lesson) -> None:
+def report(code: str, key: str, found: dict) -> None:
+    """The questions most missed first, and the answers by student."""
     st.markdown("#### " + _(class_texts.HOMEWORK_REPORT))
     columns = {name: _(said) for name, said in class_texts.HOMEWORK_COLUMNS.items()}
     if not found["students"]:
@@ -177,17 +205,23 @@ def report(code: str, key: str, found: dict, lesson) -> None:
                     f"{'✓' if given[1] else '✗'} {given[0]}")
             rows.append(row)
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="homework_students")
-    missed = [q for q in found["questions"] if q["missed"] > 0]
+
+
+def report_tools(code: str, key: str, found: dict) -> None:
+    """Run these live and the gradebook: each reads the homework when pressed, not the report drawn earlier."""
+    missed = _missed(found)
     left, right = st.columns(2)
     left.button(_(class_texts.RUN_LIVE), key="homework_run_live", disabled=not missed,
-                help=_(class_texts.RUN_LIVE_HELP),
-                on_click=_run_live, args=(code, key, found["questions"]), width="stretch")
+                help=_(class_texts.RUN_LIVE_HELP), on_click=_run_live, args=(code, key), width="stretch")
     right.download_button(_(class_texts.GRADEBOOK), lambda: live_class.gradebook_csv(code, key, _asked(code)),
                           file_name=f"gradebook-{time.strftime('%Y-%m-%d')}.csv", mime="text/csv",
                           key="homework_gradebook", on_click="ignore", help=_(class_texts.GRADEBOOK_HELP),
                           width="stretch")
     if not missed:
         st.caption(_(class_texts.NOTHING_MISSED))
+
+
+def end_tools(code: str, key: str) -> None:
     sure = st.checkbox(_(words.END_SURE), key="homework_end_sure")
     st.button(_(words.END), key="homework_end", disabled=not sure, on_click=live_class._end, args=(code, key))
 
@@ -196,8 +230,9 @@ def _asked(code: str) -> str | None:
     return homework.info(live_class.store(), code)["join_question"]
 
 
-def _run_live(code: str, key: str, questions: list[dict]) -> None:
+def _run_live(code: str, key: str) -> None:
     store = live_class.store()
+    questions = homework.report(store, code, key)["questions"]  # as they are now: the report on screen follows them
     room, steps = homework.run_live(store, code, key, questions, join_question=_asked(code))
     lesson = store.current(room.code)["lesson"]
     st.session_state[live_class.TEACHER] = {"code": room.code, "key": room.teacher_key}
