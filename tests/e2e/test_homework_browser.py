@@ -2,7 +2,8 @@
 page and gives it as homework with a deadline from the Live class page's own controls; a student does it on a 390 px
 phone in Turkish (/homework/CODE, the link read from the console): a typed number within its tolerance, a number
 for their own list, an option; each verdict at once, a reload mid-way and the link opened again resume on the same
-step with the same verdict. The teacher's report then shows the student's answers, as does the gradebook."""
+step with the same verdict; each step shows its list (there is no projector at home), and the phone reads the same
+in Chinese. The teacher's report, never reloaded, follows the student by itself; the gradebook has their answers."""
 
 from __future__ import annotations
 
@@ -103,6 +104,12 @@ def test_a_teacher_gives_the_turkish_lesson_file_as_homework_and_a_phone_does_it
         phone.locator("form button[type=submit]").click()
         at_step(phone, 1)
         expect(phone.locator("#deadline")).to_contain_text(f"{day.isoformat()} 18:00 (UTC)")
+        # At home there is no projector: the step's list, its grades and K are on the phone.
+        expect(phone.locator("#step-list li")).to_have_text(["11", "12 (1)", "13", "14", "15 (1)"])
+        expect(phone.locator("main")).to_contain_text("K = 3; ilgili öğeler ve dereceleri: 12 (1), 15 (1)")
+        FOLDER.mkdir(parents=True, exist_ok=True)
+        phone.screenshot(path=str(FOLDER / "phone-390-tr-list.png"), full_page=True)
+        no_wider_than_the_phone(phone)
         phone.locator("#next").click()
 
         # Step 2: a typed number with a tolerance (2 decimals); Recall@3 = 0.5, and 0,504 rounds to it.
@@ -124,7 +131,6 @@ def test_a_teacher_gives_the_turkish_lesson_file_as_homework_and_a_phone_does_it
         expect(phone.locator("#verdict")).to_have_attribute("data-verdict", "right", timeout=FOLLOW)
         expect(phone.locator("#verdict")).to_contain_text("Doğru")
         expect(phone.locator("#verdict")).to_contain_text(f"{value:.4f}".replace(".", ","))
-        FOLDER.mkdir(parents=True, exist_ok=True)
         phone.screenshot(path=str(FOLDER / "phone-390-own-list.png"), full_page=True)
         no_wider_than_the_phone(phone)
 
@@ -154,10 +160,10 @@ def test_a_teacher_gives_the_turkish_lesson_file_as_homework_and_a_phone_does_it
         assert not [word for word in ENGLISH if word in shown], shown
         no_wider_than_the_phone(phone)
 
-        # The teacher's report (the console comes back on a reload): the student, where they are, their answers.
-        teacher.reload()
+        # The teacher's report, never reloaded since the homework was given: it follows the students by itself.
         expect(teacher.get_by_text(f"Open until {day.isoformat()} 18:00 (UTC). 1 student")).to_be_visible(
             timeout=FOLLOW)
+        expect(teacher.get_by_text("The report updates by itself every 10 seconds")).to_be_visible()
         expect(teacher.get_by_text("Answers by student")).to_be_visible()
         wait_until_idle(teacher)
         questions, students = (teacher.get_by_test_id("stDataFrame").nth(i) for i in (0, 1))
@@ -180,6 +186,28 @@ def test_a_teacher_gives_the_turkish_lesson_file_as_homework_and_a_phone_does_it
                    for i in range(4, len(header), 2)}  # a column per question: "2026-12-07 CODE · 2. Title"
         assert rows["S-7"][1:3] == ["Ayşe", "2"]
         assert answers == {"2. Recall@3 yazın": "0,504", "3. Kendi listeniz": typed, "4. Precision@3 seçin": "0.5"}
+
+        # The same phone in Chinese: the list, a verdict with its exact value, nothing in English, nothing cut.
+        chinese = address.replace("lang=tr", "lang=zh")
+        phone.goto(chinese)
+        expect(phone.locator("#where")).to_have_text("第 4 步，共 5 步")
+        expect(phone.get_by_role("radio")).to_have_count(0)  # answered: the verdict, no choices
+        phone.screenshot(path=str(FOLDER / "phone-390-zh-option.png"), full_page=True)
+        for number in (3, 2, 1):
+            phone.locator("nav form").first.locator("button").click()  # Back, in Chinese
+            expect(phone.locator("#where")).to_have_text(f"第 {number} 步，共 5 步", timeout=FOLLOW)
+        expect(phone.locator("#step-list li")).to_have_text(["11", "12 (1)", "13", "14", "15 (1)"])
+        phone.screenshot(path=str(FOLDER / "phone-390-zh-list.png"), full_page=True)
+        shown = phone.locator("main").inner_text()
+        assert not [word for word in ENGLISH if word in shown], shown
+        no_wider_than_the_phone(phone)
+        phone.locator("#next").click()
+        expect(phone.locator("#where")).to_have_text("第 2 步，共 5 步", timeout=FOLLOW)
+        expect(phone.locator("#verdict")).to_contain_text("精确值是 0.5000 (= 1/2)")
+        phone.screenshot(path=str(FOLDER / "phone-390-zh-number.png"), full_page=True)
+        shown = phone.locator("main").inner_text()
+        assert not [word for word in ENGLISH if word in shown], shown
+        no_wider_than_the_phone(phone)
 
         # The teacher ends it: the phone's link then says so, in Turkish.
         teacher.get_by_text("Delete every answer and nickname now").click()
