@@ -13,10 +13,10 @@ belongs to its language and theme, so that a page is drawn once for all of them.
   formula or chart title cut, chart text at least 14 px, at 1280 and once narrowed to 390 (a phone turned to
   portrait: charts and formulas lay out again without a rerun), with the toolbar of each chart hovered.
 
-The English walk opens every page by its own address (each the first page of a new session: a deep link a
-student was sent); the other five open the first page by its address (``?lang=``) and every other page through
-its sidebar link, as a reader moves (a fresh session per page costs three times as long). As the first page of
-a fresh server process: tests/test_cold_pages.py.
+Each walk opens the first page by its address (``?lang=``) and every other page through its sidebar link (the
+link found by the page's own address), as a reader moves: a fresh session per page costs three times as long.
+Every page as the first page of a new session and of a fresh server process: tests/test_cold_pages.py; pages
+opened by a link a student was sent: the single-page browser tests, which each open their page by its address.
 """
 
 from __future__ import annotations
@@ -51,13 +51,12 @@ def test_every_page_is_accessible_uncut_and_readable_at_1280_and_390(request, pa
     page.set_viewport_size(PROJECTOR)
     found, cut, unread = [], {}, []
     for number, entry in enumerate(PAGES):
-        if reading:
-            open_page(page, server.url + url_path(entry.path))
-            wait_for_formulas_and_charts(page)
-        elif number == 0:
+        if number == 0:
             open_page(page, f"{server.url}{url_path(entry.path)}?lang={lang}")
         else:
             follow_sidebar_link(page, entry.path)
+        if reading:
+            wait_for_formulas_and_charts(page)
         no_exception_box(page)
         found += violations(page, entry.topic)
         if reading:
