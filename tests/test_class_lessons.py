@@ -256,6 +256,35 @@ def test_a_variant_value_question_gives_each_phone_its_own_choices(store):
                                                         "value": right}).status_code == 200
 
 
+@pytest.mark.parametrize("language, chose, typed", [("en", "You chose 0.", "You typed '"),
+                                                    ("tr", "0,", "yazdınız"), ("zh", "你选的是", "你输入的是")])
+def test_a_wrong_verdict_says_chose_for_an_option_and_typed_for_a_typed_number(store, language, chose, typed):
+    """A value question's phone offers options only: its verdict must not say the student typed one."""
+    text = LESSON.replace('metric = "precision_at_k"\nwhy', 'metric = "precision_at_k"\n'
+                          'variant = { length = 5, relevant = 2 }\nwhy')
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, text)
+    seed = store.current(room.code)["seed"]
+    verdicts = {}
+    for index, kind in ((VALUE, "value"), (VARIANT, "number")):
+        step = go(store, room, lesson, index)
+        ann = phone(store, room.code, f"Ann{index}")
+        scenario = variants.draw(step.lesson_step, seed, ann.cookies[student.COOKIE], step.question_id)
+        own = f"/class/{room.code}/mine?lang={language}&question={step.question_id}"
+        options = [o["value"] for o in ann.get(own).json().get("options", [])]
+        # A wrong value that names no mistake: one of the near misses offered, or a typed number none gives
+        judged = {value: variants.judge(step.lesson_step, scenario, value) for value in options or ["0.123", "0.877"]}
+        wrong = next(value for value, verdict in judged.items() if verdict.right is False and verdict.mistake is None)
+        assert ann.post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                            "value": wrong}).status_code == 200
+        store.reveal(room.code, room.teacher_key, step.question_id)
+        verdicts[kind] = ann.get(own).json()["verdict"]
+    assert chose in verdicts["value"] and typed not in verdicts["value"], verdicts["value"]
+    assert typed in verdicts["number"] and wrong in verdicts["number"], verdicts["number"]  # as typed
+    if language == "tr":
+        assert "seçtiniz" in verdicts["value"]
+
+
 def test_the_join_form_asks_the_teachers_question_and_keeps_what_was_typed(store):
     room = store.create_room(join_question="Öğrenci numarası")
     browser = TestClient(Starlette(routes=student.routes(Hub(store))))

@@ -153,10 +153,21 @@ def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_i
         elif judged.right:
             found["verdict"] = html(lesson_words.number_right(answer))
         else:
-            explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
-                words.you_typed(text.quoted(mine))
+            explanation = own_explanation(step, scenario, mine, judged.mistake)
             found["verdict"] = html(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
     return found
+
+
+def own_explanation(step: LiveStep, scenario: dict, mine: str, mistake: str | None) -> str:
+    """Why a wrong answer to a list of one's own is wrong (Markdown): the named mistake it matches, else what was
+    answered. A value question's phone offers options only: an option is named as it was shown, and chosen; a
+    number typed (a number question, or a value sent by hand) as typed."""
+    labels = variants.options(step.lesson_step, scenario) if step.lesson_step.question.kind == "value" else []
+    chosen = mine in labels
+    shown = numbers.number(float(mine), 4) if chosen else text.quoted(mine)
+    if mistake:
+        return words.what_you_get(shown, _(mistake))
+    return words.you_chose(shown) if chosen else words.you_typed(shown)
 
 
 def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:

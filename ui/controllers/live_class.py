@@ -24,6 +24,7 @@ from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, le
                              step_count)
 from classroom.store import base_question
 from classroom.summary import summarize, variant_summary
+from classroom.web.screen import own_explanation
 from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
@@ -468,8 +469,7 @@ def _student_variant(code: str, student_id: str, step: LiveStep, state: str, que
     elif judged.right:
         st.success(lesson_words.number_right(answer))
     else:
-        explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
-            words.you_typed(text.quoted(mine))
+        explanation = own_explanation(step, scenario, mine, judged.mistake)  # "You chose" an option, as the phone
         st.error(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
     summary = variant_summary(step, now["seed"], base_question(question_id),
                               store().answers_by_student(code, question_id))
