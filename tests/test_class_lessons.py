@@ -398,8 +398,11 @@ def test_a_phone_asking_for_its_list_in_a_loop_is_refused_before_the_database(st
     lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
     step = go(store, room, lesson, VARIANT)
     ann = phone(store, room.code, "Ann")
-    statuses = [ann.get(f"/class/{room.code}/mine?question={step.question_id}").status_code for _ in range(14)]
+    answers = [ann.get(f"/class/{room.code}/mine?question={step.question_id}") for _ in range(14)]
+    statuses = [answer.status_code for answer in answers]
     assert statuses[:10] == [200] * 10 and 429 in statuses[10:]
+    # when to ask again (student.js waits that long before it does)
+    assert all(a.headers["retry-after"] == "1" for a in answers if a.status_code == 429)
 
 
 # --------------------------------------------------------------------------- one screen per language for every phone

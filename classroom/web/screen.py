@@ -51,7 +51,10 @@ def phrases(language: str) -> dict[str, str]:
                 "closed_locked": inline(class_texts.answers_closed("locked")),
                 "closed_revealed": inline(class_texts.answers_closed("revealed")),
                 "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT)),
-                "not_a_number": inline(words.not_a_number(ANSWER_SLOT))}
+                "not_a_number": inline(words.not_a_number(ANSWER_SLOT)),
+                "own_list_coming": inline(_(live_phone.OWN_LIST_COMING)),
+                "own_verdict_coming": inline(_(live_phone.OWN_VERDICT_COMING)),
+                "own_late": inline(_(live_phone.OWN_LATE))}
 
 
 def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str,

@@ -200,8 +200,9 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     async def own(request: Request) -> Response:
         """A variant question's part of one phone: its own list (and choices), its verdict after the reveal."""
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
-        if not own_throttle.allow(request.cookies.get(COOKIE, "")):
-            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429)
+        if not own_throttle.allow(request.cookies.get(COOKIE, "")):  # the phone asks again when it is told
+            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429,
+                                headers={"Retry-After": "1"})
         status, body = await run_in_threadpool(_own, store(), code, request.cookies.get(COOKIE, ""),
                                                request.query_params.get("question", ""), language)
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})

@@ -19,3 +19,8 @@ YOUR_LIST = N_("**Your own list** (every student has a different one), best firs
                "grade:")
 YOUR_OPTIONS = N_("Your answer, for your own list")
 VARIANT_NOTE = N_("Each student has a list of their own: the right value differs from phone to phone.")
+# Said while the phone asks again for its own list (or, after the reveal, its own verdict) after the server refused
+# or the connection dropped; the third sentence is added after a few tries.
+OWN_LIST_COMING = N_("Your own list is on its way…")
+OWN_VERDICT_COMING = N_("Your own verdict is on its way…")
+OWN_LATE = N_("It is taking longer than usual: your phone keeps asking. If nothing comes, tell your teacher.")
