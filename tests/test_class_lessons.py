@@ -393,6 +393,61 @@ def test_the_console_offers_this_sessions_lesson_file_runs_it_and_a_student_page
     live_class.store.clear()
 
 
+def test_the_own_list_reads_the_database_once_when_this_process_follows_the_room(store):
+    """300 phones ask at once after a step change: each request is one read (the student, their answer), the room's
+    step coming from what this process's event streams hold (the hub's feed), never a stale one."""
+    from sqlalchemy import event
+
+    from classroom.web.hub import Feed
+
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
+    step = go(store, room, lesson, VARIANT)
+    hub = Hub(store)
+    app = Starlette(routes=student.routes(hub))
+    ann, bob = TestClient(app), TestClient(app)
+    for browser, name in ((ann, "Ann"), (bob, "Bob")):
+        assert browser.post(f"/class/{room.code}/join", data={"nickname": name}, follow_redirects=False).status_code \
+            == 303
+    ann_id, bob_id = ann.cookies[student.COOKIE], bob.cookies[student.COOKIE]
+    own = f"/class/{room.code}/mine?lang=en&question={step.question_id}"
+    seed = store.current(room.code)["seed"]
+
+    def listed(student_id):
+        return [screens.inline(str(i)) for i in variants.draw(step.lesson_step, seed, student_id, step.question_id)[
+            "recommended"]]
+
+    reads = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda *args: args[2].lstrip().upper().startswith("SELECT") and reads.append(args[2]))
+    hub.feeds[room.code] = Feed(store.current(room.code))  # a phone of this process follows the class
+    reads.clear()
+    mine = ann.get(own).json()
+    assert len(reads) == 1, reads
+    assert [item.split(" (")[0] for item in mine["items"]] == listed(ann_id)  # her own list, not Bob's
+    assert [item.split(" (")[0] for item in bob.get(own).json()["items"]] == listed(bob_id)
+
+    # The teacher reveals; this process has not polled yet: the feed is older than the room, so the room is read.
+    store.answer(room.code, ann_id, step.question_id, "0.123")  # wrong whatever her list
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    assert "verdict" in ann.get(own).json()
+    hub.feeds[room.code].move(store.current(room.code))
+    reads.clear()
+    assert "0.123" in ann.get(own).json()["verdict"] and len(reads) == 1, reads
+
+    # A feed of another class once under this code (another seed) is not this one's.
+    hub.feeds[room.code].move({**store.current(room.code), "seed": "another class"})
+    assert [item.split(" (")[0] for item in ann.get(own).json()["items"]] == listed(ann_id)
+
+    # Removed by the teacher (in any process): refused at once, whatever this process holds.
+    store.remove(room.code, room.teacher_key, bob_id)
+    hub.feeds[room.code].move(store.current(room.code))
+    assert bob.get(own).status_code == 403
+    assert TestClient(app).get(own).status_code == 403  # no cookie
+    store.end_room(room.code, room.teacher_key)
+    assert ann.get(own).status_code == 404
+
+
 def test_a_phone_asking_for_its_list_in_a_loop_is_refused_before_the_database(store):
     room = store.create_room()
     lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
