@@ -9,6 +9,7 @@ page inserts it as is; anything a student typed goes through ``text.markdown`` f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
@@ -37,6 +38,12 @@ def html(markdown: str) -> str:
 
 def inline(markdown: str) -> str:
     return _MARKDOWN.renderInline(markdown)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inline_kept(markdown: str) -> str:
+    """:func:`inline`, kept: every phone's own list repeats the same caption, items ("31 (1)") and options."""
+    return inline(markdown)
 
 
 def phrases(language: str) -> dict[str, str]:
@@ -143,10 +150,10 @@ def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_i
              for item in scenario["recommended"]]
     facts = words.playground_facts(scenario["k"], _(", ").join(
         f"{item} ({numbers.general(grade)})" for item, grade in grades.items()))
-    found = {"question_id": question_id, "list_caption": inline(_(live_phone.YOUR_LIST)),
-             "items": [inline(i) for i in items], "facts": inline(facts)}
+    found = {"question_id": question_id, "list_caption": _inline_kept(_(live_phone.YOUR_LIST)),
+             "items": [_inline_kept(i) for i in items], "facts": inline(facts)}
     if step.lesson_step.question.kind == "value":
-        found["options"] = [{"value": label, "text": inline(numbers.number(float(label), 4))}
+        found["options"] = [{"value": label, "text": _inline_kept(numbers.number(float(label), 4))}
                             for label in variants.options(step.lesson_step, scenario)]
     if state == "revealed":
         judged = variants.judge(step.lesson_step, scenario, mine)
