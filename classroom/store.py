@@ -196,7 +196,8 @@ class Store:
 
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
-            kept = connection.execute(select(room_lessons.c.lesson).where(room_lessons.c.room == row.code)).scalars().all()
+            kept = connection.execute(select(room_lessons.c.lesson)
+                                      .where(room_lessons.c.room == row.code)).scalars().all()
             if key not in kept and len(kept) >= MAX_ROOM_LESSONS:
                 raise TooManyLessons(MAX_ROOM_LESSONS)
             connection.execute(_upsert(connection)(room_lessons).values(room=row.code, lesson=key, text=text)
@@ -451,9 +452,9 @@ class Store:
 
     def pulse(self, code: str, teacher_key: str, question_id: str | None = None) -> dict:
         """What the teacher's console polls every second, in one read of a few aggregates whatever the class's
-        size: :meth:`current`, ``joined``, ``locked`` (:meth:`lock_room`) and, for ``question_id``, ``answered`` (as :meth:`counts`),
-        ``last_answer`` (when the latest of those answers came) and ``hidden_answered`` (how many of them have
-        a hidden nickname). The last three change whenever the list of :meth:`who_answered` would."""
+        size: :meth:`current`, ``joined``, ``locked`` (:meth:`lock_room`) and, for ``question_id``, ``answered``
+        (as :meth:`counts`), ``last_answer`` (when the latest of those answers came) and ``hidden_answered`` (how
+        many of them have a hidden nickname). The last three change whenever the list of :meth:`who_answered` would."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
             now = self._now(connection, row)

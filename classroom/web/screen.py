@@ -232,8 +232,9 @@ def _verdict(step: LiveStep, mine: str) -> str:
 
 def _number_verdict(mine: str, step: LiveStep) -> str:
     if step.tolerance is not None:  # a lesson's typed number: the file's tolerance, not the practice mode's decimals
+        typed = as_number(mine)
         named = next((name for name, value in step.mistakes().items()
-                      if as_number(mine) is not None and variants.accepts(step.tolerance, as_number(mine), value)), None)
+                      if typed is not None and variants.accepts(step.tolerance, typed, value)), None)
         return words.what_you_get(text.quoted(mine), _(named)) if named else words.you_typed(text.quoted(mine))
     verdict = practice.check_number(mine, step.exact_value, step.mistakes())
     if verdict.correct:

@@ -81,7 +81,8 @@
       } else box.append(options ? choices(q, answer, options) : numberForm(q, answer));
       if (timer && timer.question === q.id) box.append(countdown());
     } else if (q.state === "locked") {
-      box.append(answer === undefined ? el("p", {}, phrases.locked_none) : withAnswer("p", phrases.locked_yours, answer));
+      box.append(answer === undefined ? el("p", {}, phrases.locked_none)
+                                      : withAnswer("p", phrases.locked_yours, answer));
     } else box.append(reveal(q.reveal, answer, q.variant ? ((own[q.id] || {}).data || {}).verdict : undefined));
     const said = el("p", {role: "status", id: "answer-note"});
     if (note && note.question === q.id && q.state === "open") {
@@ -143,7 +144,8 @@
   function reveal(r, answer, ownVerdict) {
     const box = el("div", {id: "verdict"});
     if (ownVerdict !== undefined) box.insertAdjacentHTML("beforeend", ownVerdict);
-    else box.insertAdjacentHTML("beforeend", answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
+    else box.insertAdjacentHTML("beforeend",
+                                answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
     box.append(el("p", {}, r.right));
     if (r.counts.length) {
       const list = el("ul");
@@ -260,7 +262,9 @@
 
   const events = new EventSource(config.events);
   events.addEventListener("open", () => setStatus(""));
-  events.addEventListener("error", () => { if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting); });
+  events.addEventListener("error", () => {
+    if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting);
+  });
   events.addEventListener("mine", (event) => {
     const own = JSON.parse(event.data);
     Object.assign(mine, own.answers);
