@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import re
 import secrets
 import time
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
-from sqlalchemy import and_, case, delete, exists, false, func, insert, or_, select, true, update
+from sqlalchemy import and_, bindparam, case, delete, exists, false, func, insert, or_, select, true, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -126,7 +127,10 @@ class Store:
 
     def _room(self, connection: Connection, code: str, lock: bool = False):
         query = select(rooms).where(rooms.c.code == codes.normal_code(code))
-        row = connection.execute(query.with_for_update() if lock else query).first()
+        return self._alive(connection.execute(query.with_for_update() if lock else query).first(), code)
+
+    def _alive(self, row, code: str):
+        """A room's row, unless there is none (RoomNotFound) or it expired."""
         if row is None:
             raise RoomNotFound(f"No class has the code {code!r}.")
         if (row.expires_at if row.expires_at is not None else row.created_at + self.max_age) <= self.clock():
@@ -192,7 +196,8 @@ class Store:
 
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
-            kept = connection.execute(select(room_lessons.c.lesson).where(room_lessons.c.room == row.code)).scalars().all()
+            kept = connection.execute(select(room_lessons.c.lesson)
+                                      .where(room_lessons.c.room == row.code)).scalars().all()
             if key not in kept and len(kept) >= MAX_ROOM_LESSONS:
                 raise TooManyLessons(MAX_ROOM_LESSONS)
             connection.execute(_upsert(connection)(room_lessons).values(room=row.code, lesson=key, text=text)
@@ -447,9 +452,9 @@ class Store:
 
     def pulse(self, code: str, teacher_key: str, question_id: str | None = None) -> dict:
         """What the teacher's console polls every second, in one read of a few aggregates whatever the class's
-        size: :meth:`current`, ``joined``, ``locked`` (:meth:`lock_room`) and, for ``question_id``, ``answered`` (as :meth:`counts`),
-        ``last_answer`` (when the latest of those answers came) and ``hidden_answered`` (how many of them have
-        a hidden nickname). The last three change whenever the list of :meth:`who_answered` would."""
+        size: :meth:`current`, ``joined``, ``locked`` (:meth:`lock_room`) and, for ``question_id``, ``answered``
+        (as :meth:`counts`), ``last_answer`` (when the latest of those answers came) and ``hidden_answered`` (how
+        many of them have a hidden nickname). The last three change whenever the list of :meth:`who_answered` would."""
         def work(connection):
             row = self._teacher_room(connection, code, teacher_key)
             now = self._now(connection, row)
@@ -556,6 +561,26 @@ class Store:
             connection.execute(statement.on_conflict_do_update(
                 index_elements=list(key), set_={"value": value, "answered_at": statement.excluded.answered_at}))
         self._call(True, work)
+
+    def own_part(self, code: str, student_id: str, question_id: str,
+                 known: dict | None = None) -> tuple[dict, str | None]:
+        """For one student's own part of a question (a phone's ``/mine``), in one read: the room as :meth:`current`
+        gives it, and their answer to ``question_id`` (None: none); ``LookupError`` if they are not in the class.
+        ``known``: a :meth:`current` this process already holds (its event streams' feed), used only while the
+        room is that one (its seed) at that version, else the room is read here. A step change, a lock and a reveal
+        each move the version; a timer running out does not, so its ``state`` may still say open."""
+        student_id, question_id = str(student_id), str(question_id)
+
+        def work(connection):
+            row = self._alive(connection.execute(_own_part_query(), {
+                "code": codes.normal_code(code), "student": student_id, "question": question_id}).first(), code)
+            if row.member is None:
+                raise LookupError("This student is not in this class.")
+            if known is not None and (known["code"], known["version"], known["seed"]) == (
+                    row.code, row.version, row.seed or row.code):
+                return known, row.mine
+            return self._now(connection, row), row.mine
+        return self._call(False, work)
 
     def my_answer(self, code: str, student_id: str, question_id: str) -> str | None:
         def work(connection):
@@ -784,6 +809,19 @@ def verdict(lesson: str | None, step_index: int | None, question_id: str, studen
 def _present():
     """Students still in the class (``removed`` is NULL in rooms made before students could be removed)."""
     return or_(students.c.removed.is_(None), students.c.removed == false())
+
+
+@functools.cache
+def _own_part_query():
+    """:meth:`Store.own_part`'s one statement: the room's row, the student if present (``member``), their answer
+    (``mine``). Built once: every phone asks at the same moment, and building it cost as much as running it."""
+    student = bindparam("student")
+    return (select(rooms, students.c.student_id.label("member"), answers.c.value.label("mine"))
+            .select_from(rooms.outerjoin(students, and_(students.c.room == rooms.c.code, _present(),
+                                                        students.c.student_id == student))
+                         .outerjoin(answers, and_(answers.c.room == rooms.c.code, answers.c.student_id == student,
+                                                  answers.c.question_id == bindparam("question"))))
+            .where(rooms.c.code == bindparam("code")))
 
 
 def base_question(question_id: str) -> str:

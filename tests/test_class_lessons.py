@@ -256,6 +256,35 @@ def test_a_variant_value_question_gives_each_phone_its_own_choices(store):
                                                         "value": right}).status_code == 200
 
 
+@pytest.mark.parametrize("language, chose, typed", [("en", "You chose 0.", "You typed '"),
+                                                    ("tr", "0,", "yazdınız"), ("zh", "你选的是", "你输入的是")])
+def test_a_wrong_verdict_says_chose_for_an_option_and_typed_for_a_typed_number(store, language, chose, typed):
+    """A value question's phone offers options only: its verdict must not say the student typed one."""
+    text = LESSON.replace('metric = "precision_at_k"\nwhy', 'metric = "precision_at_k"\n'
+                          'variant = { length = 5, relevant = 2 }\nwhy')
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, text)
+    seed = store.current(room.code)["seed"]
+    verdicts = {}
+    for index, kind in ((VALUE, "value"), (VARIANT, "number")):
+        step = go(store, room, lesson, index)
+        ann = phone(store, room.code, f"Ann{index}")
+        scenario = variants.draw(step.lesson_step, seed, ann.cookies[student.COOKIE], step.question_id)
+        own = f"/class/{room.code}/mine?lang={language}&question={step.question_id}"
+        options = [o["value"] for o in ann.get(own).json().get("options", [])]
+        # A wrong value that names no mistake: one of the near misses offered, or a typed number none gives
+        judged = {value: variants.judge(step.lesson_step, scenario, value) for value in options or ["0.123", "0.877"]}
+        wrong = next(value for value, verdict in judged.items() if verdict.right is False and verdict.mistake is None)
+        assert ann.post(f"/class/{room.code}/answer", json={"question_id": step.question_id,
+                                                            "value": wrong}).status_code == 200
+        store.reveal(room.code, room.teacher_key, step.question_id)
+        verdicts[kind] = ann.get(own).json()["verdict"]
+    assert chose in verdicts["value"] and typed not in verdicts["value"], verdicts["value"]
+    assert typed in verdicts["number"] and wrong in verdicts["number"], verdicts["number"]  # as typed
+    if language == "tr":
+        assert "seçtiniz" in verdicts["value"]
+
+
 def test_the_join_form_asks_the_teachers_question_and_keeps_what_was_typed(store):
     room = store.create_room(join_question="Öğrenci numarası")
     browser = TestClient(Starlette(routes=student.routes(Hub(store))))
@@ -364,13 +393,71 @@ def test_the_console_offers_this_sessions_lesson_file_runs_it_and_a_student_page
     live_class.store.clear()
 
 
+def test_the_own_list_reads_the_database_once_when_this_process_follows_the_room(store):
+    """300 phones ask at once after a step change: each request is one read (the student, their answer), the room's
+    step coming from what this process's event streams hold (the hub's feed), never a stale one."""
+    from sqlalchemy import event
+
+    from classroom.web.hub import Feed
+
+    room = store.create_room()
+    lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
+    step = go(store, room, lesson, VARIANT)
+    hub = Hub(store)
+    app = Starlette(routes=student.routes(hub))
+    ann, bob = TestClient(app), TestClient(app)
+    for browser, name in ((ann, "Ann"), (bob, "Bob")):
+        assert browser.post(f"/class/{room.code}/join", data={"nickname": name}, follow_redirects=False).status_code \
+            == 303
+    ann_id, bob_id = ann.cookies[student.COOKIE], bob.cookies[student.COOKIE]
+    own = f"/class/{room.code}/mine?lang=en&question={step.question_id}"
+    seed = store.current(room.code)["seed"]
+
+    def listed(student_id):
+        return [screens.inline(str(i)) for i in variants.draw(step.lesson_step, seed, student_id, step.question_id)[
+            "recommended"]]
+
+    reads = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda *args: args[2].lstrip().upper().startswith("SELECT") and reads.append(args[2]))
+    hub.feeds[room.code] = Feed(store.current(room.code))  # a phone of this process follows the class
+    reads.clear()
+    mine = ann.get(own).json()
+    assert len(reads) == 1, reads
+    assert [item.split(" (")[0] for item in mine["items"]] == listed(ann_id)  # her own list, not Bob's
+    assert [item.split(" (")[0] for item in bob.get(own).json()["items"]] == listed(bob_id)
+
+    # The teacher reveals; this process has not polled yet: the feed is older than the room, so the room is read.
+    store.answer(room.code, ann_id, step.question_id, "0.123")  # wrong whatever her list
+    store.reveal(room.code, room.teacher_key, step.question_id)
+    assert "verdict" in ann.get(own).json()
+    hub.feeds[room.code].move(store.current(room.code))
+    reads.clear()
+    assert "0.123" in ann.get(own).json()["verdict"] and len(reads) == 1, reads
+
+    # A feed of another class once under this code (another seed) is not this one's.
+    hub.feeds[room.code].move({**store.current(room.code), "seed": "another class"})
+    assert [item.split(" (")[0] for item in ann.get(own).json()["items"]] == listed(ann_id)
+
+    # Removed by the teacher (in any process): refused at once, whatever this process holds.
+    store.remove(room.code, room.teacher_key, bob_id)
+    hub.feeds[room.code].move(store.current(room.code))
+    assert bob.get(own).status_code == 403
+    assert TestClient(app).get(own).status_code == 403  # no cookie
+    store.end_room(room.code, room.teacher_key)
+    assert ann.get(own).status_code == 404
+
+
 def test_a_phone_asking_for_its_list_in_a_loop_is_refused_before_the_database(store):
     room = store.create_room()
     lesson = store.use_lesson(room.code, room.teacher_key, LESSON)
     step = go(store, room, lesson, VARIANT)
     ann = phone(store, room.code, "Ann")
-    statuses = [ann.get(f"/class/{room.code}/mine?question={step.question_id}").status_code for _ in range(14)]
+    answers = [ann.get(f"/class/{room.code}/mine?question={step.question_id}") for _ in range(14)]
+    statuses = [answer.status_code for answer in answers]
     assert statuses[:10] == [200] * 10 and 429 in statuses[10:]
+    # when to ask again (student.js waits that long before it does)
+    assert all(a.headers["retry-after"] == "1" for a in answers if a.status_code == 429)
 
 
 # --------------------------------------------------------------------------- one screen per language for every phone

@@ -9,6 +9,7 @@ page inserts it as is; anything a student typed goes through ``text.markdown`` f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
@@ -39,6 +40,12 @@ def inline(markdown: str) -> str:
     return _MARKDOWN.renderInline(markdown)
 
 
+@functools.lru_cache(maxsize=4096)
+def _inline_kept(markdown: str) -> str:
+    """:func:`inline`, kept: every phone's own list repeats the same caption, items ("31 (1)") and options."""
+    return inline(markdown)
+
+
 def phrases(language: str) -> dict[str, str]:
     """The page's own sentences (HTML) for its script: connection, confirmation, closed answers, the timer."""
     with i18n.speaking(language):
@@ -51,7 +58,10 @@ def phrases(language: str) -> dict[str, str]:
                 "closed_locked": inline(class_texts.answers_closed("locked")),
                 "closed_revealed": inline(class_texts.answers_closed("revealed")),
                 "timer": inline(_(live_phone.TIMER).format(time=ANSWER_SLOT)),
-                "not_a_number": inline(words.not_a_number(ANSWER_SLOT))}
+                "not_a_number": inline(words.not_a_number(ANSWER_SLOT)),
+                "own_list_coming": inline(_(live_phone.OWN_LIST_COMING)),
+                "own_verdict_coming": inline(_(live_phone.OWN_VERDICT_COMING)),
+                "own_late": inline(_(live_phone.OWN_LATE))}
 
 
 def build(now: dict, distribution: Callable[[str], dict[str, int]], language: str,
@@ -98,7 +108,7 @@ def ranked_list(recommended, grades: dict, k: int, caption: str) -> dict:
     items = [f"{text.markdown(item)} ({numbers.general(grades[item])})" if item in grades else text.markdown(item)
              for item in recommended]
     relevant = _(", ").join(f"{text.markdown(item)} ({numbers.general(grade)})" for item, grade in grades.items())
-    return {"list_caption": inline(caption), "items": [inline(item) for item in items],
+    return {"list_caption": _inline_kept(caption), "items": [_inline_kept(item) for item in items],
             "facts": inline(words.playground_facts(k, relevant or "—"))}
 
 
@@ -173,7 +183,7 @@ def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_i
     found = {"question_id": question_id, **ranked_list(scenario["recommended"], scenario["ground_truth"],
                                                       scenario["k"], _(live_phone.YOUR_LIST))}
     if step.lesson_step.question.kind == "value":
-        found["options"] = [{"value": label, "text": inline(numbers.number(float(label), 4))}
+        found["options"] = [{"value": label, "text": _inline_kept(numbers.number(float(label), 4))}
                             for label in variants.options(step.lesson_step, scenario)]
     if state == "revealed":
         judged = variants.judge(step.lesson_step, scenario, mine)
@@ -183,10 +193,21 @@ def own(step: LiveStep, scenario: dict, state: str, mine: str | None, question_i
         elif judged.right:
             found["verdict"] = html(lesson_words.number_right(answer))
         else:
-            explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
-                words.you_typed(text.quoted(mine))
+            explanation = own_explanation(step, scenario, mine, judged.mistake)
             found["verdict"] = html(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
     return found
+
+
+def own_explanation(step: LiveStep, scenario: dict, mine: str, mistake: str | None) -> str:
+    """Why a wrong answer to a list of one's own is wrong (Markdown): the named mistake it matches, else what was
+    answered. A value question's phone offers options only: an option is named as it was shown, and chosen; a
+    number typed (a number question, or a value sent by hand) as typed."""
+    labels = variants.options(step.lesson_step, scenario) if step.lesson_step.question.kind == "value" else []
+    chosen = mine in labels
+    shown = numbers.number(float(mine), 4) if chosen else text.quoted(mine)
+    if mistake:
+        return words.what_you_get(shown, _(mistake))
+    return words.you_chose(shown) if chosen else words.you_typed(shown)
 
 
 def _reveal(step: LiveStep, tally: dict[str, int]) -> dict:

@@ -200,10 +200,13 @@ def routes(hub: Hub, throttle: Throttle | None = None) -> list[Route]:
     async def own(request: Request) -> Response:
         """A variant question's part of one phone: its own list (and choices), its verdict after the reveal."""
         code, language = codes.normal_code(request.path_params["code"]), language_of(request)
-        if not own_throttle.allow(request.cookies.get(COOKIE, "")):
-            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429)
+        if not own_throttle.allow(request.cookies.get(COOKIE, "")):  # the phone asks again when it is told
+            return JSONResponse({"error": "too many requests: wait a second"}, status_code=429,
+                                headers={"Retry-After": "1"})
+        feed = hub.feeds.get(code)  # the room as this process's event streams hold it, when they follow it
         status, body = await run_in_threadpool(_own, store(), code, request.cookies.get(COOKIE, ""),
-                                               request.query_params.get("question", ""), language)
+                                               request.query_params.get("question", ""), language,
+                                               feed.now if feed is not None else None)
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
     async def script(_request: Request) -> Response:
@@ -284,11 +287,12 @@ def _mine(store, code: str, student_id: str, now: dict | None, language: str) ->
     return found
 
 
-def _own(store, code: str, student_id: str, question_id: str, language: str) -> tuple[int, dict]:
-    """The phone's own list for the class's variant question (its first round's list for every round)."""
+def _own(store, code: str, student_id: str, question_id: str, language: str,
+         known: dict | None = None) -> tuple[int, dict]:
+    """The phone's own list for the class's variant question (its first round's list for every round). One read
+    (``Store.own_part``): the student checked, their answer, and the room unless ``known`` (the hub's) is current."""
     try:
-        now = store.current(code)
-        store.student(code, student_id)
+        now, answered = store.own_part(code, student_id, question_id, known)
     except RoomNotFound:
         return 404, {"error": "the class has ended"}
     except LookupError:
@@ -298,7 +302,7 @@ def _own(store, code: str, student_id: str, question_id: str, language: str) -> 
         return 409, {"error": "not the class's question now"}
     state = now["state"] if question_id == now["question_id"] else "open"
     scenario = variants.draw(step.lesson_step, now["seed"], student_id, base_question(question_id))
-    mine = store.my_answer(code, student_id, question_id) if state == "revealed" else None
+    mine = answered if state == "revealed" else None
     with i18n.speaking(language):
         return 200, screen.own(step, scenario, state, mine, question_id)
 

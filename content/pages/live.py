@@ -58,6 +58,11 @@ def you_typed(typed: str) -> str:
     return _("You typed {typed}.").format(typed=typed)
 
 
+def you_chose(option: str) -> str:
+    """A wrong option the student chose (a list of their own's value question: the phone offers options only)."""
+    return _("You chose {option}.").format(option=option)
+
+
 def student_caption(code: str, nickname: str) -> str:
     return _("Class {code} · you are {nickname}").format(code=code, nickname=nickname)
 

@@ -22,6 +22,12 @@ VARIANT_NOTE = N_("Each student has a list of their own: the right value differs
 # A homework step's list with a name: "List A" and "List B" of a question comparing two lists, or one user's list.
 NAMED_LIST = N_("**{name}**: the recommended list, best first (relevant items marked with their grade):")
 
+# Said while the phone asks again for its own list (or, after the reveal, its own verdict) after the server refused
+# or the connection dropped; the third sentence is added after a few tries.
+OWN_LIST_COMING = N_("Your own list is on its way…")
+OWN_VERDICT_COMING = N_("Your own verdict is on its way…")
+OWN_LATE = N_("It is taking longer than usual: your phone keeps asking. If nothing comes, tell your teacher.")
+
 
 def named_list(name: str) -> str:
     """``name`` (Markdown: a user's name is escaped by the caller) heading its list."""

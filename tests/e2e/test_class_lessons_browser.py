@@ -45,8 +45,31 @@ def teacher_click(teacher: Page, name: str) -> None:
     teacher.get_by_role("button", name=name).click()
 
 
+class RefuseThenHold:
+    """A phone's first own-list request answered 503 as a busy server or nginx would; the next held until the test
+    has seen the phone say its list is on its way (``release``). Before the fix the phone never asked again."""
+
+    def __init__(self):
+        self.refused, self.held = 0, []
+
+    def __call__(self, route) -> None:
+        if not self.refused:
+            self.refused += 1
+            route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}')
+        elif self.held is not None:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        held, self.held = self.held, None
+        for route in held:
+            route.continue_()
+
+
 def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(server, browser):
-    with tabs(browser, [(1280, 720), (390, 844), (390, 844), (390, 844)]) as (teacher, ayse, baris, cem):
+    sizes = [(1280, 720), (390, 844), (390, 844), (390, 844)]
+    with tabs(browser, sizes, injected="/mine?") as (teacher, ayse, baris, cem):
         # The teacher opens the file on the lessons page: it is kept in My lessons (this browser's).
         teacher.goto(server.url + "/Lessons")
         teacher.get_by_text("Lesson files: open your own, download this one").click()
@@ -90,9 +113,17 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
         expect(cem.locator("#verdict")).to_contain_text("Tam değil", timeout=FOLLOW)
         expect(teacher.get_by_text(re.compile(r"2 of 3"))).to_be_visible(timeout=FOLLOW)
 
-        # Step 3: each phone its own list; each answers for it (Cem types a wrong value for his).
+        # Step 3: each phone its own list; each answers for it (Cem types a wrong value for his). Barış's first
+        # request for his list is refused (503): his phone says it is coming, asks again and shows it.
+        busy = RefuseThenHold()
+        baris.route("**/mine?*", busy)
         teacher_click(teacher, "Next ▶")
         expect(steps).to_have_value(re.compile(r"^3\. "), timeout=FOLLOW)
+        expect(baris.locator("#own-note")).to_have_text("Kendi listeniz geliyor…", timeout=FOLLOW)
+        expect(baris.locator("#own-list")).to_have_count(0)
+        busy.release()
+        expect(baris.locator("#own-note")).to_have_count(0, timeout=FOLLOW)
+        assert busy.refused == 1
         lists = []
         for phone in (ayse, baris, cem):
             expect(phone.locator("#own-list li")).to_have_count(6, timeout=FOLLOW)

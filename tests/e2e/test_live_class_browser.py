@@ -16,16 +16,22 @@ FOLLOW = 30_000  # ms: a liveness bound, not a timing claim (the issue asks for 
 
 
 @contextmanager
-def tabs(browser, sizes):
-    """One browser context per person (separate cookies, like separate phones); fail on any browser error."""
+def tabs(browser, sizes, injected: str | None = None):
+    """One browser context per person (separate cookies, like separate phones); fail on any browser error.
+    ``injected``: a URL part whose failed responses the test makes itself (``page.route``), not a fault."""
     contexts, pages, problems = [], [], []
+
+    def made(url: str) -> bool:
+        return injected is not None and injected in url
+
     for width, height in sizes:
         context = browser.new_context(viewport={"width": width, "height": height})
         tab = context.new_page()
         tab.set_default_timeout(20_000)
-        tab.on("console", lambda m: m.type == "error" and not _is_probe_404(m) and problems.append(f"console: {m.text}"))
+        tab.on("console", lambda m: m.type == "error" and not _is_probe_404(m)
+               and not made((m.location or {}).get("url", "")) and problems.append(f"console: {m.text}"))
         tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        tab.on("response", lambda r: r.status >= 400 and not r.url.endswith(PROBE_SUFFIXES)
+        tab.on("response", lambda r: r.status >= 400 and not r.url.endswith(PROBE_SUFFIXES) and not made(r.url)
                and problems.append(f"HTTP {r.status}: {r.url}"))
         tab.on("request", lambda r: _leaves_the_machine(r.url) and problems.append(f"external request: {r.url}"))
         contexts.append(context)

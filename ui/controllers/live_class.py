@@ -24,6 +24,7 @@ from classroom.steps import (FILE, LiveStep, asked_question, file_lesson_key, le
                              step_count)
 from classroom.store import base_question
 from classroom.summary import summarize, variant_summary
+from classroom.web.screen import own_explanation
 from content import classroom as class_texts
 from content import i18n, numbers
 from content.i18n import _
@@ -86,7 +87,8 @@ def peer_address() -> str | None:
 # --------------------------------------------------------------------------- drawing a step
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def step_content(lesson: str, index: int, revealed: bool, language: str = i18n.SOURCE) -> list[tuple[str, list, object]]:
+def step_content(lesson: str, index: int, revealed: bool,
+                 language: str = i18n.SOURCE) -> list[tuple[str, list, object]]:
     """(caption, cards, figure) of a lesson step, built once per process and language: a whole class
     shows the same step at the same moment, and building a figure is most of a rerun's cost. Never mutated."""
     return [(caption, cards, upright_item_numbers(figure))
@@ -156,7 +158,8 @@ def _draw_playground(step: LiveStep, state: str, key: str) -> None:
     scenario = {"kind": "ranking", "recommended": case.recommended, "ground_truth": case.ground_truth, "k": case.k,
                 "gain": case.gain}
     chart(engine.puzzle_figure(scenario), key=f"{key}_playground", config=CHART_CONFIG)
-    grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})" for item, grade in case.ground_truth.items()))
+    grades = text.markdown(_(", ").join(f"{item} ({numbers.general(grade)})"
+                                        for item, grade in case.ground_truth.items()))
     st.caption(words.playground_facts(case.k, grades))
     if state == "revealed":
         st.metric(practice.QUIZ_METRICS[step.metric].display_label(case.k), numbers.number(step.exact_value, 4),
@@ -383,8 +386,10 @@ def _answer_box(code: str, student_id: str, step: LiveStep, question_id: str) ->
     widget_key = f"live_answer_{question_id}"
     if step.options:
         labels = [o.label for o in step.options]  # the values stored: the same for every reader
-        st.radio(_(words.YOUR_ANSWER), labels, format_func=_labels({label: class_texts.option_text(label) for label in labels}),
-                 index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key, on_change=_send_choice, args=(code, student_id, question_id, widget_key))
+        st.radio(_(words.YOUR_ANSWER), labels,
+                 format_func=_labels({label: class_texts.option_text(label) for label in labels}),
+                 index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key,
+                 on_change=_send_choice, args=(code, student_id, question_id, widget_key))
     else:
         with st.form(f"live_number_{question_id}", border=False):
             typed = st.text_input(_(words.YOUR_NUMBER).format(example=numbers.number(0.6429, 4)), value=mine or "",
@@ -455,7 +460,8 @@ def _student_variant(code: str, student_id: str, step: LiveStep, state: str, que
         if step.lesson_step.question.kind == "value":
             labels = variants.options(step.lesson_step, scenario)
             widget_key = f"live_answer_{question_id}"
-            st.radio(_(live_phone.YOUR_OPTIONS), labels, format_func=_labels({v: numbers.number(float(v), 4) for v in labels}),
+            st.radio(_(live_phone.YOUR_OPTIONS), labels,
+                     format_func=_labels({v: numbers.number(float(v), 4) for v in labels}),
                      index=labels.index(mine) if mine in labels else None, horizontal=True, key=widget_key,
                      on_change=_send_choice, args=(code, student_id, question_id, widget_key))
         else:
@@ -471,8 +477,7 @@ def _student_variant(code: str, student_id: str, step: LiveStep, state: str, que
     elif judged.right:
         st.success(lesson_words.number_right(answer))
     else:
-        explanation = words.what_you_get(text.quoted(mine), _(judged.mistake)) if judged.mistake else \
-            words.you_typed(text.quoted(mine))
+        explanation = own_explanation(step, scenario, mine, judged.mistake)  # "You chose" an option, as the phone
         st.error(_(words.NOT_QUITE).format(explanation=explanation, answer=answer))
     summary = variant_summary(step, now["seed"], base_question(question_id),
                               store().answers_by_student(code, question_id))
@@ -587,9 +592,9 @@ def join_header(code: str, key: str, join_link: str, source: str) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def console_pulse(code: str, key: str) -> None:
-    """The header's poll (besides the answer count and the refused joins): a read of a few aggregates (``Store.pulse``) that shows
-    how many joined and reruns the whole console only when the class moved (another device of the teacher's,
-    a timer running out). Nothing in it grows with the class."""
+    """The header's poll (besides the answer count and the refused joins): a read of a few aggregates
+    (``Store.pulse``) that shows how many joined and reruns the whole console only when the class moved (another
+    device of the teacher's, a timer running out). Nothing in it grows with the class."""
     try:
         now = store().pulse(code, key)
     except RoomNotFound:
@@ -708,7 +713,8 @@ def _choose_lesson(code: str, key: str, lesson_box: str, shown: str) -> None:
             except TooManyLessons as problem:
                 st.session_state["live_lesson_problem"] = class_texts.too_many_lessons(problem.most)
             except ValueError as problem:  # a file that no longer reads as a lesson (the loader's problems)
-                st.session_state["live_lesson_problem"] = _(class_texts.LESSON_REFUSED) + " " + text.markdown(str(problem))
+                st.session_state["live_lesson_problem"] = (_(class_texts.LESSON_REFUSED) + " "
+                                                           + text.markdown(str(problem)))
     else:
         _set(code, key, choice, 0)
 
@@ -835,7 +841,8 @@ def compare_rounds(code: str, key: str, step: LiveStep, question_id: str) -> Non
     seed = store().current(code)["seed"] if step.variant is not None else None
     for asked in rounds:
         summary = summarize(step, asked["tally"]) if step.variant is None else variant_summary(
-            step, seed, base_question(asked["question_id"]), store().answers_by_student(code, asked["question_id"], key))
+            step, seed, base_question(asked["question_id"]),
+            store().answers_by_student(code, asked["question_id"], key))
         st.markdown(class_texts.round_result(asked["round"], summary.right, summary.answered))
 
 

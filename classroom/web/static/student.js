@@ -13,7 +13,8 @@
   let ticking = null;       // the countdown's interval
   const NUMBER = /^[-+]?(\d+([.,]\d*)?|[.,]\d+)\s*%?$|^[-+]?\d+\s*\/\s*\d+$/;
   const drafts = {};        // question id -> what the student typed and has not had accepted (kept on a refusal)
-  const own = {};           // question id -> this phone's own list of a variant question ({state, data})
+  const own = {};           // question id -> this phone's own list of a variant question ({state, data, asking})
+  const RETRY_FIRST = 500, RETRY_MOST = 8000, RETRY_LATE = 3;  // ms, ms, failures before "taking longer"
 
   function el(tag, attrs, htmlText) {
     const node = document.createElement(tag);
@@ -68,6 +69,12 @@
         mineNow.data.items.forEach((item) => list.append(el("li", {}, item)));
         root.append(list, el("p", {}, mineNow.data.facts));
       }
+      const failures = failuresOf(q.id);
+      if (failures) {  // asked again after a refusal or a dropped connection: the student knows it is coming
+        const coming = phase(q) === "revealed" ? phrases.own_verdict_coming : phrases.own_list_coming;
+        root.append(el("p", {role: "status", id: "own-note"}, coming + (failures >= RETRY_LATE ? " " +
+                                                                         phrases.own_late : "")));
+      }
       root.append(el("p", {class: "note"}, q.note));
     }
     if (q) root.append(question(q));
@@ -80,8 +87,9 @@
     const answer = mine[q.id];
     if (q.state === "open") {
       const options = q.variant ? ((own[q.id] || {}).data || {}).options : q.options;
-      if (q.variant === "value" && !options) box.append(el("p", {}, phrases.connecting));
-      else box.append(options ? choices(q, answer, options) : numberForm(q, answer));
+      if (q.variant === "value" && !options) {
+        if (!failuresOf(q.id)) box.append(el("p", {}, phrases.connecting));  // else the note above says why
+      } else box.append(options ? choices(q, answer, options) : numberForm(q, answer));
       if (timer && timer.question === q.id) box.append(countdown());
     } else if (q.state === "locked") {
       box.append(answer === undefined ? el("p", {}, phrases.locked_none)
@@ -147,7 +155,8 @@
   function reveal(r, answer, ownVerdict) {
     const box = el("div", {id: "verdict"});
     if (ownVerdict !== undefined) box.insertAdjacentHTML("beforeend", ownVerdict);
-    else box.insertAdjacentHTML("beforeend", answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
+    else box.insertAdjacentHTML("beforeend",
+                                answer !== undefined && r.verdicts[answer] !== undefined ? r.verdicts[answer] : r.none);
     box.append(el("p", {}, r.right));
     if (r.counts.length) {
       const list = el("ul");
@@ -211,24 +220,62 @@
   // A variant question: this phone's own list (and choices), then its own verdict after the reveal. One small
   // request per phone when the question opens and when it is revealed; the screen itself stays shared.
   // Asked once while answers are open or locked (the list), once more after the reveal (the verdict).
+  // A refusal (429, a 5xx, a proxy's 502) or a dropped connection is asked again after about 0.5, 1, 2, 4 s, then
+  // every 8 s (or after the server's Retry-After), while the question is on screen in that phase; spread a little
+  // at random, so a class refused at once does not come back at once. Without this the phone never asked again.
   function phase(q) { return q.state === "revealed" ? "revealed" : "asked"; }
 
+  function onScreen(questionId, state) {
+    return Boolean(shown && shown.question && shown.question.id === questionId && phase(shown.question) === state);
+  }
+
+  function failuresOf(questionId) {
+    const asking = (own[questionId] || {}).asking;
+    return asking ? asking.failures : 0;
+  }
+
+  function retryWait(response, failures) {
+    const header = response && response.headers.get("Retry-After");  // seconds (a date is not sent here)
+    const said = header ? Number(header) : NaN;
+    if (Number.isFinite(said) && said >= 0) return Math.min(Math.max(said * 1000, RETRY_FIRST), 4 * RETRY_MOST);
+    return Math.min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MOST) * (0.75 + Math.random() / 2);
+  }
+
   async function fetchOwn(q) {
-    own[q.id] = Object.assign({}, own[q.id], {state: phase(q)});
-    try {
-      const response = await fetch(config.own + "&question=" + encodeURIComponent(q.id), {cache: "no-store"});
-      if (!response.ok) return;
-      own[q.id] = {state: phase(q), data: await response.json()};
-    } catch (e) {
-      own[q.id] = Object.assign({}, own[q.id], {state: null});  // asked again with the next screen
-      return;
+    const asking = {state: phase(q), failures: 0};  // this phase's asking, until its answer comes
+    own[q.id] = Object.assign({}, own[q.id], {state: asking.state, asking: asking});
+    const current = () => own[q.id].asking === asking;  // a newer phase asks for itself
+    for (;;) {
+      let response = null;
+      try {
+        response = await fetch(config.own + "&question=" + encodeURIComponent(q.id), {cache: "no-store"});
+        if (response.ok) {
+          const data = await response.json();
+          if (!current()) return;
+          own[q.id] = {state: asking.state, data: data};
+          break;
+        }
+      } catch (e) {
+        // a dropped connection, or a body that is not the server's JSON: asked again below
+      }
+      if (!current()) return;
+      asking.failures += 1;
+      if (onScreen(q.id, asking.state)) draw(shown, false);
+      await new Promise((resolve) => setTimeout(resolve, retryWait(response, asking.failures)));
+      if (!current()) return;
+      if (!onScreen(q.id, asking.state)) {  // moved on: asked afresh if it comes back
+        own[q.id] = Object.assign({}, own[q.id], {state: null, asking: null});
+        return;
+      }
     }
-    if (shown && shown.question && shown.question.id === q.id) draw(shown, false);
+    if (onScreen(q.id, asking.state)) draw(shown, false);
   }
 
   const events = new EventSource(config.events);
   events.addEventListener("open", () => setStatus(""));
-  events.addEventListener("error", () => { if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting); });
+  events.addEventListener("error", () => {
+    if (events.readyState !== EventSource.CLOSED) setStatus(phrases.reconnecting);
+  });
   events.addEventListener("mine", (event) => {
     const own = JSON.parse(event.data);
     Object.assign(mine, own.answers);
