@@ -3,45 +3,32 @@
 import streamlit as st
 
 from content import compare as words_of
-from content import numbers
+from content import numbers, text
 from content.i18n import _
 from content.pages import compare as words
-from content.pages import protocols as lab_words
 from content.your_data import error_message
-from whole_logs import batch, beyond_accuracy, readers, significance
-from whole_logs.synthetic_pair import experiment
+from ui.controllers import compare_sources as sources
+from ui.controllers.compare_sources import first_users
 from ui.figures import compare_charts
-from ui.handoff import COMPARE_PAIR
-from content import text
 from ui.integer_box import integer_box
-from ui.uploads import file_input
 from ui.widgets import MISSING, chart, choice, formula, number_box, page, pitfalls, show_table
+from whole_logs import beyond_accuracy, significance
+from whole_logs.comparison import compare_logs
 
 page(_(words.TITLE), "📊", _(words.INTRO))
-
-TRUE_DELTAS = [-0.02, -0.01, 0.0, 0.005, 0.01, 0.02, 0.03, 0.05]
-SAMPLE_SIZES = [50, 100, 200, 500, 1000, 2000, 5000, 20_000]
-
-
-# cache_resource: a hit hands back the same frames (never modified: sample() copies) instead of unpickling
-# up to 850,000 rows on every rerun.
-@st.cache_resource(max_entries=16, show_spinner=False)
-def first_users(true_delta: float, seed: int, users: int):
-    """The experiment's users of the 20,000-user population: the same for every visitor who picks
-    these settings, so it is cached for everyone."""
-    return experiment(true_delta, users, seed=seed)
-
-
-MAX_ROWS = 2_000_000
+models = sources.chosen()
+sources.warn_of_users_without_recommendations(models)
+recs_a, recs_b, truth, categories, source, chosen_synthetic = models
+synthetic = chosen_synthetic is not None
+if synthetic:
+    true_delta, seed, users = chosen_synthetic
 
 
 def comparison(recs_a, recs_b, truth, k: int, test: str, confidence: float, correction: str) -> dict:
     """What the page shows first about two logs: both per-user tables and the test table. Raises
     ValueError for logs that cannot be compared."""
-    per_user_a, per_user_b = batch.evaluate(recs_a, truth, k), batch.evaluate(recs_b, truth, k)
-    return {"a": per_user_a, "b": per_user_b,
-            "table": significance.compare(per_user_a, per_user_b, test=test, confidence=confidence,
-                                          correction=correction)}
+    found = compare_logs(recs_a, recs_b, truth, k, test=test, confidence=confidence, correction=correction)
+    return {"a": found.per_user_a, "b": found.per_user_b, "table": found.table}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -64,65 +51,6 @@ def signed(value, digits: int = 4) -> str:
     """A signed number for KaTeX in the reader's notation."""
     return numbers.number(value, digits, sign=True).replace(",", "{,}")
 
-
-def read_upload(upload, kind: str):
-    return readers.read_table(upload.getvalue(), kind, filename=upload.name, max_rows=MAX_ROWS)
-
-
-handed = st.session_state.get(COMPARE_PAIR)  # a pair the protocol lab handed over, if any
-sources = [key for key in words.SOURCES if key != words.LAB or handed is not None]
-source = choice(st.radio, _(words.DATA), sources, "compare_source", horizontal=True,
-                format_func=lambda key: _(words.SOURCES[key]))
-synthetic = source == words.SYNTHETIC
-if source == words.LAB:
-    recs_a, recs_b, truth, origin = handed
-    categories = None
-    _lab, model_a, model_b, split, tuned = origin
-    st.info(words.lab_caption(lab_words.model_name(model_a), lab_words.model_name(model_b),
-                              lab_words.handed_setting(split, tuned), truth["user"].nunique()), icon="🧫")
-elif synthetic:
-    left, middle, right = st.columns(3)
-    true_delta = left.select_slider(_(words.TRUE_DIFFERENCE), TRUE_DELTAS, value=0.01, key="compare_true_delta",
-                                    format_func=lambda v: numbers.general(v))
-    users = middle.select_slider(_(words.USERS_IN_EXPERIMENT), SAMPLE_SIZES, value=1000, key="compare_users",
-                                 format_func=numbers.integer)
-    with right:
-        seed = integer_box(_(words.SEED), min_value=0, max_value=2**31 - 1, value=0, key="compare_seed")
-    with st.spinner(_(words.SIMULATING)):
-        pair = first_users(true_delta, int(seed), users)
-    recs_a, recs_b, truth = pair.sample(users)
-    categories = pair.categories
-    st.caption(words.synthetic_caption(pair.true_delta, users))
-else:
-    st.caption(words.files_caption(MAX_ROWS))
-    cells = st.columns(4)
-    uploads = {}
-    for cell, (name, label) in zip(cells, (("a", words.MODEL_A), ("b", words.MODEL_B), ("truth", words.GROUND_TRUTH))):
-        with cell:
-            uploads[name] = file_input(_(label), f"compare_upload_{name}")
-    with cells[3]:
-        category_file = file_input(_(words.CATEGORIES), "compare_upload_categories")
-    if all(uploads.values()):
-        try:
-            st.session_state["compare_files"] = (
-                read_upload(uploads["a"], "recommendations"), read_upload(uploads["b"], "recommendations"),
-                read_upload(uploads["truth"], "ground_truth"),
-                None if category_file is None else beyond_accuracy.item_categories(
-                    read_upload(category_file, "item_categories")))
-            st.session_state["compare_files_error"] = None
-        except ValueError as error:
-            st.session_state["compare_files_error"] = error  # said in the language of each rerun
-    if st.session_state.get("compare_files_error"):
-        st.error(words.file_error(text.markdown(error_message(st.session_state["compare_files_error"])),
-                                  "compare_files" in st.session_state))
-    if "compare_files" not in st.session_state:
-        st.info(_(words.UPLOAD_THREE))
-        st.stop()
-    recs_a, recs_b, truth, categories = st.session_state["compare_files"]
-
-for model, missing in significance.users_without_recommendations(recs_a, recs_b, truth).items():
-    if missing:
-        st.warning(words.missing_users(model, missing, truth["user"].nunique()))
 
 settings = st.columns(4)
 with settings[0]:
