@@ -69,6 +69,7 @@ WHICH_IDEAL_CAPTION = N_("trec_eval, ranx and this app build the ideal from ever
 LIST_ONLY_HELP = N_("What scikit-learn, torchmetrics and Evidently report when given only the recommended items.")
 LIST_ONLY_HELP_EXPONENTIAL = N_("What scikit-learn, torchmetrics and Evidently report when given only the recommended "
                                 "items (with linear gain: they have no exponential gain).")
+LIST_ONLY_HELPS = {"linear": LIST_ONLY_HELP, "exponential": LIST_ONLY_HELP_EXPONENTIAL}
 
 TIES_HEADING = N_("Score-based NDCG with ties (scikit-learn's `ndcg_score`)")
 TIES_TEXT = N_(
@@ -138,7 +139,7 @@ def ideal_from_list_card(k: int) -> str:
 
 def list_only_help(gain: str) -> str:
     """The help of the card whose ideal is built from the list's items only."""
-    return _({"linear": LIST_ONLY_HELP, "exponential": LIST_ONLY_HELP_EXPONENTIAL}[gain])
+    return _(LIST_ONLY_HELPS[gain])
 
 
 def positions_caption(n: int, gain: str) -> str:
