@@ -47,11 +47,6 @@ def synthetic_beyond(true_delta: float, seed: int, users: int, k: int):
     return beyond_accuracy.side_by_side(*pair.sample(users), k, categories=pair.categories)
 
 
-def signed(value, digits: int = 4) -> str:
-    """A signed number for KaTeX in the reader's notation."""
-    return numbers.number(value, digits, sign=True).replace(",", "{,}")
-
-
 settings = st.columns(4)
 with settings[0]:
     k = integer_box("K", min_value=1, max_value=1000, value=10, key="compare_k")
@@ -80,14 +75,7 @@ focus = choice(st.selectbox, _(words.FOCUS), list(table.index), "compare_focus",
 row = table.loc[focus]
 differences = significance.paired_differences(per_user_a[[focus]], per_user_b[[focus]])[focus]
 n, spread = len(differences), differences.std(ddof=1)
-formula(
-    r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}",
-    r"\begin{aligned}"
-    rf"\bar d &= {signed(row['delta'])}\quad (n = {numbers.latex_integer(n)}) \\"
-    rf"{text.latex(words.interval_label(confidence))} &= [{signed(row['ci_low'])},\ {signed(row['ci_high'])}] \\"
-    rf"d_{{\text{{Cohen}}}} &= {signed(row['delta'])} / {numbers.latex(spread, 4)} = {signed(row['effect_size'], 2)}"
-    r"\end{aligned}",
-)
+formula(words.DIFFERENCE_FORMULA, words.difference_substituted(row, n, spread, confidence))
 st.markdown(f"**{words_of.verdict(focus, row, confidence=confidence)}**")
 
 shown = table.copy()
@@ -133,9 +121,7 @@ needed = significance.users_needed(per_user_a, per_user_b, focus, delta=float(ta
 st.markdown(words.users_needed(needed, float(target), focus, spread, n))
 
 st.subheader(_(words.BEYOND))
-diversity = (words.DIVERSITY_SYNTHETIC if synthetic else words.LAB_DIVERSITY if source == words.LAB else
-             words.DIVERSITY if categories is not None else words.NO_DIVERSITY)
-st.caption(words.beyond_caption(_(words.POPULARITY_NOTE), _(diversity)))
+st.caption(words.beyond_caption(source, categories is not None))
 try:
     beyond = (synthetic_beyond(true_delta, int(seed), users, k) if synthetic else
               beyond_accuracy.side_by_side(recs_a, recs_b, truth, k, categories=categories))

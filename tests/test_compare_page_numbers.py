@@ -1,6 +1,7 @@
 """The Compare page's numbers, computed in whole_logs: two logs compared user by user, one metric's paired
 differences with their number and spread, and the difference a power question starts from. Checked against
-metrics.ndcg user by user, scipy's paired t-test and Python's statistics module."""
+metrics.ndcg user by user, scipy's paired t-test and Python's statistics module; and the formula with those numbers,
+written in content."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from content import i18n
+from content.pages import compare as words
 from metrics.ndcg import ndcg_at_k
 from whole_logs import significance
 from whole_logs.comparison import compare_logs
@@ -79,3 +82,13 @@ def test_a_metrics_difference_is_b_minus_a_per_user_with_its_number_and_sample_s
 def test_the_target_starts_at_the_observed_difference_as_shown_and_at_least_a_thousandth(delta, start):
     assert significance.observed_target(delta) == start
 
+
+def test_the_formula_has_the_rows_numbers_signed_in_the_readers_notation():
+    row = pd.Series({"delta": -0.0023, "ci_low": -0.0166, "ci_high": 0.0118, "effect_size": -0.0101})
+    english = words.difference_substituted(row, 1000, 0.22641, 0.95)
+    assert r"\bar d &= -0.0023\quad (n = 1{,}000)" in english
+    assert r"&= [-0.0166,\ +0.0118]" in english and r"\text{95\% interval}" in english
+    assert r"&= -0.0023 / 0.2264 = -0.01\end{aligned}" in english
+    with i18n.speaking("tr"):
+        turkish = words.difference_substituted(row, 1000, 0.22641, 0.95)
+    assert r"\bar d &= -0{,}0023\quad (n = 1.000)" in turkish and r"[-0{,}0166,\ +0{,}0118]" in turkish
