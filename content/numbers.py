@@ -59,9 +59,9 @@ def percent(value: float, digits: int = 0, *, language: str | None = None) -> st
     return format_percent(value, format=pattern, locale=locale)
 
 
-def latex(value, digits: int = 4, *, grouped: bool = False, language: str | None = None) -> str:
+def latex(value, digits: int = 4, *, sign: bool = False, grouped: bool = False, language: str | None = None) -> str:
     """``number`` for KaTeX: a decimal comma in braces (``0{,}8290``) so KaTeX adds no space after it."""
-    return number(value, digits, grouped=grouped, language=language).replace(",", "{,}")
+    return number(value, digits, sign=sign, grouped=grouped, language=language).replace(",", "{,}")
 
 
 def latex_integer(value: int, *, language: str | None = None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -20,6 +22,21 @@ def gain_of(relevances, gain: str = "linear") -> np.ndarray:
         return relevances
     # expm1 keeps a tiny positive grade's gain positive; exp2 - 1 keeps integer grades exact.
     return np.where(relevances < 1, np.expm1(relevances * np.log(2)), np.exp2(relevances) - 1.0)
+
+
+def other_gain(gain: str) -> str:
+    """The gain that was not chosen, under which NDCG is shown beside the chosen one."""
+    return "exponential" if check_choice(gain, "gain", GAINS) == "linear" else "linear"
+
+
+def gains_by_grade(grades) -> pd.DataFrame:
+    """Each distinct grade once, lowest first, with its linear and its exponential gain.
+
+    >>> gains_by_grade([3, 1, 3, 0]).values.tolist()
+    [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [3.0, 3.0, 7.0]]
+    """
+    grades = sorted(set(grades))
+    return pd.DataFrame({"grade": grades, **{gain: gain_of(grades, gain) for gain in GAINS}})
 
 
 def discounts(n: int) -> np.ndarray:
@@ -356,3 +373,45 @@ def ndcg_ideal_from_list(recommended, ground_truth, k, *, gain="linear") -> floa
     listed = set(check_ranking(recommended))
     grades = check_grades(ground_truth)
     return ndcg_at_k(recommended, {i: g for i, g in grades.items() if i in listed}, k, gain=gain)
+
+
+@dataclass(frozen=True)
+class TiedNdcg:
+    """NDCG of one scored list over all its positions, with its tied scores averaged and broken three ways."""
+
+    averaged: float  # scikit-learn's ndcg_score, with the chosen gain
+    averaged_linear: float  # scikit-learn's own number: it has linear gain only
+    in_favour: float  # ties broken most relevant first: the highest any tie-breaking gives
+    against: float  # ties broken least relevant first: the lowest
+    input_order: float  # ties kept in the order given (ranx, Recommenders)
+    averaged_dcg: float  # the averaged NDCG's numerator
+    idcg: float  # and its denominator
+
+
+def ndcg_with_ties(y_true, y_score, *, gain="linear") -> TiedNdcg:
+    """NDCG of items ranked by score (every position counts), ties averaged and broken three ways.
+
+    >>> found = ndcg_with_ties([3, 2, 3, 0, 1], [3, 2, 1, 0, 3])
+    >>> [round(v, 4) for v in (found.against, found.averaged, found.in_favour)]
+    [0.8199, 0.8783, 0.9367]
+    """
+    truth = dict(enumerate(y_true))
+    n = len(truth)
+    orders = tie_broken_orders(y_true, y_score)
+    ordered = {way: ndcg_at_k(order, truth, n, gain=gain) for way, order in orders.items()}
+    return TiedNdcg(averaged=ndcg_score(y_true, y_score, gain=gain),
+                    averaged_linear=ndcg_score(y_true, y_score, gain="linear"),
+                    in_favour=ordered["best"], against=ordered["worst"], input_order=ordered["input_order"],
+                    averaged_dcg=tie_averaged_dcg(y_true, y_score, gain=gain),
+                    idcg=dcg_at_k(ideal_relevances(truth), n, gain=gain))
+
+
+def tied_groups(table: pd.DataFrame) -> list[pd.DataFrame]:
+    """The rows of each tie group of more than one item in a :func:`tie_groups_table`, highest score first.
+
+    >>> table = tie_groups_table([3, 2, 3, 0, 1], [3, 2, 1, 0, 3], items=list("ABCDE"))
+    >>> [rows["item"].tolist() for rows in tied_groups(table)]
+    [['A', 'E']]
+    """
+    tied = table[table["group_size"] > 1]
+    return [rows for _group, rows in tied.groupby("tie_group", sort=True)]

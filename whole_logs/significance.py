@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -73,6 +74,27 @@ def paired_differences(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame) -> pd
                             f"{table.columns[column]!r}", table=name, user=repr(table.index[row]),
                             column=str(table.columns[column]))
     return b - a
+
+
+class MetricDifference(NamedTuple):
+    """Each user's difference B - A on one metric, how many users there are and how much the differences spread."""
+
+    per_user: pd.Series
+    users: int
+    sd: float  # the sample standard deviation (n - 1) of the per-user differences
+
+
+def metric_difference(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str) -> MetricDifference:
+    """B - A on ``metric`` for every user (:func:`paired_differences`), their number and standard deviation.
+
+    >>> users = pd.Index(["u1", "u2", "u3"], name="user")
+    >>> found = metric_difference(pd.DataFrame({"m": [0.0, 0.5, 1.0]}, index=users),
+    ...                           pd.DataFrame({"m": [0.5, 0.5, 0.0]}, index=users), "m")
+    >>> found.per_user.tolist(), found.users, round(found.sd, 4)
+    ([0.5, 0.0, -1.0], 3, 0.7638)
+    """
+    differences = paired_differences(per_user_a[[metric]], per_user_b[[metric]])[metric]
+    return MetricDifference(differences, len(differences), float(differences.std(ddof=1)))
 
 
 def compare(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, *, test: str = "paired_t",
@@ -320,7 +342,7 @@ def users_needed(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str
     for name, value in (("alpha", alpha), ("power", power)):
         if not 0 < value < 1:
             raise ValueError(f"{name} must be between 0 and 1, got {value!r}")
-    spread = paired_differences(per_user_a[[metric]], per_user_b[[metric]])[metric].std(ddof=1)
+    spread = metric_difference(per_user_a, per_user_b, metric).sd
     if spread == 0:
         return 2
     effect = abs(delta) / spread
@@ -341,6 +363,16 @@ def users_needed(per_user_a: pd.DataFrame, per_user_b: pd.DataFrame, metric: str
         else:
             low = middle + 1
     return high
+
+
+def observed_target(delta: float) -> float:
+    """The smallest difference worth detecting to start from: the observed one as the table shows it (4 decimals),
+    and at least 0.001, since no number of users tells a difference of 0 apart.
+
+    >>> observed_target(-0.01234), observed_target(0.00004)
+    (0.0123, 0.001)
+    """
+    return max(round(abs(float(delta)), 4), 0.001)
 
 
 def winners(table: pd.DataFrame, *, alpha: float = 0.05) -> pd.Series:

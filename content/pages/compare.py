@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from content import numbers
+from content import numbers, text
 from content.i18n import N_, _, ngettext
 
 TITLE = N_("Compare two models")
@@ -49,6 +49,7 @@ NO_DIVERSITY = N_("Upload item categories (columns item, category) to add intra-
 COLUMNS = {"verdict": N_("verdict"), "mean_a": N_("mean A"), "mean_b": N_("mean B"), "delta": "B − A",
            "ci_low": N_("interval low"), "ci_high": N_("interval high"), "p_value": "p",
            "effect_size": N_("Cohen's d"), "wins": N_("wins"), "ties": N_("ties"), "losses": N_("losses")}
+DIFFERENCE_FORMULA = r"\bar d = \frac{1}{n}\sum_{u=1}^{n} (b_u - a_u), \quad d_{\text{Cohen}} = \frac{\bar d}{s_d}"
 PITFALLS = (
     N_("A p-value is not the size of the difference: with 20,000 users a difference of 0.002 is 'significant' and "
        "still negligible (look at the interval and Cohen's d)."),
@@ -107,6 +108,19 @@ def interval_label(confidence: float) -> str:
     return _("{confidence} interval").format(confidence=numbers.percent(confidence))
 
 
+def difference_substituted(row, users: int, sd: float, confidence: float) -> str:
+    """:data:`DIFFERENCE_FORMULA` with a metric's numbers: its row of the comparison, the users compared and the
+    standard deviation of their differences."""
+    delta = numbers.latex(row["delta"], sign=True)
+    return (r"\begin{aligned}"
+            rf"\bar d &= {delta}\quad (n = {numbers.latex_integer(users)}) \\"
+            rf"{text.latex(interval_label(confidence))} &= [{numbers.latex(row['ci_low'], sign=True)},\ "
+            rf"{numbers.latex(row['ci_high'], sign=True)}] \\"
+            rf"d_{{\text{{Cohen}}}} &= {delta} / {numbers.latex(sd, 4)} = "
+            rf"{numbers.latex(row['effect_size'], 2, sign=True)}"
+            r"\end{aligned}")
+
+
 def p_corrected(correction: str) -> str:
     return _("p ({correction})").format(correction=correction)
 
@@ -147,9 +161,12 @@ def users_needed(needed: int, target: float, metric: str, spread: float, users: 
         users=numbers.integer(users))
 
 
-def beyond_caption(popularity: str, diversity: str) -> str:
+def beyond_caption(source: str, has_categories: bool) -> str:
+    """How popularity is counted, then whether intra-list diversity is shown (from the data of ``source``)."""
+    diversity = (DIVERSITY_SYNTHETIC if source == SYNTHETIC else LAB_DIVERSITY if source == LAB else
+                 DIVERSITY if has_categories else NO_DIVERSITY)
     # TRANSLATORS: two sentences one after the other: how popularity is counted, then intra-list diversity.
-    return _("{popularity} {diversity}").format(popularity=popularity, diversity=diversity)
+    return _("{popularity} {diversity}").format(popularity=_(POPULARITY_NOTE), diversity=_(diversity))
 
 
 def beyond_row(key: str, k: int) -> str:

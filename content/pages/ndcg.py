@@ -69,6 +69,7 @@ WHICH_IDEAL_CAPTION = N_("trec_eval, ranx and this app build the ideal from ever
 LIST_ONLY_HELP = N_("What scikit-learn, torchmetrics and Evidently report when given only the recommended items.")
 LIST_ONLY_HELP_EXPONENTIAL = N_("What scikit-learn, torchmetrics and Evidently report when given only the recommended "
                                 "items (with linear gain: they have no exponential gain).")
+LIST_ONLY_HELPS = {"linear": LIST_ONLY_HELP, "exponential": LIST_ONLY_HELP_EXPONENTIAL}
 
 TIES_HEADING = N_("Score-based NDCG with ties (scikit-learn's `ndcg_score`)")
 TIES_TEXT = N_(
@@ -88,6 +89,9 @@ IN_FAVOUR_HELP = N_("Tied items ordered most relevant first.")
 AGAINST_HELP = N_("Tied items ordered least relevant first.")
 INPUT_ORDER_HELP = N_("Tied items in the order of the table, as ranx (ndcg, or ndcg_burges for exponential gain) "
                       "and Recommenders do.")
+TIE_CARD_HELP = {TIES_AVERAGED_EXPONENTIAL: TIES_AVERAGED_EXPONENTIAL_HELP,
+                 SKLEARN_LINEAR_ONLY: SKLEARN_LINEAR_ONLY_HELP, IN_FAVOUR: IN_FAVOUR_HELP, AGAINST: AGAINST_HELP,
+                 INPUT_ORDER: INPUT_ORDER_HELP}
 # TRANSLATORS: words inside a KaTeX formula (\text{...}): keep them short.
 TIE_AVERAGED_DCG = N_("tie-averaged DCG")
 NO_TIES = N_("No two items share a score, so every way of breaking ties gives the same NDCG.")
@@ -131,6 +135,11 @@ def ideal_from_truth_card(k: int) -> str:
 
 def ideal_from_list_card(k: int) -> str:
     return _("NDCG@{k}, ideal from your list only").format(k=k)
+
+
+def list_only_help(gain: str) -> str:
+    """The help of the card whose ideal is built from the list's items only."""
+    return _(LIST_ONLY_HELPS[gain])
 
 
 def positions_caption(n: int, gain: str) -> str:
