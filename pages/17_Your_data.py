@@ -9,116 +9,35 @@ from content.pages import your_data as words
 from whole_logs import batch
 from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
-from whole_logs.synthetic import synthetic_log
 from ui.figures import batch_charts
 from content import text
 from ui.controllers import your_data as yd
-from ui.handoff import replace_log
+from ui.controllers import your_data_log as the_log
 from ui.state import _put, ground_truth_table, recommended_table
-from ui.integer_box import integer_box
-from ui.uploads import file_input
 from ui.widgets import chart, choice, formula, page, pitfalls, show_table
-from content.your_data import IDEA, MAX_ROWS, PITFALLS, TIE_RULE
+from content.your_data import IDEA, PITFALLS
 
 page(_(words.TITLE), "🗂️", _(IDEA))
 stale_notice = st.container()  # above the old numbers: says when they are not those of the files just chosen
 formula_area = st.container()
 overview_area = st.container()  # the summary and the main histogram, filled once the log is evaluated
 
-SYNTHETIC = {"users": 2000, "list_length": 20, "relevant": 5, "quality": 0.5, "seed": 0}
 K_OPTIONS = [1, 3, 5, 10, 20, 50, 100]
-QUALITIES = [i / 20 for i in range(21)]  # a select_slider, which shows 0,50 in Turkish (a slider shows 0.50)
 TEACHING_PAGES = [("app.py", "🎯"), ("pages/2_Precision_Recall_HR_F1.py", "🎣"), ("pages/3_AP_and_MAP.py", "📈"),
                   ("pages/4_RR_and_MRR.py", "🥇"), ("pages/5_NDCG.py", "🪜")]
-
-
-def format_label(fmt: str) -> str:
-    return _(words.FORMATS[fmt])
-
-
-def synthetic(settings: dict) -> yd.Log:
-    recs, truth = synthetic_log(**settings)
-    return yd.Log(recs, truth, ("synthetic", dict(settings)))
-
-
-def chosen_files(*uploads) -> tuple | None:
-    """What identifies the files in the uploaders, to tell whether the log shown was read from them."""
-    return tuple(None if u is None else u.file_id for u in uploads) if any(uploads) else None
-
-
-if st.session_state.get("yd_log") is None:
-    replace_log(synthetic(SYNTHETIC))
+the_log.open_with_a_synthetic_log()
 
 # ----------------------------------------------------------------------------- the log
 st.subheader(_(words.THE_LOG))
-handed = st.session_state["yd_log"].origin[0] == "lab"  # the protocol lab's log is the one shown
-sources = [key for key in words.SOURCES if key != words.LAB or handed]
-source = choice(st.radio, _(words.WHERE_FROM), sources, "yd_source", horizontal=True,
-                format_func=lambda key: _(words.SOURCES[key]))
+source = the_log.source()
 progress = st.empty()
 if source == words.LAB:
     st.info(_(words.HANDED), icon="🧫")
 elif source == words.SYNTHETIC:
-    with st.form("yd_synthetic", border=True):
-        cells = st.columns(5)
-        with cells[0]:
-            users = integer_box(_(words.USERS), min_value=1, max_value=100_000, value=SYNTHETIC["users"], key="yd_users")
-        with cells[4]:
-            seed = integer_box(_(words.RANDOM_SEED), min_value=0, max_value=10_000, value=SYNTHETIC["seed"], key="yd_seed")
-        settings = {
-            "users": users,
-            "list_length": cells[1].number_input(_(words.LIST_LENGTH), 1, 200, SYNTHETIC["list_length"], key="yd_list_length"),
-            "relevant": cells[2].number_input(_(words.RELEVANT_PER_USER), 1, 100, SYNTHETIC["relevant"], key="yd_relevant"),
-            "quality": cells[3].select_slider(_(words.MODEL_QUALITY), QUALITIES, SYNTHETIC["quality"], key="yd_quality",
-                                              format_func=lambda v: numbers.number(v, 2), help=_(words.MODEL_QUALITY_HELP)),
-            "seed": seed,
-        }
-        generate = st.form_submit_button(_(words.GENERATE), type="primary")
-    if generate:
-        if settings["users"] * settings["list_length"] > MAX_ROWS:
-            st.session_state["yd_error"] = ("too_many", settings["users"], settings["list_length"])
-        else:
-            progress.progress(0.3, text=_(words.GENERATING))
-            replace_log(synthetic(settings))
+    the_log.generator(progress)
 else:
-    st.markdown(words_of.formats_help())
-    left, right = st.columns(2)
-    with left:
-        recs_file = file_input(_(words.RECS_FILE), "yd_recs_file")
-        recs_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_recs_format",
-                             format_func=format_label)
-    with right:
-        truth_file = file_input(_(words.TRUTH_FILE), "yd_truth_file")
-        truth_format = choice(st.selectbox, _(words.ITS_FORMAT), list(words.FORMATS), "yd_truth_format",
-                              format_func=format_label)
-    keep_best = st.checkbox(_(words.KEEP_BEST), key="yd_keep_best", help=_(words.KEEP_BEST_HELP))
-    if st.button(_(words.READ), type="primary", disabled=not (recs_file and truth_file), key="yd_read"):
-        progress.progress(0.2, text=_(words.READING))
-        try:
-            log = yd.load_files(yd.Upload(recs_file.name, recs_file.getvalue(), recs_format),
-                                yd.Upload(truth_file.name, truth_file.getvalue(), truth_format), keep_best)
-        except yd.LoadError as error:  # kept as the error, so it is said in the language of each rerun
-            st.session_state["yd_error"] = error
-        else:
-            replace_log(log, chosen_files(recs_file, truth_file))
-    chosen = chosen_files(recs_file, truth_file)
-    if chosen is not None and chosen != st.session_state.get("yd_log_files"):
-        stale_notice.warning(words.old_results(text.markdown(st.session_state["yd_log"].source)), icon="⏳")
-
-
-def error_text(error) -> str:
-    """The stored error in the reader's language: a file that could not be read, or a log too large to generate."""
-    if isinstance(error, yd.LoadError):
-        return error.message()
-    if isinstance(error, tuple):
-        return words.too_many_rows(error[1], error[2], MAX_ROWS)
-    return str(error)
-
-
-if st.session_state.get("yd_error"):
-    st.error(words.not_loaded(text.markdown(error_text(st.session_state["yd_error"]))), icon="🚫")
-log: yd.Log = st.session_state["yd_log"]
-st.caption(words.showing(text.markdown(log.source), len(log.recommendations), len(log.ground_truth), _(TIE_RULE)))
+    the_log.files(progress, stale_notice)
+log = the_log.shown()
 
 # ----------------------------------------------------------------------------- settings
 metrics = st.multiselect(_(words.METRICS), list(batch.METRICS), default=list(batch.METRICS), key="yd_metrics",
