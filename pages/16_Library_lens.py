@@ -69,9 +69,9 @@ theirs = conv.breakdown(convention, metric, case.recommended, case.ground_truth,
 app_breakdown = conv.breakdown(conv.APP, metric, case.recommended, case.ground_truth, case.k)
 with formula_area:
     # One line each, so the pair fits a phone as well as a projector.
-    st.latex(r"\begin{aligned}&" + lens.breakdown_latex(library, metric, case.k, theirs)
+    st.latex(r"\begin{aligned}&" + words.breakdown_latex(library, metric, case.k, theirs)
              + r"\\ " + text.latex(_(words.VERSUS)) + r"\ &"
-             + lens.breakdown_latex(_(words.THIS_APP), metric, case.k, app_breakdown) + r"\end{aligned}")
+             + words.breakdown_latex(_(words.THIS_APP), metric, case.k, app_breakdown) + r"\end{aligned}")
     st.caption(words.formula_caption(words_of.possessive(library), conv.METRIC_LABELS[metric]))
 
 with results:
@@ -142,7 +142,7 @@ columns = st.columns(2)
 for column, (who, shown_as, b) in zip(columns, ((convention, library, theirs), (conv.APP, this_app, app_breakdown)),
                                       strict=True):
     with column:
-        st.latex(lens.breakdown_latex(shown_as, metric, case.k, b))
+        st.latex(words.breakdown_latex(shown_as, metric, case.k, b))
         if b.reason:
             st.info(words_of.no_value_reason(who, metric, case.recommended, case.ground_truth, case.k))
         elif b.numerator_label:
