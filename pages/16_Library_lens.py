@@ -9,10 +9,10 @@ from content.i18n import _
 from content.pages import lens as words
 from metrics import conventions as conv
 from ui.controllers import library_lens as lens
+from ui.controllers import lens_presets as presets
 from content import text
 from ui.library_snippets import snippet
 from ui.scenario import ranking_scenario
-from ui.state import ground_truth_table, recommended_table, reset_editor
 from ui.widgets import chart, bound, page, pitfalls, show_table, usable
 
 page(_(words.TITLE), "🔭", _(words.INTRO))
@@ -26,28 +26,10 @@ def four_places(table: pd.DataFrame):
     return table.style.format(lambda v: numbers.number(v, 4), subset=shown) if shown else table
 
 
-def _load(key: str) -> None:
-    preset = lens.BY_KEY[key]
-    st.session_state["recommended"] = recommended_table(preset.recommended)
-    st.session_state["ground_truth"] = ground_truth_table(preset.ground_truth)
-    for name in ("recommended", "ground_truth"):
-        reset_editor(name)
-    st.session_state["k"] = preset.k
-    st.session_state["lens_preset"] = key
-
-
 st.markdown(_(words.CLASSICS))
-buttons = st.columns(3)
-for index, preset in enumerate(lens.PRESETS):
-    column = buttons[index % 3]
-    column.button(preset.label, key=f"lens_load_{preset.key}", on_click=_load, args=(preset.key,),
-                  width="stretch", help=preset.story)
-
+presets.buttons()
 case, problems, results = ranking_scenario(show_gain=False)
-loaded = lens.BY_KEY.get(st.session_state.get("lens_preset"))
-if loaded and case.recommended == [str(i) for i in loaded.recommended] and case.ground_truth == {
-        str(i): float(g) for i, g in loaded.ground_truth.items()} and case.k == loaded.k:
-    st.info(words.loaded_banner(loaded.key), icon="🔎")
+presets.story_while_on_screen(case)
 
 values, ours, diffs = conv.compare(case.recommended, case.ground_truth, case.k)
 mask = lens.differing_cells(values, diffs)
