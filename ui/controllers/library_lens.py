@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import conventions as words_of
 from content import numbers
 from content.i18n import _
 from content.pages import lens as words
-from content import conventions as words_of
 from metrics.conventions import (APP, CONVENTIONS, FIELD_LABELS, METRIC_LABELS, METRICS, Convention, library_values,
                                  mean_over_users)
 from metrics.registry import RankingCase

@@ -1,4 +1,5 @@
-"""Pure helpers of the "Your data" page: reading uploads, shaping results, one user's case.
+"""Pure helpers of the "Your data" page: the synthetic log, reading uploads, the settings and one evaluation,
+shaping results, one user's case.
 
 No Streamlit here, so each piece is tested alone; the page only lays them out.
 """
@@ -260,4 +261,3 @@ def mean_formula(metric: str, k: int, per_user: pd.DataFrame) -> tuple[str, str]
     substituted = (rf"\mathrm{{{mean_label}}}=\frac{{{numbers.latex(total, 4, grouped=True)}}}"
                    rf"{{{numbers.latex_integer(n)}}}={numbers.latex(value, 4)}")
     return general, substituted
-
