@@ -61,7 +61,8 @@ DOMAINS: list[tuple[str, str]] = [
         "content/pages/sampled.py", "content/pages/practice.py", "content/labs.py", "content/practice.py")],
     *[(path, "data") for path in (  # the library lens, your data, compare two models
         "pages/16_*", "pages/17_*", "pages/18_*", "ui/library_snippets.py", "ui/controllers/library_lens.py",
-        "ui/controllers/your_data.py", "ui/figures/compare_charts.py", "ui/figures/batch_charts.py",
+        "ui/controllers/lens_*.py", "ui/controllers/your_data*.py", "ui/figures/compare_charts.py",
+        "ui/figures/batch_charts.py",
         "content/pages/lens.py", "content/pages/your_data.py", "content/pages/compare.py", "content/conventions.py",
         "content/your_data.py", "content/compare.py")],
     *[(path, "protocols") for path in (  # the protocol lab

@@ -264,6 +264,11 @@ def breakdown_label(label: str, k: int) -> str:
     return words[label]() if label in words else label
 
 
+def breakdown_fraction(b: conv.Breakdown, k: int) -> str:
+    """What a Breakdown divides by what, in words: "hits in the top 10 ÷ K"."""
+    return f"{breakdown_label(b.numerator_label, k)} ÷ {breakdown_label(b.denominator_label, k)}"
+
+
 def table_title(title: str) -> str:
     return _(TABLE_TITLES[title]) if title in TABLE_TITLES else title
 

@@ -139,6 +139,11 @@ class Convention:
     def has(self, metric: str) -> bool:
         return metric in self.functions
 
+    @property
+    def metrics(self) -> list[str]:
+        """The metrics it has, in :data:`METRICS` order."""
+        return [m for m in METRICS if self.has(m)]
+
     def shortest(self, metric: str, k: int) -> int:
         """The shortest list the library accepts for ``metric`` at cut-off ``k``."""
         value = self.refuses.get(metric, 0)
@@ -545,6 +550,19 @@ class Comparison(NamedTuple):
     values: pd.DataFrame
     app: pd.Series
     differences: pd.DataFrame
+
+    def libraries_that_differ(self) -> list[str]:
+        """The libraries with at least one value unlike the app's, in :data:`CONVENTIONS` order."""
+        return list(dict.fromkeys(self.differences["library"]))
+
+    def differing_metrics(self, library: str) -> list[str]:
+        """The metrics whose value ``library`` gives unlike the app's, in :data:`METRICS` order."""
+        return self.differences.loc[self.differences["library"] == library, "metric"].tolist()
+
+    def causes_of(self, library: str, metric: str) -> list[str] | None:
+        """The fields behind ``library``'s value of ``metric`` (see :func:`causes`); None when it is the app's."""
+        rows = self.differences.loc[(self.differences["library"] == library) & (self.differences["metric"] == metric)]
+        return rows["causes"].iloc[0] if len(rows) else None
 
 
 def compare(recommended, ground_truth, k) -> Comparison:

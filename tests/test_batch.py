@@ -344,3 +344,9 @@ def test_rows_ordered_by_user_then_position_on_both_paths(data):
     assert np.array_equal(np.sort(order), np.arange(n))
     expected = np.lexsort((position, user))
     assert np.array_equal(user[order], user[expected]) and np.array_equal(position[order], position[expected])
+
+
+def test_longest_list_is_the_most_rows_of_one_user_and_one_for_an_empty_log():
+    recs = pd.DataFrame({"user": ["a", "b", "b", "b", "c"], "item": [1, 1, 2, 3, 9], "rank": [1, 1, 2, 3, 1]})
+    assert batch.longest_list(recs) == 3
+    assert batch.longest_list(recs.iloc[:0]) == 1

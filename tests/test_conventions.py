@@ -372,3 +372,20 @@ def test_mean_over_users_leaves_out_what_each_library_leaves_out():
     assert math.isnan(means.at["scikit-learn", "precision"])
     with pytest.raises(ValueError, match="users is empty"):
         conv.mean_over_users([], 10)
+
+
+def test_a_conventions_metrics_are_those_it_has_in_the_tables_order():
+    assert conv.CONVENTIONS["scikit-learn"].metrics == ["average_precision", "ndcg"]
+    assert conv.CONVENTIONS["Spark MLlib"].metrics == ["precision", "recall", "average_precision", "ndcg"]
+    assert conv.APP.metrics == list(conv.METRICS)
+
+
+def test_a_comparison_names_who_differs_on_what_and_why():
+    comparison = conv.compare(SEED_LIST, {"103": 1, "105": 1, "108": 1, "999": 1}, 10)
+    assert comparison.libraries_that_differ() == ["scikit-learn", "torchmetrics", "Evidently", "RecTools", "cornac"]
+    assert comparison.differing_metrics("Evidently") == ["recall", "average_precision", "ndcg"]
+    assert comparison.differing_metrics("trec_eval") == []
+    assert comparison.causes_of("cornac", "average_precision") == ["sees", "ap_denominator"]
+    assert comparison.causes_of("torchmetrics", "average_precision") == ["ap_denominator"]
+    assert comparison.causes_of("torchmetrics", "precision") is None
+    assert conv.compare(SEED_LIST, {"101": 1}, 5).libraries_that_differ() == ["RecTools"]

@@ -9,7 +9,12 @@ from streamlit.testing.v1 import AppTest
 
 import numpy as np
 
+from content import conventions as conventions_words
+from content.pages import lens as lens_words
+from metrics import conventions as conv
+from metrics.registry import RankingCase
 from tests.conftest import chart_specs, edit, latex, plotly_array, run_page, texts
+from ui.controllers import library_lens
 from ui.state import TOPIC_PAGES
 
 PAGE = TOPIC_PAGES["lens"]
@@ -128,3 +133,71 @@ def test_a_user_with_nothing_relevant_shows_what_it_does_to_each_mean(lens):
     assert means.loc["Spark MLlib", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3 / 2)
     assert means.loc["Evidently", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3)
     assert means.loc["trec_eval", "MAP@K with this user"] == pytest.approx((3 / 7 + 2 / 4 + 1) / 3)
+
+
+# --------------------------------------------------------------------------- helpers alone
+
+
+def _case(ground_truth: dict, k: int = 10, recommended=None) -> RankingCase:
+    return RankingCase([str(i) for i in (recommended or range(101, 111))], ground_truth, k)
+
+
+def test_a_preset_is_on_screen_until_its_list_grades_or_k_change():
+    preset = library_lens.BY_KEY["graded"]
+    shown = _case({"101": 5.0, "104": 4.0, "107": 3.0, "999": 5.0})
+    assert preset.on_screen(shown)
+    assert not preset.on_screen(_case({"101": 5.0, "104": 4.0, "107": 2.0, "999": 5.0}))
+    assert not preset.on_screen(_case({"101": 5.0, "104": 4.0, "107": 3.0, "999": 5.0}, k=9))
+    assert not preset.on_screen(_case({"101": 5.0, "104": 4.0, "107": 3.0, "999": 5.0}, recommended=range(101, 110)))
+    nothing = library_lens.BY_KEY["nothing_relevant"]
+    assert nothing.on_screen(_case({})) and not nothing.on_screen(shown)
+
+
+def test_a_user_with_nothing_relevant_halves_the_map_of_libraries_that_count_them():
+    assert library_lens.nothing_relevant(_case({})) and library_lens.nothing_relevant(_case({"101": 0.0}))
+    assert not library_lens.nothing_relevant(_case({"101": 0.0, "102": 1.0}))
+    table = library_lens.mean_with_the_tutorial_user(_case({"101": 0.0}))
+    alone, with_user, empty_users = table.columns
+    assert (alone, with_user) == ("MAP@K, the NumPy tutorial's user alone", "MAP@K with this user")
+    assert table.index.name == "library" and list(table.index) == list(conv.CONVENTIONS)
+    seed_ap = (1 + 2 / 4 + 3 / 7) / 3
+    assert table.loc["Spark MLlib", alone] == pytest.approx(seed_ap)
+    assert table.loc["Spark MLlib", with_user] == pytest.approx(seed_ap / 2)
+    assert table.loc["Evidently", with_user] == pytest.approx(seed_ap)
+    assert table[empty_users].str.len().min() > 0
+
+
+def test_a_librarys_settings_stand_beside_this_apps_and_differ_where_marked():
+    table = library_lens.settings_table(conv.CONVENTIONS["torchmetrics"], "torchmetrics")
+    assert list(table.columns) == ["torchmetrics", "this app", "differs"] and table.index.name == "setting"
+    assert tuple(table.loc["AP denominator"]) == ("the hits in the top K", "min(|Rel|, K)", "≠")
+    assert table["differs"].tolist().count("≠") == sum(
+        conv.CONVENTIONS["torchmetrics"].describe(f) != conv.APP.describe(f) for f in conv.FIELD_LABELS)
+    assert table.loc["what its users call", "torchmetrics"].startswith("Precision@K: ")
+    calls = library_lens.settings_table(conv.CONVENTIONS["scikit-learn"], "x").loc["what its users call", "x"]
+    assert "Precision@K" not in calls and calls.startswith("AP@K: ")
+
+
+def test_breakdown_tables_show_their_fractions_to_four_places():
+    b = conv.breakdown(conv.APP, "ndcg", [str(i) for i in range(101, 111)], {"101": 2, "104": 1}, 10)
+    table = b.tables["DCG of the list"]
+    shown = library_lens.four_places(table).to_html()
+    discount = table["discount"].iloc[1]  # 1 / log2(3)
+    assert f">{discount:.4f}<" in shown and f"{discount:.6f}" not in shown
+    whole = table[["rank", "item"]]
+    assert library_lens.four_places(whole) is whole  # nothing fractional: the table as it is
+
+
+def test_the_formula_pair_and_the_differences_in_words():
+    rec, truth = [str(i) for i in range(101, 111)], {"103": 1, "105": 1, "108": 1, "999": 1}
+    theirs = conv.breakdown(conv.CONVENTIONS["torchmetrics"], "average_precision", rec, truth, 10)
+    ours = conv.breakdown(conv.APP, "average_precision", rec, truth, 10)
+    pair = lens_words.library_over_app("torchmetrics", "average_precision", 10, theirs, ours)
+    assert pair == (r"\begin{aligned}&\mathrm{AP@10}_{\text{torchmetrics}} = \frac{1.1083}{3} = 0.3694\\ \text{vs}\ &"
+                    r"\mathrm{AP@10}_{\text{this app}} = \frac{1.1083}{4} = 0.2771\end{aligned}")
+    assert conventions_words.breakdown_fraction(theirs, 10) == "sum of precision@i at hits ÷ the hits in the top K"
+    differences = conv.compare(rec, truth, 10).differences
+    lines = lens_words.differences_in_words(differences, rec, truth, 10).split("\n")
+    assert len(lines) == len(differences)
+    assert lines[2].startswith("- **torchmetrics**, AP@10: 0.3694 instead of 0.2771. torchmetrics divides AP by")
+    assert lines[2].endswith("*(cause: AP denominator)*")

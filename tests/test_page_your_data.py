@@ -216,6 +216,51 @@ def test_shaping_helpers():
     assert substituted == r"\mathrm{NDCG@5}=\frac{0.7000}{3}=0.2333"
 
 
+def test_a_synthetic_log_is_refused_only_above_the_row_limit():
+    from content.your_data import MAX_ROWS
+
+    fits = {**yd.SYNTHETIC, "users": MAX_ROWS // 20, "list_length": 20}
+    assert yd.too_many_rows(fits) is None
+    refused = yd.too_many_rows({**fits, "users": fits["users"] + 1})
+    assert refused == (MAX_ROWS // 20 + 1, 20)
+    assert refused.message().startswith("100,001 users × 20 items is more than the 2,000,000 rows")
+    log = yd.synthetic({**yd.SYNTHETIC, "users": 30})
+    assert log.origin == ("synthetic", {**yd.SYNTHETIC, "users": 30}) and log.recommendations["user"].nunique() == 30
+
+
+def test_settings_choose_the_main_metric_and_k_and_the_columns():
+    every = yd.Settings(list(batch.METRICS), [5, 10, 20], "linear", "min")
+    assert (every.main_metric, every.main_k, every.main_column) == ("average_precision", 10, "average_precision@10")
+    assert every.columns[:3] == ["precision@5", "precision@10", "precision@20"]
+    assert every.columns[-1] == "reciprocal_rank" and "reciprocal_rank" not in every.against_k
+    assert every.columns_at(5)[-1] == "reciprocal_rank" and len(every.columns_at(5)) == len(batch.METRICS)
+    few = yd.Settings(["reciprocal_rank", "recall"], [3, 50], "linear", "min")
+    assert (few.main_metric, few.main_k, few.main_column) == ("reciprocal_rank", 3, "reciprocal_rank")
+    assert few.columns == ["recall@3", "recall@50", "reciprocal_rank"] and few.against_k == ["recall"]
+    assert yd.Settings(["ndcg", "precision"], [10], "linear", "min").main_metric == "ndcg"
+    assert yd.Settings(["reciprocal_rank"], [10], "linear", "min").against_k == ["reciprocal_rank"]
+
+
+def test_evaluate_scores_the_curves_ks_and_scans_traps_at_the_largest_k():
+    recs = pd.DataFrame({"user": ["a"] * 4 + ["b"] * 2, "item": [1, 2, 3, 4, 1, 2], "rank": [1, 2, 3, 4, 1, 2]})
+    truth = pd.DataFrame({"user": ["a", "b", "c"], "item": [3, 9, 1]})
+    evaluation = yd.evaluate(yd.Log(recs, truth, "test"), yd.Settings(["precision", "reciprocal_rank"], [2, 3],
+                                                                       "linear", "min"))
+    assert evaluation.curve_ks == [1, 2, 3]  # up to the longest list (4), not past the largest chosen K
+    assert list(evaluation.per_user.columns) == ["precision@2", "precision@3", "reciprocal_rank"]
+    assert evaluation.per_user_all["precision@1"].tolist() == [0.0, 0.0, 0.0]
+    assert evaluation.summary.means["reciprocal_rank"] == pytest.approx(1 / 9)
+    assert evaluation.traps.loc["shorter_than_k", "users"] == 1  # b's two items, at K = 3
+    assert evaluation.traps_found == 3  # also c without a list, b's 9 never recommended
+
+
+def test_a_user_opens_at_the_ranking_columns_k_within_the_teaching_slider():
+    assert yd.opened_k("precision@5", 10, 20) == 5
+    assert yd.opened_k("reciprocal_rank", 10, 20) == 10
+    assert yd.opened_k("ndcg@50", 10, 8) == 20
+    assert yd.opened_k("ndcg@50", 10, 30) == 30
+
+
 def test_scan_traps_counts_what_evaluate_refuses():
     recs = pd.DataFrame({"user": ["a", "a", "a", "b", "c"], "item": ["x", "x", "y", "x", "q"], "rank": [1, 2, 2, 1, 1]})
     truth = pd.DataFrame({"user": ["a", "a", "b", "d"], "item": ["y", "y", "z", "x"], "relevance": [1, 2, 0, 3]})

@@ -27,8 +27,9 @@ from metrics.ndcg import GAINS
 from metrics.ranked_metrics import AP_DENOMINATORS
 
 __all__ = ["AT_K", "METRICS", "PARALLEL_FROM_ROWS", "REASONS", "TIES", "DuplicatePairsError", "RankedRows", "Summary",
-           "as_id_text", "check_gains", "check_ks", "check_metrics", "check_table", "column_name", "combine", "evaluate",
-           "keep_best_duplicates", "rank_rows", "same_kind", "scan_traps", "score_ranked_rows", "summarize", "TRAPS"]
+           "as_id_text", "check_gains", "check_ks", "check_metrics", "check_table", "column_name", "combine",
+           "evaluate", "keep_best_duplicates", "longest_list", "rank_rows", "same_kind", "scan_traps",
+           "score_ranked_rows", "summarize", "TRAPS"]
 
 PARALLEL_FROM_ROWS = 2_000_000
 """Logs of at least this many recommendation rows are evaluated in blocks of
@@ -143,6 +144,20 @@ def keep_best_duplicates(recommendations: pd.DataFrame) -> pd.DataFrame:
     order = np.lexsort((np.arange(len(recommendations)), position))
     best = ~recommendations.iloc[order].duplicated(["user", "item"], keep="first")
     return recommendations.iloc[np.sort(order[best.to_numpy()])]
+
+
+def longest_list(recommendations: pd.DataFrame) -> int:
+    """The most recommendation rows any one user has; 1 for a log without rows, so a range of K up to it
+    is never empty.
+
+    Examples
+    --------
+    >>> longest_list(pd.DataFrame({"user": ["a", "a", "b"], "item": [1, 2, 1], "rank": [1, 2, 1]}))
+    2
+    >>> longest_list(pd.DataFrame({"user": [], "item": [], "rank": []}))
+    1
+    """
+    return int(recommendations.groupby("user").size().max()) if len(recommendations) else 1
 
 
 def summarize(per_user: pd.DataFrame) -> Summary:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from content import numbers
+import math
+
+from content import conventions as words_of
+from content import numbers, text
 from content.i18n import N_, _, ngettext
+from metrics import conventions as conv
 
 TITLE = N_("Why libraries disagree")
 INTRO = N_(
@@ -150,3 +154,41 @@ def not_run(library: str) -> str:
     why = _(WHY_NOT_RUN[library]) if library in WHY_NOT_RUN else ""
     return _("Not run by the tests ({why}): written from the library's documentation and source. The table's "
              "values for {library} match the values measured in library-conventions.md.").format(why=why, library=library)
+
+
+def _fmt(value: float) -> str:
+    """A number in a formula as a learner writes it: integers plain, others to 4 places, in the reader's notation."""
+    return str(int(value)) if float(value).is_integer() else numbers.latex(value, 4)
+
+
+def breakdown_latex(name: str, metric: str, k: int, b: conv.Breakdown) -> str:
+    """``name``'s value of ``metric`` as numerator / denominator = value, in LaTeX."""
+    label = {"precision": rf"\mathrm{{P@{k}}}", "recall": rf"\mathrm{{R@{k}}}",
+             "average_precision": rf"\mathrm{{AP@{k}}}", "ndcg": rf"\mathrm{{NDCG@{k}}}",
+             "reciprocal_rank": r"\mathrm{RR}"}[metric]
+    who = text.latex(name)
+    if math.isnan(b.value):
+        return rf"{label}_{{{who}}} = {text.latex(_(NO_VALUE))}"
+    if math.isnan(b.denominator) or not b.denominator:
+        return rf"{label}_{{{who}}} = {_fmt(b.value)}"
+    return rf"{label}_{{{who}}} = \frac{{{_fmt(b.numerator)}}}{{{_fmt(b.denominator)}}} = {_fmt(b.value)}"
+
+
+def library_over_app(library: str, metric: str, k: int, theirs: conv.Breakdown, ours: conv.Breakdown) -> str:
+    """The library's formula above this app's, one line each, so the pair fits a phone as well as a projector."""
+    return (r"\begin{aligned}&" + breakdown_latex(library, metric, k, theirs) + r"\\ " + text.latex(_(VERSUS))
+            + r"\ &" + breakdown_latex(_(THIS_APP), metric, k, ours) + r"\end{aligned}")
+
+
+def differences_in_words(differences, recommended, ground_truth, k: int) -> str:
+    """One line per value unlike the app's (the rows of ``metrics.conventions.differences``): both values,
+    what the library does with this input, and the settings that cause it."""
+    lines = []
+    for row in differences.itertuples():
+        shown = _(NO_VALUE) if words_of.is_missing(row.library_value) else numbers.number(row.library_value, 4)
+        label = conv.METRIC_LABELS[row.metric].replace("K", str(k))
+        explanation = words_of.explanation(row.causes, conv.CONVENTIONS[row.library], row.metric, recommended,
+                                           ground_truth, k)
+        lines.append(difference_line(row.library, label, shown, numbers.number(row.app_value, 4),
+                                     text.markdown(explanation), words_of.cause(row.causes)))
+    return "\n".join(lines)

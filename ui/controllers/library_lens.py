@@ -1,4 +1,5 @@
-"""The library lens page's content and pure helpers: presets, the per-library table, its chart.
+"""The library lens page's content and pure helpers: presets, the per-library table, its chart, the table of one
+library's settings, and what a user with nothing relevant does to each library's mean.
 
 No Streamlit here.
 """
@@ -11,12 +12,14 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from content import conventions as words_of
 from content import numbers
 from content.i18n import _
 from content.pages import lens as words
-from metrics.conventions import APP, CONVENTIONS, METRIC_LABELS, METRICS, Breakdown
+from metrics.conventions import (APP, CONVENTIONS, FIELD_LABELS, METRIC_LABELS, METRICS, Convention, library_values,
+                                 mean_over_users)
+from metrics.registry import RankingCase
 from ui.chart_text import explain
-from content.text import latex as latex_text
 from content.text import plotly as plotly_text
 from ui.figures import charts
 
@@ -36,6 +39,11 @@ class Preset(NamedTuple):
     def story(self) -> str:
         return words.preset_story(self.key)
 
+    def on_screen(self, case: RankingCase) -> bool:
+        """Whether ``case`` is still this preset (the scenario's editors hold ids and grades as text and floats)."""
+        return (case.recommended == [str(i) for i in self.recommended] and case.k == self.k
+                and case.ground_truth == {str(i): float(g) for i, g in self.ground_truth.items()})
+
 
 SEED_LIST = list(range(101, 111))
 
@@ -48,6 +56,10 @@ PRESETS = (
     Preset("first_hit_below_k", SEED_LIST, {107: 1}, 5),
 )
 BY_KEY = {p.key: p for p in PRESETS}
+TUTORIAL_USER = ([str(i) for i in SEED_LIST], {"101": 1, "104": 1, "107": 1})
+"""The NumPy tutorial's user: a user with nothing relevant is averaged with them."""
+FOUR_PLACES = ("discount", "contribution", "precision_at_i", "one_over_rank")
+"""The fractional columns of a breakdown table."""
 
 
 def differing_cells(values: pd.DataFrame, differences: pd.DataFrame) -> pd.DataFrame:
@@ -111,24 +123,6 @@ def values_chart(app: pd.Series, values: pd.DataFrame, mask: pd.DataFrame, k: in
     return charts._layout(fig, _(words.CHART_TITLE), height=430)
 
 
-def _fmt(value: float) -> str:
-    """A number in a formula as a learner writes it: integers plain, others to 4 places, in the reader's notation."""
-    return str(int(value)) if float(value).is_integer() else numbers.latex(value, 4)
-
-
-def breakdown_latex(name: str, metric: str, k: int, b: Breakdown) -> str:
-    """``name``'s value of ``metric`` as numerator / denominator = value, in LaTeX."""
-    label = {"precision": rf"\mathrm{{P@{k}}}", "recall": rf"\mathrm{{R@{k}}}",
-             "average_precision": rf"\mathrm{{AP@{k}}}", "ndcg": rf"\mathrm{{NDCG@{k}}}",
-             "reciprocal_rank": r"\mathrm{RR}"}[metric]
-    who = latex_text(name)
-    if np.isnan(b.value):
-        return rf"{label}_{{{who}}} = {latex_text(_(words.NO_VALUE))}"
-    if np.isnan(b.denominator) or not b.denominator:
-        return rf"{label}_{{{who}}} = {_fmt(b.value)}"
-    return rf"{label}_{{{who}}} = \frac{{{_fmt(b.numerator)}}}{{{_fmt(b.denominator)}}} = {_fmt(b.value)}"
-
-
 BREAKDOWN_COLUMNS = ("rank", "item", "grade", "relevant", "relevance", "gain", "discount", "contribution",
                      "hit", "precision_at_i", "first_hit", "one_over_rank", "in_top_k")
 """The columns of a breakdown table worth reading on a projector (running sums are left out)."""
@@ -142,3 +136,38 @@ def disagreement_summary(mask: pd.DataFrame) -> str:
     """How many library values differ from this app's, and in how many libraries, in words."""
     cells, libraries = int(mask.to_numpy().sum()), int(mask.any(axis=1).sum())
     return words.disagreement_summary(cells, libraries)
+
+
+def four_places(table: pd.DataFrame):
+    """A breakdown table with its fractional columns to 4 places in the reader's notation (read-only)."""
+    shown = [c for c in FOUR_PLACES if c in table.columns]
+    return table.style.format(lambda v: numbers.number(v, 4), subset=shown) if shown else table
+
+
+def nothing_relevant(case: RankingCase) -> bool:
+    return not any(grade > 0 for grade in case.ground_truth.values())
+
+
+def mean_with_the_tutorial_user(case: RankingCase) -> pd.DataFrame:
+    """Each library's MAP@K of the tutorial's user alone and averaged with ``case``'s, and how the library treats
+    a user with no relevant item; headers in words, as a table to read."""
+    means = mean_over_users([TUTORIAL_USER, (case.recommended, case.ground_truth)], case.k)
+    alone = library_values(*TUTORIAL_USER, case.k)
+    table = pd.DataFrame({_(words.MAP_ALONE): alone["average_precision"], _(words.MAP_WITH): means["average_precision"],
+                          _(words.EMPTY_USERS): [words_of.describe(c, "empty_users") for c in CONVENTIONS.values()]})
+    table.index.name = _(words.LIBRARY_COLUMN)
+    return table
+
+
+def settings_table(convention: Convention, library: str) -> pd.DataFrame:
+    """Each setting of ``convention`` (shown as ``library``) beside this app's, ≠ where they differ, and the calls
+    its users make."""
+    rows = [{"setting": words_of.field_label(f), "library": words_of.describe(convention, f),
+             "app": words_of.describe(APP, f), "differs": "≠" if convention.describe(f) != APP.describe(f) else ""}
+            for f in FIELD_LABELS]
+    rows.append({"setting": _(words.WHAT_USERS_CALL), "library": "; ".join(
+        f"{METRIC_LABELS[m]}: {convention.functions[m]}" for m in convention.metrics), "app": "", "differs": ""})
+    table = pd.DataFrame(rows).set_index("setting").rename(
+        columns={"library": library, "app": _(words.THIS_APP), "differs": _(words.DIFFERS)})
+    table.index.name = _(words.SETTING)
+    return table

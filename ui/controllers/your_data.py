@@ -1,4 +1,5 @@
-"""Pure helpers of the "Your data" page: reading uploads, shaping results, one user's case.
+"""Pure helpers of the "Your data" page: the synthetic log, reading uploads, the settings and one evaluation,
+shaping results, one user's case.
 
 No Streamlit here, so each piece is tested alone; the page only lays them out.
 """
@@ -18,13 +19,19 @@ from content.pages import your_data as words
 from content.your_data import MAX_ROWS, TRAPS
 from whole_logs import batch
 from whole_logs.readers import read_table
-from content import text
+from whole_logs.synthetic import synthetic_log
 
 LABELS = {"precision": "Precision", "recall": "Recall", "f1": "F1", "hit_rate": "HR",
           "average_precision": "AP", "ndcg": "NDCG", "reciprocal_rank": "RR"}
 MEAN_LABELS = {"average_precision": "MAP", "reciprocal_rank": "MRR", "hit_rate": "HR"}
 CURVE_KS = (1, 2, 3, 5, 10, 15, 20, 30, 50, 100)
 WORST_SHOWN = 10
+SYNTHETIC = {"users": 2000, "list_length": 20, "relevant": 5, "quality": 0.5, "seed": 0}
+"""The synthetic log the page opens with, and its generator's first settings."""
+MAIN_METRICS = ("average_precision", "ndcg", "precision")
+"""The first of these that is evaluated has the formula, the large histogram and the worst users' first ranking."""
+TEACHING_K = 20
+"""The teaching pages' K slider reaches max(TEACHING_K, list length)."""
 
 
 class Upload(NamedTuple):
@@ -65,6 +72,94 @@ class LoadError(ValueError):
         if self.kind is None:
             return words_of.engine_error(self.error)
         return words_of.file_error(self.kind, self.filename, self.error)
+
+
+class TooManyRows(NamedTuple):
+    """Generator settings whose log would pass ``MAX_ROWS``: kept as numbers, said in the language of each rerun."""
+    users: int
+    list_length: int
+
+    def message(self) -> str:
+        return words.too_many_rows(self.users, self.list_length, MAX_ROWS)
+
+
+def too_many_rows(settings: dict) -> TooManyRows | None:
+    """Why the synthetic log of ``settings`` is not generated (it has a row per user and slot), or None."""
+    if settings["users"] * settings["list_length"] > MAX_ROWS:
+        return TooManyRows(settings["users"], settings["list_length"])
+    return None
+
+
+def synthetic(settings: dict) -> Log:
+    recs, truth = synthetic_log(**settings)
+    return Log(recs, truth, ("synthetic", dict(settings)))
+
+
+class Settings(NamedTuple):
+    """What the log is evaluated with: metrics, K values (ascending), the NDCG gain and the AP denominator."""
+    metrics: list[str]
+    ks: list[int]
+    gain: str
+    denominator: str
+
+    @property
+    def main_metric(self) -> str:
+        return next((m for m in MAIN_METRICS if m in self.metrics), self.metrics[0])
+
+    @property
+    def main_k(self) -> int:
+        return 10 if 10 in self.ks else self.ks[0]
+
+    @property
+    def main_column(self) -> str:
+        return batch.column_name(self.main_metric, self.main_k)
+
+    @property
+    def columns(self) -> list[str]:
+        """The per-user columns shown and downloaded: each metric at each K, then RR, which has no cut-off."""
+        at_k = [batch.column_name(m, k) for m in self.metrics if m != "reciprocal_rank" for k in self.ks]
+        return at_k + (["reciprocal_rank"] if "reciprocal_rank" in self.metrics else [])
+
+    def columns_at(self, k: int) -> list[str]:
+        return [batch.column_name(m, k) for m in self.metrics]
+
+    @property
+    def against_k(self) -> list[str]:
+        """The metrics drawn against K: those with a cut-off, or RR when it is the only metric."""
+        return [m for m in self.metrics if m != "reciprocal_rank"] or self.metrics
+
+
+class Evaluation(NamedTuple):
+    """A log evaluated with ``settings``: each user's values at the chosen K and at the curve's (``per_user_all``),
+    their means and user counts, and the trap scan at the largest chosen K."""
+    settings: Settings
+    per_user_all: pd.DataFrame
+    curve_ks: list[int]
+    summary: batch.Summary
+    traps: pd.DataFrame
+
+    @property
+    def per_user(self) -> pd.DataFrame:
+        return self.per_user_all[self.settings.columns]
+
+    @property
+    def traps_found(self) -> int:
+        return int((self.traps["users"] > 0).sum())
+
+
+def evaluate(log: Log, settings: Settings) -> Evaluation:
+    """Every user of ``log``; a ValueError when the settings cannot score it (grades too large for the gain)."""
+    recs, truth = log.recommendations, log.ground_truth
+    ks = curve_ks(settings.ks, batch.longest_list(recs))
+    per_user = batch.evaluate(recs, truth, ks, metrics=settings.metrics, gain=settings.gain,
+                              denominator=settings.denominator)
+    return Evaluation(settings, per_user, ks, batch.summarize(per_user), batch.scan_traps(recs, truth, settings.ks[-1]))
+
+
+def opened_k(column: str, main_k: int, list_length: int) -> int:
+    """The K a user is opened at: the ranking column's (the main K for RR, which has none), as far as the teaching
+    pages' K slider reaches."""
+    return min(int(column.partition("@")[2] or main_k), max(TEACHING_K, list_length))
 
 
 def column_label(column: str) -> str:
@@ -166,8 +261,3 @@ def mean_formula(metric: str, k: int, per_user: pd.DataFrame) -> tuple[str, str]
     substituted = (rf"\mathrm{{{mean_label}}}=\frac{{{numbers.latex(total, 4, grouped=True)}}}"
                    rf"{{{numbers.latex_integer(n)}}}={numbers.latex(value, 4)}")
     return general, substituted
-
-
-def user_name(value) -> str:
-    """A user id for Markdown text, shown literally."""
-    return text.markdown(value)
