@@ -189,3 +189,22 @@ def test_the_operators_folder_is_named_by_the_environment(tmp_path: Path, monkey
     monkeypatch.setenv(FOLDER_VARIABLE, str(tmp_path))
     (refused,) = operator_folder({lesson.key: "built in" for lesson in LESSONS}).refused
     assert refused.problems[0].message == say.ID_TAKEN and refused.problems[0].line == 2
+
+
+def test_the_readmes_first_lesson_loads_and_says_what_the_reader_does():
+    """The README's first lesson file: no problem, its right answers computed, and the limits and the variable it
+    names the reader's own."""
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Teachers' own lessons"):readme.index("## The manual")]
+    loaded = read_lesson(re.search(r"```toml\n(.*?)```", section, re.S).group(1))
+    assert loaded.problems == ()
+    typed, own = (step.question for step in loaded.lesson.steps)
+    assert (typed.kind, typed.answer, typed.tolerance) == ("number", "0.50", Tolerance("decimals", 2))
+    recommended, truth, k = [11, 12, 13, 14, 15], {12, 15}, 3  # its why: one hit in the first three, two relevant
+    assert (sum(item in truth for item in recommended[:k]), len(truth)) == (1, 2)
+    assert own.variant == {"length": 6, "relevant": 3, "grades": [1, 1], "k": 3, "seed": 7}
+    assert own.tolerance == Tolerance("absolute", 0.01)
+    assert f"{MAX_BYTES // 1024} KB" in section and f"{MAX_STEPS} steps" in section
+    assert f"`{FOLDER_VARIABLE}=" in section
