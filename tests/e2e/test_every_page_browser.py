@@ -8,6 +8,8 @@ belongs to its language and theme, so that a page is drawn once for all of them.
   chart titles, table cells, input tables scrolling sideways) at 1280 and again once the tab is narrowed to
   390 px; a page with a problem is photographed into tests/artifacts/screenshots/cut_texts/, the home page and
   Your data always into tests/artifacts/screenshots/languages/.
+- **Turkish as a Turkish reader sees it** (on the Turkish walk's home page): the decimal comma on every card, and
+  the sidebar's uploader saying what it takes in Turkish, not in Streamlit's English.
 - **Formulas and charts read on a projector and a phone** (in English, tests/e2e/test_reading_browser.py's
   probes): each page drawn without an exception, its title and first formula, chart or button on screen, no
   formula or chart title cut, chart text at least 14 px, at 1280 and once narrowed to 390 (a phone turned to
@@ -22,6 +24,7 @@ opened by a link a student was sent: the single-page browser tests, which each o
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -63,6 +66,8 @@ def test_every_page_is_accessible_uncut_and_readable_at_1280_and_390(request, pa
             unread += _read_at_1280_and_390(page, number, entry.topic)
         if cutting:
             cut.update(_cut_at_1280_and_390(page, entry.topic, lang))
+        if cutting and lang == "tr" and number == 0:
+            _turkish_numbers_and_uploader(page)
     folder = ARTIFACTS / "axe"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{theme}_{lang}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
@@ -104,3 +109,15 @@ def _cut_at_1280_and_390(page: Page, topic: str, lang: str) -> dict:
             screenshot(page, SCREENSHOTS / "languages", f"{topic}-{lang}-{viewport['width']}")
     page.set_viewport_size(PROJECTOR)
     return problems
+
+
+def _turkish_numbers_and_uploader(page: Page) -> None:
+    values = page.get_by_test_id("stMetricValue").all_inner_texts()
+    assert values and all(re.fullmatch(r"\d,\d{4}", v) for v in values), values
+    sidebar = page.get_by_test_id("stSidebar")
+    uploader = sidebar.get_by_test_id("stExpander").filter(has=page.get_by_test_id("stFileUploader")).locator("summary")
+    uploader.click()
+    expect(sidebar.get_by_text("Dosya başına en çok 1 MB · JSON")).to_be_visible()
+    expect(sidebar.get_by_test_id("stFileUploaderDropzoneInstructions")).to_be_hidden()
+    assert "per file" not in sidebar.inner_text()
+    uploader.click()  # folded again: the pages after it are read as a reader first meets them

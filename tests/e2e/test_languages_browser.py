@@ -1,6 +1,7 @@
 """Three languages as a reader meets them: a link's lang, the browser's language, the sidebar picker,
-numbers in the reader's notation, and a lesson step at 1280x720 and 390 px in Turkish and Chinese (screenshots
-under tests/artifacts/screenshots/languages, with the home page and Your data, looked at)."""
+and a lesson step at 1280x720 and 390 px in Turkish and Chinese (screenshots
+under tests/artifacts/screenshots/languages, with the home page and Your data, looked at). The decimal comma
+and the uploader in Turkish: the Turkish walk of tests/e2e/test_every_page_browser.py."""
 
 from __future__ import annotations
 
@@ -42,12 +43,6 @@ def test_a_lesson_link_with_lang_tr_opens_in_turkish_and_every_move_keeps_it(ser
     assert "Türkçe" in _sidebar_language(page)
 
 
-def test_the_home_page_in_turkish_writes_the_decimal_comma_on_its_cards(server, page: Page):
-    open_page(page, server.url + "/?lang=tr")
-    values = page.get_by_test_id("stMetricValue").all_inner_texts()
-    assert values and all(re.fullmatch(r"\d,\d{4}", v) for v in values), values
-
-
 def test_the_browsers_language_picks_chinese_and_the_picker_switches_to_english(browser, server):
     context = browser.new_context(locale="zh-CN", viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -65,17 +60,18 @@ def test_the_browsers_language_picks_chinese_and_the_picker_switches_to_english(
 
 
 @pytest.mark.parametrize("code", ["tr", "zh"])
-@pytest.mark.parametrize("viewport", [PROJECTOR, PHONE], ids=["1280", "390"])
-def test_a_lesson_step_holds_its_layout(server, page: Page, code, viewport):
-    """A lesson step opened by its link (the home page and Your data: tests/e2e/test_every_page_browser.py, which
-    photographs them here too)."""
-    page.set_viewport_size(viewport)
+def test_a_lesson_step_holds_its_layout_at_1280_and_390(server, page: Page, code):
+    """A lesson step opened by its link, then the tab narrowed to a phone's width (the home page and Your data:
+    tests/e2e/test_every_page_browser.py, which photographs them here too)."""
+    page.set_viewport_size(PROJECTOR)
     open_page(page, f"{server.url}{url_path(TOPIC_PAGES['lessons'])}?lesson=ndcg&step=2&lang={code}")
-    page.wait_for_timeout(500)
-    cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
-                                             ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
-    screenshot(page, FOLDER, f"lesson-{code}-{viewport['width']}")
-    assert cut == [], cut
+    for viewport in (PROJECTOR, PHONE):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(500)  # the layout follows the width
+        cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
+                                                 ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
+        screenshot(page, FOLDER, f"lesson-{code}-{viewport['width']}")
+        assert cut == [], (viewport, cut)
 
 
 def _document_language(page: Page) -> str:
@@ -98,12 +94,3 @@ def test_the_html_lang_is_the_language_shown_from_the_first_byte_and_follows_the
         page.get_by_role("option", name=name).click()
         wait_until_idle(page)
         expect(page.locator("html")).to_have_attribute("lang", tag)
-
-
-def test_an_uploader_says_what_it_takes_in_the_readers_language_not_streamlits_english(server, page: Page):
-    open_page(page, server.url + "/?lang=tr")
-    sidebar = page.get_by_test_id("stSidebar")
-    sidebar.get_by_test_id("stExpander").filter(has=page.get_by_test_id("stFileUploader")).locator("summary").click()
-    expect(sidebar.get_by_text("Dosya başına en çok 1 MB · JSON")).to_be_visible()
-    expect(sidebar.get_by_test_id("stFileUploaderDropzoneInstructions")).to_be_hidden()
-    assert "per file" not in sidebar.inner_text()
