@@ -139,6 +139,22 @@ def record_run(attempt: dict, problem: str, verdict: dict, now: float) -> None:
             "error": bool(verdict.get("error")), "seed": verdict.get("seed")})
 
 
+def verdict_record(result, at: str) -> dict:
+    """What a judge's ``result`` leaves in the attempt at ``at`` (an ISO time): the counts, the error, the
+    printout and the failing case, its inputs as their repr (JSON holds no tuple)."""
+    failure = result.failure
+    return {"passed": result.passed, "total": result.total, "error": result.error, "stdout": result.stdout,
+            "at": at, "seed": result.seed, "ok": result.ok,
+            "failure": None if failure is None else {
+                "inputs": repr(failure.inputs), "expected": failure.expected, "got": failure.got,
+                "matches": failure.matches, "shrunk_from": failure.shrunk_from}}
+
+
+def minutes_and_seconds(seconds: float) -> tuple[int, int]:
+    """A timer's whole minutes and the seconds left over (the fraction dropped, as a clock does)."""
+    return divmod(int(seconds), 60)
+
+
 def _browser_path(browser: str, store: Path) -> Path:
     # The browser's key is a cookie: only its hash is written down.
     return store / f"browser-{hashlib.sha256(browser.encode()).hexdigest()[:32]}.json"
