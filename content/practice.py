@@ -13,6 +13,7 @@ import pandas as pd
 
 from content import labs, numbers
 from content.i18n import N_, _, ngettext
+from content.pages import practice as page_words
 from teaching import practice
 from teaching.challenges import CHALLENGE_K, MAX_SWAPS, NDCG_TARGET
 
@@ -442,3 +443,22 @@ def solutions(question, verdict) -> tuple:
 def latex(formula: str) -> str:
     """A quiz formula (teaching.practice.QUIZ_METRICS) with its words in the reader's language."""
     return labs.formula_words(formula)
+
+
+def question_latex(question: practice.Question) -> str:
+    """The formula above a question; "which K" shows both P@K and R@K, their hits in the reader's language."""
+    if question.kind != "k_equal":
+        return latex(question.latex)
+    return (rf"\mathrm{{P@K}}=\frac{{\text{{{_(page_words.HITS)}}}_K}}{{K}}\quad "
+            rf"\mathrm{{R@K}}=\frac{{\text{{{_(page_words.HITS)}}}_K}}{{\lvert\mathrm{{Rel}}\rvert}}")
+
+
+def checked(question: practice.Question, typed: str) -> practice.Verdict:
+    """The verdict on an answer as typed: a number in the reader's notation (decimal comma in Turkish) or an
+    option; a number that cannot be read is scored neither way, so the reader writes it again."""
+    if question.options:
+        return practice.check(question, typed)
+    try:
+        return practice.check(question, for_the_engine(typed))
+    except numbers.NumberError as refused:
+        return practice.Verdict(False, numbers.parse_error_message(refused), unreadable=True)
