@@ -57,6 +57,7 @@ DOMAINS: list[tuple[str, str]] = [
         "content/pages/lessons.py")],
     *[(path, "labs") for path in (  # the labs and practice
         "pages/11_*", "pages/12_*", "pages/13_*", "pages/14_*", "pages/15_*", "ui/controllers/ab_lab.py",
+        "ui/controllers/practice_*.py",
         "ui/figures/lab_charts.py", "content/pages/ab.py", "content/pages/sensitivity.py", "content/pages/random.py",
         "content/pages/sampled.py", "content/pages/practice.py", "content/labs.py", "content/practice.py")],
     *[(path, "data") for path in (  # the library lens, your data, compare two models
@@ -73,7 +74,7 @@ DOMAINS: list[tuple[str, str]] = [
     *[(path, "class") for path in (  # the live class and write it yourself
         "pages/19_*", "pages/20_*", "ui/controllers/live_class.py", "ui/controllers/live_teacher.py",
         "ui/controllers/live_homework.py",
-        "ui/figures/live_charts.py", "ui/controllers/kata_views.py", "ui/kata_*.py", "content/pages/live.py",
+        "ui/figures/live_charts.py", "ui/controllers/kata_*.py", "ui/kata_*.py", "content/pages/live.py",
         "content/pages/live_phone.py", "content/pages/live_teacher.py", "content/pages/kata*.py", "content/kata.py",
         "content/classroom.py")],
 ]
