@@ -10,7 +10,6 @@ import streamlit as st
 
 import kata
 from content import kata as kata_texts
-from content import text
 from content.i18n import _
 from content.pages import kata as words
 from kata import attempts
@@ -89,8 +88,3 @@ def problem_box(attempt: Attempt) -> kata.Problem:
     if in_progress and st.session_state.pop("_kata_sent_to_interview", False):
         st.info(_(words.SENT_TO_INTERVIEW), icon="⏱️")
     return kata.PROBLEMS[chosen]
-
-
-def hints(problem: kata.Problem) -> None:
-    for hint in kata_texts.hints(problem):
-        st.markdown(f"- {text.markdown(hint)}")

@@ -13,7 +13,7 @@ from content import text
 from content.i18n import _
 from content.pages import kata as words
 from kata import attempts
-from ui.controllers.kata_attempt import Attempt, hints
+from ui.controllers.kata_attempt import Attempt
 from ui.controllers.kata_views import interview_runs_table
 from ui.widgets import show_table
 
@@ -33,6 +33,11 @@ def _leave(attempt: Attempt, problem_key: str) -> None:
 
 def give_up(attempt: Attempt, problem_key: str) -> None:
     attempt.change(lambda stored: attempts.give_up(stored, problem_key, time.time()))
+
+
+def _hints(problem: kata.Problem) -> None:
+    for hint in kata_texts.hints(problem):
+        st.markdown(f"- {text.markdown(hint)}")
 
 
 @st.fragment(run_every=1.0)
@@ -62,7 +67,7 @@ def task(attempt: Attempt, problem: kata.Problem) -> None:
     st.markdown(words.task(problem.function))
     if not attempt.in_interview(problem.key):
         with st.expander(_(words.HINTS)):
-            hints(problem)
+            _hints(problem)
 
 
 def review(attempt: Attempt, problem: kata.Problem) -> None:
@@ -85,4 +90,4 @@ def review(attempt: Attempt, problem: kata.Problem) -> None:
     if record and record.get("failure") and record["failure"]["matches"]:
         st.markdown(words.last_failure(text.markdown(kata_texts.mistake(problem, record['failure']['matches']))))
     st.markdown(_(words.HINTS_NOT_SEEN))
-    hints(problem)
+    _hints(problem)
