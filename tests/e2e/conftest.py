@@ -22,17 +22,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-# Chromium's headless build (Debian's chromium-headless-shell, what Playwright itself runs headless): the same Blink
-# and fonts as the browser, without its window machinery, so the browser tests take about a fifth less CPU.
-CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage"]
 PROBE_SUFFIXES = ("/_stcore/health", "/_stcore/host-config")
 
 if not Path(CHROMIUM).exists():
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium-headless-shell); "
-                ".ci/run installs it",
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium); .ci/run installs it",
                 allow_module_level=True)
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
