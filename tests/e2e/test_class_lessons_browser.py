@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import upload_files
+from tests.e2e.streamlit_page import upload_files, wait_until_idle
 from tests.e2e.test_live_class_browser import tabs
 
 LESSON = Path(__file__).resolve().parents[1] / "data" / "ders-recall.toml"
@@ -146,6 +146,7 @@ def test_a_turkish_lesson_file_runs_live_with_three_phones_and_a_gradebook(serve
 
         # The gradebook: one row per student, their number first, points and answers per question.
         teacher.get_by_text("Students, answers and ending the class").click()
+        wait_until_idle(teacher)  # opening the tools reruns the console: a click during it lands on a button redrawn
         with teacher.expect_download(timeout=45_000) as download:
             teacher.get_by_role("button", name="⬇️ Download the gradebook (CSV)").click()
         table = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
