@@ -968,9 +968,6 @@ def console_line(result: Result, students: int, processes: int, database: str) -
 
 
 def console_medians(results: list[Result]) -> str:
-    def median(values):
-        values = [v for v in values if v == v]
-        return statistics.median(values) if values else float("nan")
     idle = median([r.idle_cpu for r in results if r.idle_cpu is not None])
     return (f"median of {len(results)} runs (teacher in Chromium): click -> committed p95 "
             f"{median([ms(r.committed, .95) for r in results]):.0f} ms; Next -> screen p50 "
@@ -1005,10 +1002,13 @@ def variant_line(result: Result, students: int) -> str:
             f"every list: {cpu_text(v.cpu_change)}, the whole step: {cpu_text(v.cpu_step)}")
 
 
+def median(values) -> float:
+    """The median of the values that are numbers (a run that measured nothing gives NaN, skipped)."""
+    values = [v for v in values if v == v]
+    return statistics.median(values) if values else float("nan")
+
+
 def variant_medians(results: list[Result]) -> str:
-    def median(values):
-        values = [v for v in values if v == v]
-        return statistics.median(values) if values else float("nan")
     asked = [r.variant for r in results if r.variant.asked]
     change = median([v.cpu_change[0] / v.cpu_change[1] * 100 for v in asked if v.cpu_change and v.cpu_change[1]])
     step = median([v.cpu_step[0] / v.cpu_step[1] * 100 for v in asked if v.cpu_step and v.cpu_step[1]])
@@ -1059,9 +1059,6 @@ def summary_line(result: Result, students: int, processes: int, database: str) -
 
 
 def medians_line(results: list[Result]) -> str:
-    def median(values):
-        values = [v for v in values if v == v]
-        return statistics.median(values) if values else float("nan")
     idle = median([r.idle_cpu for r in results if r.idle_cpu is not None])
     return (f"median of {len(results)} runs: Next -> screen p50 {median([ms(r.follow, .5) for r in results]):.0f} / "
             f"p95 {median([ms(r.follow, .95) for r in results]):.0f} ms; answer -> count p50 "
