@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from pathlib import Path
 
@@ -14,6 +15,11 @@ from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest, app_test
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Every Spark JVM the tests start (the tests' session, the command line's, spark-shell) runs for seconds: with the
+# JIT's first tier only, its compile threads no longer take 40 % of its CPU for code that would never pay them back.
+# The numbers are the JVM's either way; the command line users run keeps the JVM's defaults.
+os.environ.setdefault("SPARK_SUBMIT_OPTS", "-XX:TieredStopAtLevel=1")
 
 # Every new AppTest scans the metadata of every installed distribution for Streamlit components (about 1 s, most
 # of a page test's time); the installed packages do not change while the tests run, so one scan per process.
