@@ -5,6 +5,8 @@ test that the judge names the mistake checks two separate derivations against ea
 WRONG[problem][mistake key] is a complete module.
 """
 
+import os
+
 _RANK_LOOP = '''
 def {name}(recommended, relevant, k):
     hits = sum(1 for item in {items} if item in relevant)
@@ -350,6 +352,13 @@ def mean_reciprocal_rank(all_recommended, all_ground_truth):
 ''',
     },
 }
+
+
+def worker_uids(first_uid: int) -> int:
+    """A test module's first sandbox uid on this xdist worker: each worker a range of its own, 1,000 apart, so the
+    processes one worker's test counts as left running are never the sandboxes the other worker runs meanwhile."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return first_uid + 1000 * int(worker.removeprefix("gw"))
 
 
 def sandbox_processes(uids, settle: float = 5.0) -> list[str]:

@@ -16,9 +16,9 @@ import pytest
 import kata
 from kata.pool import Pool
 from kata.sandbox import Limits
-from tests.kata_samples import sandbox_processes
+from tests.kata_samples import sandbox_processes, worker_uids
 
-POOL = Pool(2, first_uid=61200)
+POOL = Pool(2, first_uid=worker_uids(61200))
 RMSE = "\n    import math\n    return math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))\n"
 CHANNEL = "Your code wrote to the judge's channel ("
 

@@ -15,11 +15,11 @@ import pytest
 import kata
 from kata.pool import Pool
 from kata.sandbox import Limits
-from tests.kata_samples import sandbox_processes
+from tests.kata_samples import sandbox_processes, worker_uids
 
 REPO = Path(__file__).resolve().parents[1]
 FAST = Limits(wall_seconds=3, cpu_seconds=2, memory_bytes=512 * 1024 * 1024, processes=16)
-POOL = Pool(2, first_uid=61100)
+POOL = Pool(2, first_uid=worker_uids(61100))
 RMSE = "\n    import math\n    return math.sqrt(sum((p - a) ** 2 for p, a in zip(predictions, actuals)) / len(actuals))\n"
 
 
