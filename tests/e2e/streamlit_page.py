@@ -105,16 +105,45 @@ def set_slider(page: Page, label: str, value: int) -> None:
     wait_until_idle(page)
 
 
-def screenshot(page: Page, folder: Path, name: str) -> Path:
-    """The whole page: Streamlit scrolls an inner container, so the viewport is made as tall as it."""
+# Where the sidebar, the main column, every chart, formula and table sit, read every 50 ms: the layout has settled
+# once none of them has moved for 250 ms. A resize is followed by the sidebar sliding in or out, Streamlit measuring
+# each column again and Plotly and the grids drawing at the new width, each a frame or more after the one before.
+LAYOUT_SETTLED = """() => {
+  const boxes = [...document.querySelectorAll('[data-testid=stSidebar], [data-testid=stMain], .js-plotly-plot .main-svg,'
+      + ' .katex-display, [data-testid=stDataFrame], [data-testid=stMetric]')]
+    .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round).join(); }).join(';');
+  const now = performance.now();
+  if (window.__layout !== boxes) { window.__layout = boxes; window.__layoutSince = now; return false; }
+  return now - window.__layoutSince >= 250;
+}"""
+
+
+def resize(page: Page, viewport: dict) -> None:
+    """Give the tab this size and wait until the page has laid itself out again (LAYOUT_SETTLED)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function(f"() => window.innerWidth === {viewport['width']} && window.innerHeight === {viewport['height']}")
+    settle_layout(page)
+
+
+def settle_layout(page: Page) -> None:
+    """Wait until nothing LAYOUT_SETTLED watches has moved for 250 ms."""
+    page.evaluate("() => { window.__layout = null; }")
+    page.wait_for_function(LAYOUT_SETTLED, polling=50, timeout=15_000)
+
+
+def screenshot(page: Page, folder: Path, name: str, *, then: dict | None = None) -> Path:
+    """The whole page: Streamlit scrolls an inner container, so the viewport is made as tall as it; afterwards the
+    tab gets its size back, or the size ``then`` (one layout fewer when the next check wants another width)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
     viewport = page.viewport_size
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": viewport["width"], "height": min(max(height, viewport["height"]), 12_000)})
-    page.wait_for_timeout(800)  # Plotly redraws on resize
+    resize(page, {"width": viewport["width"], "height": min(max(height, viewport["height"]), 12_000)})
     page.screenshot(path=str(path))
-    page.set_viewport_size(viewport)
+    if then:
+        resize(page, then)
+    else:
+        page.set_viewport_size(viewport)
     return path
 
 

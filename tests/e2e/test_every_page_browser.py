@@ -32,7 +32,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.accessibility import follow_sidebar_link, violations
 from tests.e2e.conftest import ARTIFACTS, SCREENSHOTS
 from tests.e2e.cut_texts import GRID_TEXTS, cut_on
-from tests.e2e.streamlit_page import open_page, screenshot
+from tests.e2e.streamlit_page import open_page, resize, screenshot
 from tests.e2e.test_browser import FIRST_BUTTON, TITLES, no_exception_box, url_path
 from tests.e2e.test_reading_browser import PHONE, PROJECTOR, unreadable, wait_for_formulas_and_charts
 from ui.navigation import PAGES
@@ -85,10 +85,8 @@ def _read_at_1280_and_390(page: Page, number: int, topic: str) -> list:
     else:
         expect(page.locator(".katex").first).to_be_visible()
         expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible()
-    screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}")
     problems = unreadable(page, topic, hover_each_chart=False)
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(800)  # Plotly redraws on resize
+    screenshot(page, SCREENSHOTS, f"{number:02d}_{topic}", then=PHONE)  # the phone's check next: one layout fewer
     problems += [(topic, "390px", *problem[1:]) for problem in unreadable(page, topic, hover_each_chart=True)]
     if topic in PHONE_SCREENSHOTS:
         screenshot(page, SCREENSHOTS, f"phone_390_{topic}")
@@ -99,8 +97,7 @@ def _read_at_1280_and_390(page: Page, number: int, topic: str) -> list:
 def _cut_at_1280_and_390(page: Page, topic: str, lang: str) -> dict:
     problems = {}
     for viewport in (PROJECTOR, PHONE):
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(500)  # Plotly and the grids draw once the width is known
+        resize(page, viewport)  # Plotly and the grids draw once the width is known
         cut = cut_on(page)
         if cut:
             problems[f"{topic} {lang} {viewport['width']}"] = cut

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import card, editor, open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import card, editor, open_page, screenshot, settle_layout, wait_until_idle
 from tests.e2e.test_browser import no_exception_box, url_path
 from ui.figures import charts
 from ui.navigation import TOPIC_PAGES
@@ -28,7 +28,7 @@ def wait_for_formulas_and_charts(page: Page) -> None:
     page.wait_for_function("""() => !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')
         && [...document.querySelectorAll('style')].some(s => s.textContent.includes('katex-display'))""", timeout=30_000)
     wait_until_idle(page)
-    page.wait_for_timeout(500)  # Plotly lays out again once the column width is known
+    settle_layout(page)  # Plotly lays out again once the column width is known
 
 
 @pytest.mark.parametrize("topic", list(HEADLINE_CARDS))
