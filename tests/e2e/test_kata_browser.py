@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Frame, Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import code_scrolling_sideways, open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import code_scrolling_sideways, open_page, resize, screenshot, wait_until_idle
 from tests.e2e.accessibility import violations
 
 SLOW = 60_000
@@ -106,8 +106,7 @@ def test_type_a_wrong_auc_by_keyboard_run_it_read_the_convention_then_fix_it_and
     expect(history).to_have_count(1)
     history.scroll_into_view_if_needed()
     screenshot(page, SCREENSHOTS, "kata_history_1280")
-    page.set_viewport_size({"width": 390, "height": 844})  # the diff's long line wraps, on a phone too
-    page.wait_for_timeout(500)
+    resize(page, {"width": 390, "height": 844})  # the diff's long line wraps, on a phone too
     assert not code_scrolling_sideways(page)
     assert not violations(page, "kata after two runs, history open")
     page.set_viewport_size({"width": 1280, "height": 720})

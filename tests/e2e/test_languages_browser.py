@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import open_page, resize, screenshot, wait_until_idle
 from tests.e2e.test_browser import url_path
 from tests.e2e.test_room_and_phone_browser import CUT_TEXTS
 from ui.navigation import TOPIC_PAGES
@@ -66,8 +66,7 @@ def test_a_lesson_step_holds_its_layout_at_1280_and_390(server, page: Page, code
     page.set_viewport_size(PROJECTOR)
     open_page(page, f"{server.url}{url_path(TOPIC_PAGES['lessons'])}?lesson=ndcg&step=2&lang={code}")
     for viewport in (PROJECTOR, PHONE):
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(500)  # the layout follows the width
+        resize(page, viewport)  # the layout follows the width
         cut = page.evaluate(CUT_TEXTS, ", ".join(f"[data-testid=stMain] {part}" for part in
                                                  ("label", "button", "[data-testid=stMetric]", "h1", "h2", "h3")))
         screenshot(page, FOLDER, f"lesson-{code}-{viewport['width']}")

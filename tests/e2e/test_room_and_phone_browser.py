@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from content.lessons import LESSONS
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.streamlit_page import card, open_page, wait_until_idle
+from tests.e2e.streamlit_page import card, open_page, settle_layout, wait_until_idle
 from tests.e2e.test_browser import url_path
 from ui.navigation import TOPIC_PAGES
 
@@ -35,7 +35,7 @@ CUT_TEXTS = """(selector) => [...document.querySelectorAll(selector)].filter(e =
 def _open(page: Page, server, topic: str, viewport: dict, query: str = "") -> None:
     page.set_viewport_size(viewport)
     open_page(page, server.url + url_path(TOPIC_PAGES[topic]) + query)
-    page.wait_for_timeout(500)  # Plotly and the columns settle once the width is known
+    settle_layout(page)  # Plotly and the columns settle once the width is known
 
 
 def _inside(box: dict | None, viewport: dict) -> bool:
