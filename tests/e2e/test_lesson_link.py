@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import Page, expect
 
 from content.text import _NO_AUTOLINK as NO_AUTOLINK
+from tests.e2e.accessibility import DRAWN
 from tests.e2e.conftest import PROBE_SUFFIXES, SCREENSHOTS, _is_probe_404
 from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
 
@@ -29,6 +30,7 @@ def test_a_copied_address_reopens_the_same_scenario_in_a_new_browser(server, pag
     expect(page).to_have_url(re.compile("ground_truth="))  # the address bar follows the edit
     address = page.url
     assert parse_qs(urlparse(address).query)["ground_truth"] == ["101:1,104:3,107:1"]
+    page.wait_for_function(DRAWN)  # the first card changes while the run goes on to the cards below it
     shown = all_cards(page)
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
