@@ -8,14 +8,15 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.streamlit_page import wait_until_idle
 from tests.e2e.test_browser import url_path
 
 WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
            "resultTypes": ["violations"]}
 AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python ships it
-# The script has finished and nothing on the page is a placeholder or left over from the page before.
-DRAWN = "() => !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')"
+# The script has finished and nothing on the page is a placeholder or left over from the page before. The app's own
+# run state is read too: its status widget shows only once a run has taken 500 ms.
+DRAWN = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')"""
 
 
 def follow_sidebar_link(page: Page, path: str) -> None:
@@ -37,9 +38,9 @@ def follow_sidebar_link(page: Page, path: str) -> None:
         page.wait_for_timeout(200)
     expect(sidebar).to_have_attribute("data-collapsed", "false")
     sidebar.locator(f'a[href="{url_path(path).lstrip("/")}"]').click()
+    # A new title is the new page's run under way: from then on its run state says when it has finished.
     page.wait_for_function("before => [...document.querySelectorAll('h1')].some(h => h.textContent !== before)",
                            arg=before)
-    wait_until_idle(page)
     page.wait_for_function(DRAWN)
 
 

@@ -14,15 +14,23 @@ def open_page(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("h1")
     wait_until_idle(page)
-    # On a busy machine the status widget can show late: also wait until no element is still a placeholder.
-    page.wait_for_function("() => !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')", timeout=30_000)
-    wait_until_idle(page)
+    # The status widget shows only once a run has taken 500 ms: also wait until the app itself says no script runs
+    # and no element is still a placeholder (this replaced a second 300 ms sleep, which could not see a shorter run).
+    page.wait_for_function("""() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
+        && !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')""",
+                           timeout=30_000)
+
+
+# No script runs: the app's own run state says so (a page that is not Streamlit's, the phones' light view, has none),
+# and its status widget, which shows only once a run has taken 500 ms, is gone.
+IDLE = """() => { const app = document.querySelector('[data-testid=stApp]');
+    return !document.querySelector('[data-testid=stStatusWidget]') && (!app || app.dataset.testScriptState === 'notRunning'); }"""
 
 
 def wait_until_idle(page: Page) -> None:
-    """Wait until Streamlit is not running the script (its status widget is gone)."""
-    page.wait_for_timeout(300)  # a rerun's status widget appears a moment after the action
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=20_000)
+    """Wait until Streamlit is not running the script."""
+    page.wait_for_timeout(300)  # the rerun an action starts reaches the page a moment after it
+    page.wait_for_function(IDLE, timeout=20_000)
 
 
 def card(page: Page, label: str) -> Locator:
