@@ -1,5 +1,8 @@
 """ui.markup.formulas: substituted formulas that stay readable in a narrow column."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ui.markup import formulas
 
 
@@ -9,3 +12,12 @@ def test_ap_keeps_one_line_for_early_hits_and_puts_the_result_below_a_wide_sum()
     late = formulas.average_precision_latex(list(range(10, 101, 10)), list(range(1, 11)), 1.0, 10, 100, 0.1)
     assert late.startswith(r"\begin{aligned}\mathrm{AP@100}&=\frac{\tfrac{1}{10}+\tfrac{2}{20}")
     assert late.endswith(r"\\&=\frac{1}{10}\\&=0.1000\end{aligned}")
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=12), st.integers(2, 6),
+       st.sampled_from(["+", ""]))
+def test_a_sum_written_term_by_term_only_where_shown_reads_as_the_whole_sum_cut(values, max_terms, separator):
+    """_written writes only the terms a long sum shows (a 60,000-row table's): the same text as writing every term."""
+    whole = formulas._joined([formulas.latex_number(v) for v in values], separator, max_terms)
+    assert formulas._written(values, formulas.latex_number, separator, max_terms) == whole

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from content import charts as words
-from content import numbers
+from content import i18n, numbers
 from content.i18n import _
 
 REFERENCE = "reference"
@@ -455,8 +455,9 @@ def _frame(columns: list[str], rows: list[list]) -> tuple[pd.DataFrame, tuple[st
     numbers: a Styler costs about 0.1 ms a cell on every run, a chart's table may have a thousand."""
     names = _unique(columns)
     numeric = [all(c is None or _number(c) is not None for c in column) for column in zip(*rows)] if rows else []
-    cells = [[c if c is None or isinstance(c, str) else numbers.short(c, 4) if _number(c) is not None else str(c)
-              for c in row] for row in rows]
+    language = i18n.current()  # read once: from the session, it took most of a 60,000-point chart's table
+    cells = [[c if c is None or isinstance(c, str) else numbers.short(c, 4, language=language) if _number(c) is not None
+              else str(c) for c in row] for row in rows]
     return (pd.DataFrame(cells, columns=names, dtype=object),
             tuple(name for name, is_numeric in zip(names, numeric, strict=False) if is_numeric))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from content import numbers
+from content import i18n, numbers
 from content.i18n import _
 
 
@@ -127,9 +127,11 @@ def shown_numbers(table: pd.DataFrame, columns) -> pd.DataFrame:
     """The table an editor shows: each number in ``columns`` written in the reader's notation with every
     digit it has (3.5 as "3,5" in Turkish), read back by ``stored_number``; text stays as typed."""
     table = table.copy()
+    language = i18n.current()  # read once, not from the session for every cell
     for column in columns:
         table[column] = pd.Series([_text(v) if v is None or isinstance(v, str) or (isinstance(v, float) and np.isnan(v))
-                                   else numbers.editable(v) for v in table[column]], index=table.index, dtype=object)
+                                   else numbers.editable(v, language=language) for v in table[column]],
+                                  index=table.index, dtype=object)
     return table
 
 
