@@ -21,13 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # The numbers are the JVM's either way; the command line users run keeps the JVM's defaults.
 os.environ.setdefault("SPARK_SUBMIT_OPTS", "-XX:TieredStopAtLevel=1")
 
-def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: half as many workers again as the machine has cores (3 on 2). A browser test's worker waits
-    on Chromium and the app's server much of its time, and with one worker a core the cores stood idle 13 %
-    of the suite."""
-    return max(2, (3 * (os.cpu_count() or 1) + 1) // 2)
-
-
 # Every new AppTest scans the metadata of every installed distribution for Streamlit components (about 1 s, most
 # of a page test's time); the installed packages do not change while the tests run, so one scan per process.
 _scan_once = functools.cache(manifest_scanner.scan_component_manifests)
