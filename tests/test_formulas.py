@@ -18,6 +18,9 @@ def test_ap_keeps_one_line_for_early_hits_and_puts_the_result_below_a_wide_sum()
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=12), st.integers(2, 6),
        st.sampled_from(["+", ""]))
 def test_a_sum_written_term_by_term_only_where_shown_reads_as_the_whole_sum_cut(values, max_terms, separator):
-    """_written writes only the terms a long sum shows (a 60,000-row table's): the same text as writing every term."""
+    """_joined writes only the terms a long sum shows (a 60,000-row table's): the same text as writing every term."""
     whole = formulas._joined([formulas.latex_number(v) for v in values], separator, max_terms)
-    assert formulas._written(values, formulas.latex_number, separator, max_terms) == whole
+    assert formulas._joined(values, separator, max_terms, write=formulas.latex_number) == whole
+    written = []
+    formulas._joined(values, separator, max_terms, write=lambda v: written.append(v) or "")
+    assert len(written) == min(len(values), max_terms), "a term the sum does not show was written"

@@ -77,7 +77,7 @@ def average_precision_latex(ranks, hits_so_far, total: float, divide_by: int, k:
     latex = (rf"\mathrm{{AP@{k}}}=\frac{{{_joined(terms)}}}{{{divide_by}}}"
              rf"=\frac{{{_short(total)}}}{{{divide_by}}}={_n(value)}")
     # Ranks of two or three digits make the sum too wide for a phone on one line: the result goes below.
-    shown = _joined([str(r) for r in ranks], separator="")
+    shown = _joined(ranks, separator="")
     return aligned_steps(latex) if len(shown.replace(r"\cdots", "")) > 8 else latex
 
 
@@ -128,20 +128,14 @@ def _signed(value: float) -> str:
     return f"({text})" if float(value) < 0 else text
 
 
-def _joined(terms: list[str], separator: str = "+", max_terms: int = 5) -> str:
-    """The terms of a sum; long sums show the first few, a \\cdots and the last one."""
+def _joined(terms, separator: str = "+", max_terms: int = 5, write=str) -> str:
+    """The terms of a sum; long sums show the first few, a \\cdots and the last one. ``write`` turns a term into
+    its text and is called only for the terms shown: a 60,000-row table's sum shows five, and writing every term in
+    the reader's notation took seconds a run."""
+    terms = list(terms)
     if len(terms) > max_terms:
-        terms = terms[: max_terms - 1] + [r"\cdots", terms[-1]]
-    return separator.join(terms)
-
-
-def _written(values, write, separator: str = "+", max_terms: int = 5) -> str:
-    """``_joined`` over ``write(value)`` for each value, writing only the terms it shows: a 60,000-row table's sum
-    shows five, and writing every term in the reader's notation took seconds a run."""
-    values = list(values)
-    shown = values[: max_terms - 1] + values[-1:] if len(values) > max_terms else values
-    terms = [write(value) for value in shown]
-    return separator.join(terms[:-1] + [r"\cdots", terms[-1]] if len(values) > max_terms else terms)
+        return separator.join([*map(write, terms[: max_terms - 1]), r"\cdots", write(terms[-1])])
+    return separator.join(map(write, terms))
 
 
 def rating_errors_latex(table, values: dict[str, float], max_terms: int = 5) -> dict[str, str]:
@@ -151,10 +145,11 @@ def rating_errors_latex(table, values: dict[str, float], max_terms: int = 5) -> 
     """
     n = len(table)
     pairs = list(zip(table["prediction"], table["actual"], strict=True))
-    squares = _written(pairs, lambda pa: f"({latex_number(pa[0])}-{_signed(pa[1])})^2", max_terms=max_terms)
-    absolutes = _written(pairs, lambda pa: rf"\lvert {latex_number(pa[0])}-{_signed(pa[1])}\rvert", max_terms=max_terms)
-    squared = _written(table["squared_error"], latex_number, max_terms=max_terms)
-    absolute = _written(table["absolute_error"], latex_number, max_terms=max_terms)
+    squares = _joined(pairs, max_terms=max_terms, write=lambda pa: f"({latex_number(pa[0])}-{_signed(pa[1])})^2")
+    absolutes = _joined(pairs, max_terms=max_terms,
+                        write=lambda pa: rf"\lvert {latex_number(pa[0])}-{_signed(pa[1])}\rvert")
+    squared = _joined(table["squared_error"], max_terms=max_terms, write=latex_number)
+    absolute = _joined(table["absolute_error"], max_terms=max_terms, write=latex_number)
     mse, rmse, mae = (_n(values[key]) for key in ("mse", "rmse", "mae"))
     return {
         "mse": rf"\mathrm{{MSE}}=\tfrac{{1}}{{{n}}}\left[{squares}\right]=\tfrac{{1}}{{{n}}}\left[{squared}\right]={mse}",
@@ -189,17 +184,17 @@ def log_loss_latex(terms, value: float, eps: float, max_terms: int = 5) -> str:
     written as ε or 1 − ε, with ε's value at the end.
     """
     n = len(terms)
-    written = []
-    for label, probability, p_true, clipped in zip(terms["label"], terms["probability"], terms["p_true_label"],
-                                                   terms["was_clipped"], strict=True):
+
+    def loss_term(row) -> str:
+        label, probability, p_true, clipped = row
         if clipped:
-            written.append(r"-\ln\varepsilon" if p_true < 0.5 else r"-\ln(1-\varepsilon)")
-        elif label == 1:
-            written.append(rf"-\ln {latex_number(probability)}")
-        else:
-            written.append(rf"-\ln(1-{latex_number(probability)})")
-    losses = _written(terms["loss"], latex_number, max_terms=max_terms)
-    text = (rf"\mathrm{{LogLoss}}=\tfrac{{1}}{{{n}}}\left[{_joined(written, separator='', max_terms=max_terms)}\right]"
+            return r"-\ln\varepsilon" if p_true < 0.5 else r"-\ln(1-\varepsilon)"
+        return rf"-\ln {latex_number(probability)}" if label == 1 else rf"-\ln(1-{latex_number(probability)})"
+
+    rows = zip(terms["label"], terms["probability"], terms["p_true_label"], terms["was_clipped"], strict=True)
+    written = _joined(rows, separator="", max_terms=max_terms, write=loss_term)
+    losses = _joined(terms["loss"], max_terms=max_terms, write=latex_number)
+    text = (rf"\mathrm{{LogLoss}}=\tfrac{{1}}{{{n}}}\left[{written}\right]"
             rf"=\tfrac{{1}}{{{n}}}\left[{losses}\right]={_n(value)}")
     if terms["was_clipped"].any():
         text += rf",\quad \varepsilon={latex_number(eps)}"
