@@ -8,15 +8,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.e2e.streamlit_page import DRAWN
 from tests.e2e.test_browser import url_path
 
 WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
            "resultTypes": ["violations"]}
 AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python ships it
-# The script has finished and nothing on the page is a placeholder or left over from the page before. The app's own
-# run state is read too: its status widget shows only once a run has taken 500 ms.
-DRAWN = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
-    && !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')"""
 
 
 def follow_sidebar_link(page: Page, path: str) -> None:

@@ -9,16 +9,18 @@ from playwright.sync_api import Locator, Page, expect
 HEADER_HEIGHT = ROW_HEIGHT = 35  # Streamlit's data-editor default, in CSS pixels
 
 
+# The script has finished and nothing on the page is a placeholder or left over from the page before. The app's own
+# run state is read, not only its status widget, which shows only once a run has taken 500 ms.
+DRAWN = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')"""
+
+
 def open_page(page: Page, url: str) -> None:
     """Open a URL and wait until the script has finished its first run."""
     page.goto(url)
     page.wait_for_selector("h1")
     wait_until_idle(page)
-    # The status widget shows only once a run has taken 500 ms: also wait until the app itself says no script runs
-    # and no element is still a placeholder (this replaced a second 300 ms sleep, which could not see a shorter run).
-    page.wait_for_function("""() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
-        && !document.querySelector('[data-testid=stSkeleton], [data-stale=true], [data-testid=stStatusWidget]')""",
-                           timeout=30_000)
+    page.wait_for_function(DRAWN, timeout=30_000)
 
 
 # No script runs: the app's own run state says so (a page that is not Streamlit's, the phones' light view, has none),

@@ -9,9 +9,8 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import Page, expect
 
 from content.text import _NO_AUTOLINK as NO_AUTOLINK
-from tests.e2e.accessibility import DRAWN
 from tests.e2e.conftest import PROBE_SUFFIXES, SCREENSHOTS, _is_probe_404
-from tests.e2e.streamlit_page import card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
+from tests.e2e.streamlit_page import DRAWN, card, edit_cell, editor, open_page, screenshot, set_slider, wait_until_idle
 
 
 SLOW = 20_000  # ms: the first run after opening a page can be slow on a shared machine

@@ -7,8 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.accessibility import DRAWN
-from tests.e2e.streamlit_page import card, open_page, screenshot, wait_until_idle
+from tests.e2e.streamlit_page import DRAWN, card, open_page, screenshot, wait_until_idle
 
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1280, "height": 720}
